@@ -1,0 +1,157 @@
+// Builds the server bundle (dist/server/main.cjs) and the web app (dist/web) with esbuild.
+//   node build/build.mjs              build everything
+//   node build/build.mjs --if-needed  build only when a source is newer than the last build
+//   node build/build.mjs --watch      rebuild on change and restart the server (npm run dev)
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+import { writeIcons } from './icons.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+const stamp = join(dist, '.build-stamp');
+const args = new Set(process.argv.slice(2));
+const quiet = args.has('--quiet');
+const log = (msg) => quiet || console.log(msg);
+
+function newestMtime(path) {
+  if (!existsSync(path)) return 0;
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let newest = st.mtimeMs;
+  for (const name of readdirSync(path)) {
+    if (name === 'node_modules' || name === 'e2e') continue;
+    newest = Math.max(newest, newestMtime(join(path, name)));
+  }
+  return newest;
+}
+
+function upToDate() {
+  if (
+    !existsSync(stamp) ||
+    !existsSync(join(dist, 'server/main.cjs')) ||
+    !existsSync(join(dist, 'web/index.html'))
+  ) {
+    return false;
+  }
+  const sources = ['src-server', 'src-web', 'build', 'package.json'].map((p) => newestMtime(join(root, p)));
+  return Math.max(...sources) <= statSync(stamp).mtimeMs;
+}
+
+export const serverOptions = {
+  entryPoints: [join(root, 'src-server/main.ts')],
+  outfile: join(dist, 'server/main.cjs'),
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: true,
+  external: ['better-sqlite3', 'argon2'],
+  define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__import_meta_url' },
+  banner: { js: 'const __import_meta_url = require("url").pathToFileURL(__filename).href;' },
+  logLevel: 'warning',
+};
+
+const webOptions = {
+  entryPoints: [join(root, 'src-web/main.tsx')],
+  outdir: join(dist, 'web/assets'),
+  entryNames: '[name]-[hash]',
+  chunkNames: 'chunk-[hash]',
+  assetNames: '[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'browser',
+  target: ['es2022', 'chrome110', 'safari16', 'firefox115'],
+  minify: true,
+  sourcemap: true,
+  metafile: true,
+  jsx: 'automatic',
+  loader: { '.svg': 'file', '.png': 'file' },
+  define: { 'process.env.NODE_ENV': '"production"' },
+  logLevel: 'warning',
+};
+
+function indexHtml(metafile) {
+  const outputs = Object.entries(metafile.outputs);
+  const [jsPath, entry] = outputs.find(([, o]) => o.entryPoint?.endsWith('src-web/main.tsx'));
+  const cssPath = entry.cssBundle;
+  const url = (p) => `/${relative(join(dist, 'web'), join(root, p)).split('\\').join('/')}`;
+  return `<!doctype html>
+<html lang="tr">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
+<meta name="theme-color" content="#4f46e5">
+<meta name="description" content="TaskReward: complete simple tasks, earn Turkish lira.">
+<title>TaskReward</title>
+<link rel="manifest" href="/manifest.webmanifest">
+<link rel="icon" href="/icon.svg" type="image/svg+xml">
+<link rel="apple-touch-icon" href="/icon-192.png">
+${cssPath ? `<link rel="stylesheet" href="${url(cssPath)}">\n` : ''}<script type="module" src="${url(jsPath)}"></script>
+</head>
+<body>
+<div id="root"></div>
+<noscript>TaskReward needs JavaScript.</noscript>
+</body>
+</html>
+`;
+}
+
+function finishWeb(result) {
+  const webDir = join(dist, 'web');
+  cpSync(join(root, 'src-web/public'), webDir, { recursive: true });
+  writeIcons(webDir);
+  writeFileSync(join(webDir, 'index.html'), indexHtml(result.metafile));
+  // the service worker's cache name follows the build, so a new build replaces the old cache
+  const version = createHash('sha256')
+    .update(Object.keys(result.metafile.outputs).join())
+    .digest('hex')
+    .slice(0, 12);
+  writeFileSync(join(webDir, 'build-version.txt'), version);
+}
+
+async function buildOnce() {
+  const started = Date.now();
+  rmSync(join(dist, 'web'), { recursive: true, force: true });
+  mkdirSync(join(dist, 'web'), { recursive: true });
+  const [, web] = await Promise.all([esbuild.build(serverOptions), esbuild.build(webOptions)]);
+  finishWeb(web);
+  writeFileSync(stamp, new Date().toISOString());
+  log(`built dist/server and dist/web in ${Date.now() - started} ms`);
+}
+
+async function watch() {
+  let child = null;
+  const restart = () => {
+    if (child) child.kill('SIGTERM');
+    child = spawn(process.execPath, ['--enable-source-maps', join(dist, 'server/main.cjs'), 'serve'], {
+      stdio: 'inherit',
+    });
+  };
+  const notify = (name, after) => ({
+    name,
+    setup(b) {
+      b.onEnd((result) => {
+        if (result.errors.length) return;
+        after?.(result);
+        log(`${name} rebuilt`);
+        restart();
+      });
+    },
+  });
+  mkdirSync(join(dist, 'web'), { recursive: true });
+  const server = await esbuild.context({ ...serverOptions, plugins: [notify('server')] });
+  const web = await esbuild.context({ ...webOptions, plugins: [notify('web', finishWeb)] });
+  await Promise.all([server.watch(), web.watch()]);
+  log('watching src-server and src-web for changes');
+}
+
+if (basename(process.argv[1] ?? '') === 'build.mjs') {
+  if (args.has('--watch')) await watch();
+  else if (args.has('--if-needed') && upToDate()) log('build is up to date');
+  else await buildOnce();
+}

@@ -1,0 +1,31 @@
+// npm test: typecheck, lint, build, the vitest unit suites, then the browser tests in Chromium.
+// Without a Chromium the browser tests are skipped with a hint, and the run fails when CI is set.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+function run(label, cmd, args) {
+  console.log(`\n== ${label}`);
+  const res = spawnSync(cmd, args, { stdio: 'inherit', shell: false });
+  if (res.status !== 0) {
+    console.error(`\n${label} failed`);
+    process.exit(res.status ?? 1);
+  }
+}
+
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+run('typecheck', npx, ['tsc', '-p', '.']);
+run('lint', npx, ['biome', 'check', '.']);
+run('build', process.execPath, ['build/build.mjs']);
+run('unit and route tests', npx, ['vitest', 'run', '--project', 'unit']);
+if (existsSync(CHROMIUM)) {
+  run('browser tests', npx, ['vitest', 'run', '--project', 'e2e']);
+} else {
+  console.error(
+    `\nNo Chromium at ${CHROMIUM}: the browser tests need one.\n` +
+      'Install it with: sudo apt-get install -y chromium   (or set CHROMIUM_PATH)\n',
+  );
+  if (process.env.CI) process.exit(1);
+  console.error('Skipping the browser tests (set CI=1 to make this a failure).');
+}

@@ -1,0 +1,43 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { AppDeps } from './deps';
+import { authRoutes } from './features/auth/auth.routes';
+import { settingsRoutes } from './features/settings/settings.routes';
+import { usersRoutes } from './features/users/users.routes';
+import { fail } from './http/app-error';
+import type { AppEnv } from './http/env';
+import { onError } from './http/on-error';
+import { securityHeaders } from './http/security';
+import { mountWebApp } from './http/static';
+
+/** JSON bodies larger than this are refused with a 413 before they are read. */
+export const JSON_BODY_LIMIT = 256 * 1024;
+
+/** The whole HTTP application, without listening: used by main, the tests and the desktop shell. */
+export function createApp(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>({ strict: false });
+  app.onError(onError);
+  app.use('*', securityHeaders());
+  app.use('*', async (c, next) => {
+    c.set('deps', deps);
+    await next();
+  });
+
+  const api = new Hono<AppEnv>({ strict: false });
+  api.use('*', async (c, next) => {
+    c.header('Cache-Control', 'no-store');
+    // multipart routes enforce their own, larger limit while streaming
+    if (c.req.header('Content-Type')?.startsWith('multipart/form-data')) return next();
+    return bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: () => Promise.reject(fail.tooLarge()) })(c, next);
+  });
+  api.route('/auth', authRoutes);
+  api.route('/users', usersRoutes);
+  api.route('/settings', settingsRoutes);
+  api.all('*', () => {
+    throw fail.notFound('route_not_found');
+  });
+
+  app.route('/api', api);
+  mountWebApp(app, deps.web);
+  return app;
+}

@@ -1,0 +1,33 @@
+import { resolve } from 'node:path';
+
+/** Everything the process reads from its environment, read once. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  webDir: string;
+  tokenSecret: string | null;
+  adminEmail: string | null;
+  adminPassword: string | null;
+  trustProxy: boolean;
+  oneSignal: { appId: string | null; apiKey: string | null; baseUrl: string };
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env, webDir?: string): Config {
+  const port = Number.parseInt(env.PORT ?? '3000', 10);
+  return {
+    port: Number.isFinite(port) && port >= 0 && port < 65536 ? port : 3000,
+    host: env.HOST || '127.0.0.1',
+    dataDir: resolve(env.DATA_DIR || './data'),
+    webDir: resolve(webDir ?? env.WEB_DIR ?? 'dist/web'),
+    tokenSecret: env.TOKEN_SECRET || null,
+    adminEmail: env.ADMIN_EMAIL || null,
+    adminPassword: env.ADMIN_PASSWORD || null,
+    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    oneSignal: {
+      appId: env.ONESIGNAL_APP_ID || null,
+      apiKey: env.ONESIGNAL_API_KEY || null,
+      baseUrl: env.ONESIGNAL_BASE_URL || 'https://api.onesignal.com',
+    },
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * Stable machine codes of the error contract (DECISIONS.md), with the English text
+ * the server sends. The web app translates by code: the locale files hold the same keys
+ * under `errors.`.
+ */
+export const ERROR_MESSAGES = {
+  malformed_json: 'The request body is not valid JSON',
+  bad_request: 'The request is malformed',
+  validation_error: 'Some fields are invalid',
+  unauthorized: 'Authentication required',
+  invalid_token: 'Your session has expired, please sign in again',
+  invalid_credentials: 'Invalid email or password',
+  forbidden: "You don't have permission to view this page.",
+  banned: 'Your account has been banned',
+  suspended: 'Your account is suspended: access is limited',
+  not_found: 'Not found',
+  route_not_found: 'This API route does not exist',
+  email_in_use: 'This email address is already in use',
+  payload_too_large: 'The request is too large',
+  unsupported_media_type: 'Unsupported media type',
+  too_many_requests: 'Too many attempts, please try again later',
+  internal: 'An unexpected error occurred',
+  // later features register their codes here too
+  task_not_found: 'Task not found',
+  task_not_owner: "You don't have permission to edit this task",
+  deadline_past: 'Deadline must be after today',
+  task_already_started: 'You have already started this task',
+  task_full: 'This task has reached its maximum number of completions',
+  task_unavailable: 'This task is not available',
+  task_not_restartable: 'Only a rejected task can be restarted',
+  submission_not_found: 'Submission not found',
+  submission_not_allowed: 'You can only submit proof for a task in progress',
+  submission_pending: 'A submission for this task is already waiting for review',
+  proof_required: 'Please upload a proof image.',
+  file_too_large: 'File size must be less than 5MB.',
+  file_type: 'You can only upload image files.',
+  image_too_big: 'The image dimensions are too large',
+  already_reviewed: 'This item has already been reviewed',
+  feedback_required: 'Please write a feedback',
+  rejection_reason_required: 'Please select a rejection reason',
+  reason_required: 'You must enter a rejection reason',
+  invalid_amount: 'Please enter a valid amount',
+  below_minimum: 'The minimum payout amount is {{amount}}',
+  insufficient_balance: 'Insufficient balance',
+  account_details_required: 'Please fill in all account details completely',
+  invalid_iban: 'Please enter a valid Turkish IBAN',
+  invalid_papara: 'A Papara number has 10 digits',
+  method_unavailable: 'This payment method is not offered',
+  withdrawal_not_found: 'Withdrawal not found',
+  user_not_found: 'User not found',
+  name_email_required: 'Name and email fields are required',
+  ban_reason_required: 'Ban reason must be specified',
+  last_admin: 'The last active admin cannot be demoted or banned',
+  push_not_configured: 'Push notifications are not configured',
+  push_failed: 'The push service refused the notification',
+  idempotency_conflict: 'This request is already being processed',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_MESSAGES;
+
+export interface ApiErrorBody {
+  success: false;
+  error: {
+    code: ErrorCode | string;
+    message: string;
+    errors?: Record<string, string>;
+    banReason?: string;
+    retryAfter?: number;
+    [extra: string]: unknown;
+  };
+}
+
+export interface ApiSuccess<T> {
+  success: true;
+  data: T;
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { MIN_PASSWORD_LENGTH } from './constants';
+
+/**
+ * Request schemas shared by the server (authoritative) and the web forms (comfort).
+ * Field messages are the English texts of SPEC.md; `FIELD_MESSAGE_KEYS` maps them to
+ * locale keys so the web app can show them translated.
+ */
+export const FIELD_MESSAGES = {
+  nameRequired: 'Name is required',
+  emailRequired: 'Email is required',
+  emailInvalid: 'Please enter a valid email address',
+  passwordRequired: 'Password is required',
+  passwordTooShort: `Password must be at least ${MIN_PASSWORD_LENGTH} characters`,
+  passwordsDoNotMatch: 'Passwords do not match',
+  termsRequired: 'You must accept the terms of use',
+  tooLong: 'This value is too long',
+  invalidValue: 'This value is invalid',
+} as const;
+
+export type FieldMessageKey = keyof typeof FIELD_MESSAGES;
+
+/** The locale key (under `fields.`) for an English field message, or undefined. */
+export function fieldMessageKey(message: string): FieldMessageKey | undefined {
+  return (Object.keys(FIELD_MESSAGES) as FieldMessageKey[]).find((k) => FIELD_MESSAGES[k] === message);
+}
+
+const optionalId = z
+  .string({ error: FIELD_MESSAGES.invalidValue })
+  .max(200, FIELD_MESSAGES.tooLong)
+  .nullish()
+  .transform((v) => (v ? v : null));
+
+export const emailSchema = z
+  .string({ error: FIELD_MESSAGES.emailRequired })
+  .trim()
+  .min(1, FIELD_MESSAGES.emailRequired)
+  .max(254, FIELD_MESSAGES.tooLong)
+  .pipe(z.email({ error: FIELD_MESSAGES.emailInvalid }))
+  .transform((v) => v.toLowerCase());
+
+const passwordSchema = z
+  .string({ error: FIELD_MESSAGES.passwordRequired })
+  .min(1, FIELD_MESSAGES.passwordRequired)
+  .min(MIN_PASSWORD_LENGTH, FIELD_MESSAGES.passwordTooShort)
+  .max(200, FIELD_MESSAGES.tooLong);
+
+export const nameSchema = z
+  .string({ error: FIELD_MESSAGES.nameRequired })
+  .trim()
+  .min(1, FIELD_MESSAGES.nameRequired)
+  .max(100, FIELD_MESSAGES.tooLong);
+
+export const registerSchema = z
+  .object({
+    name: nameSchema,
+    email: emailSchema,
+    password: passwordSchema,
+    confirmPassword: z.string({ error: FIELD_MESSAGES.invalidValue }).max(200).optional(),
+    device_id: optionalId,
+    oneSignalId: optionalId,
+  })
+  .refine((v) => v.confirmPassword === undefined || v.confirmPassword === v.password, {
+    message: FIELD_MESSAGES.passwordsDoNotMatch,
+    path: ['confirmPassword'],
+  });
+export type RegisterInput = z.input<typeof registerSchema>;
+
+export const loginSchema = z.object({
+  email: emailSchema,
+  password: passwordSchema,
+  rememberMe: z.boolean({ error: FIELD_MESSAGES.invalidValue }).optional().default(false),
+  device_id: optionalId,
+  oneSignalId: optionalId,
+});
+export type LoginInput = z.input<typeof loginSchema>;
+
+/** Turn zod issues into the contract's `errors` map: first message per field, in schema order. */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length ? issue.path.map(String).join('.') : '_';
+    if (!(key in out)) out[key] = issue.message;
+  }
+  return out;
+}

@@ -1,0 +1,63 @@
+import type { PaymentMethod, Role, UserStatus } from './constants';
+
+/** The user as the API shows it to the user themself (never the hash). */
+export interface UserDto {
+  _id: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  address: string | null;
+  bio: string | null;
+  profileImage: string | null;
+  role: Role;
+  status: UserStatus;
+  banReason: string | null;
+  balance: number;
+  pendingBalance: number;
+  totalEarnings: number;
+  completedTasks: number;
+  pendingTasks: number;
+  createdAt: string;
+  joinDate: string;
+  updatedAt: string;
+  lastActive: string | null;
+  oneSignalId: string | null;
+  device_id: string | null;
+}
+
+export interface AuthReply {
+  success: true;
+  token: string;
+  message: string;
+  data: UserDto;
+}
+
+/** Claims in the HS256 token: the user fields SPEC.md section 3 names. */
+export interface TokenClaims {
+  sub: string;
+  name: string;
+  email: string;
+  role: Role;
+  status: UserStatus;
+  banReason: string | null;
+}
+
+export interface SettingsDto {
+  site: {
+    name: string;
+    description: { tr: string; en: string };
+    logo: string | null;
+    favicon: string | null;
+  };
+  contact: { email: string; phone: string; address: string };
+  socialMedia: { facebook: string; twitter: string; instagram: string; linkedin: string };
+  payment: { minimumPayout: number; methods: PaymentMethod[] };
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  limit: number;
+  pages: number;
+}

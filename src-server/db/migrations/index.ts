@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as initial from './2026-11-22-0400-initial';
+
+/** Every migration, registered by name (a folder-reading provider breaks inside a bundle). */
+export const migrations: Record<string, Migration> = {
+  '2026-11-22-0400-initial': initial,
+};

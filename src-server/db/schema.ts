@@ -1,0 +1,138 @@
+import type { Generated } from 'kysely';
+
+/** Row types of the tables created by the migrations. Money columns are integer kuruş. */
+export interface UsersTable {
+  _id: string;
+  name: string;
+  email: string;
+  password_hash: string;
+  role: 'user' | 'admin';
+  status: 'active' | 'suspended' | 'banned';
+  ban_reason: string | null;
+  balance: Generated<number>;
+  total_earned: Generated<number>;
+  phone: string | null;
+  address: string | null;
+  bio: string | null;
+  profile_image: string | null;
+  one_signal_id: string | null;
+  device_id: string | null;
+  created_at: string;
+  updated_at: string;
+  last_active: string | null;
+  deleted_at: string | null;
+}
+
+export interface TasksTable {
+  _id: string;
+  title: string;
+  description: string;
+  category: string;
+  reward: number;
+  deadline: string | null;
+  difficulty: string;
+  status: string;
+  max_completions: number;
+  required_proof: string;
+  task_link: string | null;
+  is_featured: Generated<number>;
+  steps: Generated<string>;
+  requirements: Generated<string>;
+  estimated_time: number | null;
+  rating: Generated<number>;
+  total_completed: Generated<number>;
+  reserved: Generated<number>;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface TaskCommentsTable {
+  _id: string;
+  task_id: string;
+  text: string;
+  position: number;
+  used_by: string | null;
+  used_at: string | null;
+}
+
+export interface UserTasksTable {
+  _id: string;
+  user_id: string;
+  task_id: string;
+  status: 'in_progress' | 'completed';
+  automatic_comment: string | null;
+  started_at: string;
+  completed_at: string | null;
+}
+
+export interface SubmissionsTable {
+  _id: string;
+  user_task_id: string;
+  user_id: string;
+  task_id: string;
+  status: 'pending' | 'approved' | 'rejected';
+  description: string | null;
+  feedback: string | null;
+  rejection_reason: string | null;
+  reward: number;
+  proof_file: string | null;
+  created_at: string;
+  updated_at: string;
+  reviewed_by: string | null;
+  reviewed_at: string | null;
+}
+
+export interface WithdrawalsTable {
+  _id: string;
+  user_id: string;
+  amount: number;
+  payment_method: 'papara' | 'iban';
+  full_name: string;
+  account_number: string;
+  status: 'pending' | 'approved' | 'rejected';
+  rejection_reason: string | null;
+  description: string | null;
+  created_at: string;
+  updated_at: string;
+  reviewed_by: string | null;
+  reviewed_at: string | null;
+}
+
+export interface LedgerTable {
+  id: Generated<number>;
+  user_id: string;
+  amount: number;
+  kind: 'reward' | 'withdrawal_hold' | 'withdrawal_refund' | 'adjustment';
+  ref: string | null;
+  actor_id: string | null;
+  created_at: string;
+}
+
+export interface IdempotencyTable {
+  user_id: string;
+  key: string;
+  route: string;
+  status: number;
+  body: string;
+  created_at: string;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+  updated_at: string;
+}
+
+export interface DB {
+  users: UsersTable;
+  tasks: TasksTable;
+  task_comments: TaskCommentsTable;
+  user_tasks: UserTasksTable;
+  submissions: SubmissionsTable;
+  withdrawals: WithdrawalsTable;
+  ledger: LedgerTable;
+  idempotency: IdempotencyTable;
+  settings: SettingsTable;
+}

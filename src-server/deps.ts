@@ -1,0 +1,15 @@
+import type { Config } from './config';
+import type { Db } from './db/database';
+import type { LoginThrottle } from './features/auth/throttle';
+import type { WebAssets } from './http/web-assets';
+
+/** What createApp needs; tests and the desktop shell build their own. */
+export interface AppDeps {
+  db: Db;
+  config: Config;
+  /** HS256 signing key for tokens (and signed file URLs). */
+  secret: Uint8Array;
+  web: WebAssets;
+  throttle: LoginThrottle;
+  clock: () => Date;
+}

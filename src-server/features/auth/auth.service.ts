@@ -1,0 +1,80 @@
+import type { LoginInput, RegisterInput } from '../../contract/schemas';
+import { newId, nowIso } from '../../db/ids';
+import type { AppDeps } from '../../deps';
+import { fail } from '../../http/app-error';
+import { bannedError } from '../../http/auth';
+import type { UserRow } from '../../http/env';
+import { findUserByEmail, findUserById, insertUser, updateUser } from '../users/users.repository';
+import { dummyVerify, hashPassword, verifyPassword } from './password';
+import { signToken } from './token';
+
+type Parsed<T> = { [K in keyof T]-?: Exclude<T[K], undefined> };
+
+function isUniqueViolation(err: unknown): boolean {
+  return err instanceof Error && 'code' in err && String(err.code).startsWith('SQLITE_CONSTRAINT');
+}
+
+/** Creates an account with role user; any other field sent is ignored. */
+export async function register(
+  deps: AppDeps,
+  input: Parsed<Pick<RegisterInput, 'name' | 'email' | 'password' | 'device_id' | 'oneSignalId'>>,
+): Promise<{ user: UserRow; token: string }> {
+  if (await findUserByEmail(deps.db, input.email)) throw fail.conflict('email_in_use');
+  const passwordHash = await hashPassword(input.password);
+  const now = nowIso(deps.clock);
+  const id = newId();
+  try {
+    await insertUser(deps.db, {
+      _id: id,
+      name: input.name,
+      email: input.email,
+      password_hash: passwordHash,
+      role: 'user',
+      status: 'active',
+      ban_reason: null,
+      phone: null,
+      address: null,
+      bio: null,
+      profile_image: null,
+      one_signal_id: input.oneSignalId,
+      device_id: input.device_id,
+      created_at: now,
+      updated_at: now,
+      last_active: now,
+      deleted_at: null,
+    });
+  } catch (err) {
+    // two registrations of one address at the same moment: the unique index decides
+    if (isUniqueViolation(err)) throw fail.conflict('email_in_use');
+    throw err;
+  }
+  const user = (await findUserById(deps.db, id))!;
+  return { user, token: await signToken(user, false, deps.secret) };
+}
+
+/** Checks the password under the throttle; banned users get their reason, not a token. */
+export async function login(
+  deps: AppDeps,
+  input: Parsed<Pick<LoginInput, 'email' | 'password' | 'rememberMe' | 'device_id' | 'oneSignalId'>>,
+  ip: string,
+): Promise<{ user: UserRow; token: string }> {
+  await deps.throttle.check(input.email, ip);
+  const user = await findUserByEmail(deps.db, input.email);
+  const ok = user
+    ? await verifyPassword(user.password_hash, input.password)
+    : await dummyVerify(input.password);
+  if (!user || !ok) {
+    await deps.throttle.failed(input.email, ip);
+    throw fail.unauthorized('invalid_credentials');
+  }
+  await deps.throttle.succeeded(input.email);
+  if (user.status === 'banned') throw bannedError(user);
+  const now = nowIso(deps.clock);
+  await updateUser(deps.db, user._id, {
+    last_active: now,
+    ...(input.device_id ? { device_id: input.device_id } : {}),
+    ...(input.oneSignalId ? { one_signal_id: input.oneSignalId } : {}),
+  });
+  const fresh = (await findUserById(deps.db, user._id))!;
+  return { user: fresh, token: await signToken(fresh, input.rememberMe, deps.secret) };
+}

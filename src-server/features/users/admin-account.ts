@@ -1,0 +1,69 @@
+import { MIN_PASSWORD_LENGTH } from '../../contract/constants';
+import { emailSchema, nameSchema } from '../../contract/schemas';
+import { newId, nowIso } from '../../db/ids';
+import type { AppDeps } from '../../deps';
+import { hashPassword } from '../auth/password';
+import { countUsers, findUserByEmail, insertUser, updateUser } from './users.repository';
+
+export interface AdminInput {
+  email: string;
+  password: string;
+  name: string;
+}
+
+/**
+ * Creates an admin, or makes an existing account of that email an active admin with the
+ * given password (so an operator locked out of the panel can get back in).
+ */
+export async function createOrPromoteAdmin(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  input: AdminInput,
+): Promise<'created' | 'promoted'> {
+  const email = emailSchema.parse(input.email);
+  const name = nameSchema.parse(input.name);
+  if (input.password.length < MIN_PASSWORD_LENGTH) {
+    throw new Error(`The password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+  }
+  const hash = await hashPassword(input.password);
+  const now = nowIso(deps.clock);
+  const existing = await findUserByEmail(deps.db, email);
+  if (existing) {
+    await updateUser(deps.db, existing._id, {
+      role: 'admin',
+      status: 'active',
+      ban_reason: null,
+      password_hash: hash,
+      updated_at: now,
+    });
+    return 'promoted';
+  }
+  await insertUser(deps.db, {
+    _id: newId(),
+    name,
+    email,
+    password_hash: hash,
+    role: 'admin',
+    status: 'active',
+    ban_reason: null,
+    phone: null,
+    address: null,
+    bio: null,
+    profile_image: null,
+    one_signal_id: null,
+    device_id: null,
+    created_at: now,
+    updated_at: now,
+    last_active: null,
+    deleted_at: null,
+  });
+  return 'created';
+}
+
+/** ADMIN_EMAIL / ADMIN_PASSWORD make the first admin, only over an empty database. */
+export async function ensureBootstrapAdmin(deps: AppDeps): Promise<void> {
+  const { adminEmail, adminPassword } = deps.config;
+  if (!adminEmail || !adminPassword) return;
+  if ((await countUsers(deps.db)) > 0) return;
+  await createOrPromoteAdmin(deps, { email: adminEmail, password: adminPassword, name: 'Admin' });
+  console.log(`created the first admin ${adminEmail}`);
+}

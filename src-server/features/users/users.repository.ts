@@ -1,0 +1,66 @@
+import type { Insertable, Transaction, Updateable } from 'kysely';
+import type { Db } from '../../db/database';
+import type { DB, UsersTable } from '../../db/schema';
+import type { UserRow } from '../../http/env';
+
+type Conn = Db | Transaction<DB>;
+
+export function findUserById(db: Conn, id: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('_id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export function findUserByEmail(db: Conn, email: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('email', '=', email.trim().toLowerCase())
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function insertUser(db: Conn, user: Insertable<UsersTable>): Promise<void> {
+  await db.insertInto('users').values(user).execute();
+}
+
+export async function updateUser(db: Conn, id: string, patch: Updateable<UsersTable>): Promise<void> {
+  await db.updateTable('users').set(patch).where('_id', '=', id).execute();
+}
+
+export function countUsers(db: Conn): Promise<number> {
+  return db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow()
+    .then((r) => Number(r.n));
+}
+
+export interface UserTotals {
+  pendingBalance: number;
+  completedTasks: number;
+  pendingTasks: number;
+}
+
+/** Derived figures of the profile, in kuruş and counts, from the user's submissions. */
+export async function userTotals(db: Conn, userId: string): Promise<UserTotals> {
+  const row = await db
+    .selectFrom('submissions')
+    .where('user_id', '=', userId)
+    .select((eb) => [
+      eb.fn
+        .sum<number>(eb.case().when('status', '=', 'pending').then(eb.ref('reward')).else(0).end())
+        .as('pending'),
+      eb.fn.sum<number>(eb.case().when('status', '=', 'approved').then(1).else(0).end()).as('approved'),
+      eb.fn.sum<number>(eb.case().when('status', '=', 'pending').then(1).else(0).end()).as('pendingCount'),
+    ])
+    .executeTakeFirst();
+  return {
+    pendingBalance: Number(row?.pending ?? 0),
+    completedTasks: Number(row?.approved ?? 0),
+    pendingTasks: Number(row?.pendingCount ?? 0),
+  };
+}

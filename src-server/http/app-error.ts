@@ -1,0 +1,36 @@
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { ERROR_MESSAGES, type ErrorCode } from '../contract/errors';
+
+/** A failure with a status, a stable code and the English message of the contract. */
+export class AppError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly code: ErrorCode,
+    message?: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message ?? ERROR_MESSAGES[code]);
+  }
+}
+
+/** Factories for the errors every feature throws. */
+export const fail = {
+  badRequest: (code: ErrorCode = 'bad_request', message?: string) => new AppError(400, code, message),
+  validation: (errors: Record<string, string>) =>
+    new AppError(422, 'validation_error', Object.values(errors)[0] ?? ERROR_MESSAGES.validation_error, {
+      errors,
+    }),
+  invalid: (code: ErrorCode, field?: string, message?: string) => {
+    const text = message ?? ERROR_MESSAGES[code];
+    return new AppError(422, code, text, field ? { errors: { [field]: text } } : {});
+  },
+  unauthorized: (code: ErrorCode = 'unauthorized') => new AppError(401, code),
+  forbidden: (code: ErrorCode = 'forbidden', message?: string, extra?: Record<string, unknown>) =>
+    new AppError(403, code, message, extra),
+  notFound: (code: ErrorCode = 'not_found') => new AppError(404, code),
+  conflict: (code: ErrorCode, message?: string) => new AppError(409, code, message),
+  tooLarge: (code: ErrorCode = 'payload_too_large') => new AppError(413, code),
+  unsupported: (code: ErrorCode = 'unsupported_media_type') => new AppError(415, code),
+  throttled: (retryAfterSeconds: number) =>
+    new AppError(429, 'too_many_requests', undefined, { retryAfter: retryAfterSeconds }),
+};

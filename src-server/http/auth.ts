@@ -1,0 +1,61 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { ERROR_MESSAGES } from '../contract/errors';
+import { verifyToken } from '../features/auth/token';
+import { findUserById } from '../features/users/users.repository';
+import { fail } from './app-error';
+import type { AppEnv, UserRow } from './env';
+
+export const DEFAULT_BAN_REASON = 'Your account has been banned for violating the terms of use.';
+
+/** The 403 a banned user gets for everything, carrying the reason. */
+export function bannedError(user: UserRow) {
+  return fail.forbidden('banned', ERROR_MESSAGES.banned, {
+    banReason: user.ban_reason || DEFAULT_BAN_REASON,
+  });
+}
+
+async function userFromRequest(c: Context<AppEnv>): Promise<UserRow | null> {
+  const header = c.req.header('Authorization');
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  if (!match) throw fail.unauthorized('invalid_token');
+  const { db, secret } = c.var.deps;
+  const id = await verifyToken(match[1], secret);
+  // the user is read again on every request: a ban or role change counts at once
+  const user = id ? await findUserById(db, id) : undefined;
+  if (!user) throw fail.unauthorized('invalid_token');
+  return user;
+}
+
+/** Any signed-in user who is not banned (suspended users may read their own data). */
+export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const user = await userFromRequest(c);
+  if (!user) throw fail.unauthorized();
+  if (user.status === 'banned') throw bannedError(user);
+  c.set('user', user);
+  await next();
+};
+
+/** A signed-in user who may act: not suspended, not banned. */
+export const requireActive: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const user = c.var.user;
+  if (user.status === 'suspended') throw fail.forbidden('suspended');
+  await next();
+};
+
+/** A signed-in admin who is not banned; any other role is a 403. */
+export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const user = await userFromRequest(c);
+  if (!user) throw fail.unauthorized();
+  if (user.status === 'banned') throw bannedError(user);
+  if (user.role !== 'admin') throw fail.forbidden('forbidden');
+  c.set('user', user);
+  await next();
+};
+
+/** Sets the user when a valid token is sent; visitors pass through. A bad token is still a 401. */
+export const optionalUser: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const user = await userFromRequest(c);
+  if (user && user.status !== 'banned') c.set('user', user);
+  await next();
+};

@@ -1,0 +1,15 @@
+import type { UsersTable } from '../db/schema';
+import type { AppDeps } from '../deps';
+
+export type UserRow = Omit<UsersTable, 'balance' | 'total_earned'> & {
+  balance: number;
+  total_earned: number;
+};
+
+/** Hono's environment for every route: the dependencies, and the signed-in user when there is one. */
+export interface AppEnv {
+  Variables: {
+    deps: AppDeps;
+    user: UserRow;
+  };
+}

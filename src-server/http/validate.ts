@@ -1,0 +1,25 @@
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import { fieldErrors } from '../contract/schemas';
+import { fail } from './app-error';
+
+/** Checks a value against a contract schema; a 422 with the field messages when it does not fit. */
+export function check<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw fail.validation(fieldErrors(parsed.error));
+  return parsed.data;
+}
+
+/** Reads a JSON object body (400 when it is not JSON or not an object) and checks it. */
+export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
+  let body: unknown;
+  try {
+    const text = await c.req.text();
+    body = text.trim() === '' ? {} : JSON.parse(text);
+  } catch {
+    throw fail.badRequest('malformed_json');
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw fail.badRequest('malformed_json');
+  return check(schema, body);
+}

@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/**
+ * The one data folder of DECISIONS.md (Operators): the database, the token secret and
+ * every uploaded file. Every path under it is built here and nowhere else.
+ */
+export class DataFolder {
+  readonly root: string;
+
+  constructor(root: string) {
+    this.root = resolve(root);
+  }
+
+  get dbFile(): string {
+    return join(this.root, 'taskreward.db');
+  }
+
+  get secretFile(): string {
+    return join(this.root, 'secret.key');
+  }
+
+  get filesDir(): string {
+    return join(this.root, 'files');
+  }
+
+  get tmpDir(): string {
+    return join(this.root, 'tmp');
+  }
+
+  get backupsDir(): string {
+    return join(this.root, 'backups');
+  }
+
+  get lockFile(): string {
+    return join(this.root, 'server.lock');
+  }
+
+  /** Creates the folder layout and clears the temp folder (left-overs of a crash). */
+  prepare(): void {
+    mkdirSync(this.root, { recursive: true });
+    mkdirSync(this.filesDir, { recursive: true });
+    rmSync(this.tmpDir, { recursive: true, force: true });
+    mkdirSync(this.tmpDir, { recursive: true });
+  }
+
+  /** The token secret: from the environment if given, else generated once and kept here. */
+  secret(fromEnv: string | null): Uint8Array {
+    if (fromEnv) return new TextEncoder().encode(fromEnv);
+    if (!existsSync(this.secretFile)) {
+      writeFileSync(this.secretFile, randomBytes(48).toString('base64url'), { mode: 0o600, flag: 'wx' });
+    }
+    return new TextEncoder().encode(readFileSync(this.secretFile, 'utf8').trim());
+  }
+}

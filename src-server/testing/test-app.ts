@@ -1,0 +1,65 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../app';
+import { type Opened, openApp } from '../bootstrap';
+import { readConfig } from '../config';
+import type { ThrottleLimits } from '../features/auth/throttle';
+import { signToken } from '../features/auth/token';
+import type { UserRow } from '../http/env';
+
+export interface TestApp extends Opened {
+  app: ReturnType<typeof createApp>;
+  dataDir: string;
+  /** app.request() with JSON in and out and an optional bearer token. */
+  call(
+    method: string,
+    path: string,
+    options?: { body?: unknown; token?: string; headers?: Record<string, string>; raw?: BodyInit },
+  ): Promise<{ status: number; body: ApiBody; headers: Headers }>;
+  tokenFor(user: UserRow, rememberMe?: boolean): Promise<string>;
+  /** Closes the database and deletes the temp data folder. */
+  dispose(): Promise<void>;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: replies are checked field by field in tests
+export type ApiBody = any;
+
+/** A real app over a fresh temp data folder and a migrated SQLite file. */
+export async function createTestApp(
+  options: { env?: Record<string, string>; throttle?: ThrottleLimits; clock?: () => Date } = {},
+): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'taskreward-test-'));
+  const config = readConfig({ DATA_DIR: dataDir, ...options.env });
+  const opened = await openApp(config, { web: new Map(), throttle: options.throttle, clock: options.clock });
+  const app = createApp(opened.deps);
+  return {
+    ...opened,
+    app,
+    dataDir,
+    async call(method, path, { body, token, headers = {}, raw } = {}) {
+      const init: RequestInit = { method, headers: { ...headers } };
+      const h = init.headers as Record<string, string>;
+      if (token) h.Authorization = `Bearer ${token}`;
+      if (raw !== undefined) init.body = raw;
+      else if (body !== undefined) {
+        h['Content-Type'] ??= 'application/json';
+        init.body = typeof body === 'string' ? body : JSON.stringify(body);
+      }
+      const res = await app.request(path, init);
+      const text = await res.text();
+      let parsed: ApiBody = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // not JSON: keep the text
+      }
+      return { status: res.status, body: parsed, headers: res.headers };
+    },
+    tokenFor: (user, rememberMe = false) => signToken(user, rememberMe, opened.deps.secret),
+    async dispose() {
+      await opened.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

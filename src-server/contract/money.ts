@@ -5,11 +5,13 @@
 export function tlToKurus(value: unknown): number | null {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return null;
   if (Object.is(value, -0)) return null;
-  const kurus = Math.round(value * 100);
-  // 0.29 * 100 = 28.999999999999996: accept values within float noise of a whole kuruş
-  if (Math.abs(kurus - value * 100) > 1e-6 * Math.max(1, value)) return null;
-  if (!Number.isSafeInteger(kurus)) return null;
-  return kurus;
+  // String() gives the shortest decimal that reads back as this double ("0.29", not
+  // 0.29 * 100 = 28.999999999999996), so the digits are exact at every magnitude; a
+  // tolerance on value * 100 either refuses 0.29 or, for large values, lets 1000000.001 in.
+  const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(String(value));
+  if (!match) return null;
+  const kurus = Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+  return Number.isSafeInteger(kurus) ? kurus : null;
 }
 
 /** Kuruş to a lira number for the API (12.5 for 1250). */

@@ -7,6 +7,7 @@ import { readConfig } from '../config';
 import type { ThrottleLimits } from '../features/auth/throttle';
 import { signToken } from '../features/auth/token';
 import type { UserRow } from '../http/env';
+import type { WebAssets } from '../http/web-assets';
 
 export interface TestApp extends Opened {
   app: ReturnType<typeof createApp>;
@@ -25,13 +26,25 @@ export interface TestApp extends Opened {
 // biome-ignore lint/suspicious/noExplicitAny: replies are checked field by field in tests
 export type ApiBody = any;
 
-/** A real app over a fresh temp data folder and a migrated SQLite file. */
+/**
+ * A real app over a fresh temp data folder and a migrated SQLite file. `web` stands in for
+ * the built web app (none by default).
+ */
 export async function createTestApp(
-  options: { env?: Record<string, string>; throttle?: ThrottleLimits; clock?: () => Date } = {},
+  options: {
+    env?: Record<string, string>;
+    throttle?: ThrottleLimits;
+    clock?: () => Date;
+    web?: WebAssets;
+  } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'taskreward-test-'));
   const config = readConfig({ DATA_DIR: dataDir, ...options.env });
-  const opened = await openApp(config, { web: new Map(), throttle: options.throttle, clock: options.clock });
+  const opened = await openApp(config, {
+    web: options.web ?? new Map(),
+    throttle: options.throttle,
+    clock: options.clock,
+  });
   const app = createApp(opened.deps);
   return {
     ...opened,

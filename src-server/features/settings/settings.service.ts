@@ -15,7 +15,12 @@ function merge<T>(defaults: T, stored: unknown): T {
     const value = stored[key];
     if (value === undefined) continue;
     if (isRecord(def)) out[key] = merge(def, value);
-    else if (def === null || typeof value === typeof def) out[key] = value;
+    else if (Array.isArray(def)) {
+      if (Array.isArray(value)) out[key] = value;
+    } else if (def === null) {
+      // the nullable fields (logo, favicon) are URLs
+      if (value === null || typeof value === 'string') out[key] = value;
+    } else if (typeof value === typeof def) out[key] = value;
   }
   return out as T;
 }

@@ -1,9 +1,13 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppDeps } from './deps';
+import { adminWithdrawalsRoutes } from './features/admin-withdrawals/admin-withdrawals.routes';
 import { authRoutes } from './features/auth/auth.routes';
+import { profileRoutes } from './features/profile/profile.routes';
+import { reviewRoutes } from './features/review/review.routes';
 import { settingsRoutes } from './features/settings/settings.routes';
 import { usersRoutes } from './features/users/users.routes';
+import { withdrawalsRoutes } from './features/withdrawals/withdrawals.routes';
 import { fail } from './http/app-error';
 import type { AppEnv } from './http/env';
 import { onError } from './http/on-error';
@@ -32,7 +36,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   });
   api.route('/auth', authRoutes);
   api.route('/users', usersRoutes);
+  api.route('/users', profileRoutes);
   api.route('/settings', settingsRoutes);
+  api.route('/submissions', reviewRoutes);
+  api.route('/withdraws', withdrawalsRoutes);
+  api.route('/admin/withdraws', adminWithdrawalsRoutes);
   api.all('*', () => {
     throw fail.notFound('route_not_found');
   });

@@ -54,6 +54,8 @@ export const ERROR_MESSAGES = {
   push_not_configured: 'Push notifications are not configured',
   push_failed: 'The push service refused the notification',
   idempotency_conflict: 'This request is already being processed',
+  invalid_idempotency_key: 'The Idempotency-Key header must be 1 to 200 visible characters',
+  idempotency_key_reused: 'This Idempotency-Key was already used for a different request',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

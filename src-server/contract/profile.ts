@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { MIN_PASSWORD_LENGTH } from './constants';
+import { FIELD_MESSAGES, nameSchema } from './schemas';
+
+export const PROFILE_LIMITS = { phone: 30, address: 200, bio: 500 } as const;
+
+/** Absent: unchanged; blank or null: cleared; otherwise trimmed text within the limit. */
+function optionalText(max: number, pattern?: RegExp) {
+  return z
+    .string({ error: FIELD_MESSAGES.invalidValue })
+    .trim()
+    .max(max, FIELD_MESSAGES.tooLong)
+    .refine((v) => !pattern || v === '' || pattern.test(v), FIELD_MESSAGES.invalidValue)
+    .nullish()
+    .transform((v) => (v === undefined ? undefined : v ? v : null));
+}
+
+/**
+ * Body of PUT /api/users/me (JSON, or the text fields of the multipart form). Only these
+ * fields can change; anything else sent (role, status, balance, email...) is ignored.
+ */
+export const updateProfileSchema = z.object({
+  name: nameSchema,
+  // blank means "keep the current password": the form always sends the field
+  password: z
+    .string({ error: FIELD_MESSAGES.invalidValue })
+    .max(200, FIELD_MESSAGES.tooLong)
+    .nullish()
+    .refine((v) => !v || v.length >= MIN_PASSWORD_LENGTH, FIELD_MESSAGES.passwordTooShort)
+    .transform((v) => (v ? v : undefined)),
+  phone: optionalText(PROFILE_LIMITS.phone, /^[+\d\s().-]+$/),
+  address: optionalText(PROFILE_LIMITS.address),
+  bio: optionalText(PROFILE_LIMITS.bio),
+});
+export type UpdateProfileInput = z.input<typeof updateProfileSchema>;
+export type UpdateProfile = z.output<typeof updateProfileSchema>;
+
+/** One item of GET /api/users/me/completed-tasks: an approved submission. */
+export interface CompletedTaskDto {
+  _id: string;
+  task: { _id: string; title: string; reward: number };
+  reward: number;
+  approvedAt: string;
+}

@@ -1,0 +1,78 @@
+import { type SqlBool, sql } from 'kysely';
+import type { AdminWithdrawalsQuery } from '../../contract/withdrawals';
+import type { Db } from '../../db/database';
+import type { Tx } from '../money/ledger';
+import { type WithdrawalRow, withdrawalsWithUser } from '../withdrawals/withdrawals.repository';
+
+/** Turkey keeps UTC+3 all year: the admin's calendar days are cut at 21:00 UTC. */
+const TURKEY_OFFSET = '+03:00';
+const DAY_MS = 86_400_000;
+
+function dayStart(date: string, plusDays = 0): string {
+  return new Date(Date.parse(`${date}T00:00:00${TURKEY_OFFSET}`) + plusDays * DAY_MS).toISOString();
+}
+
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+}
+
+function filtered(db: Db, f: AdminWithdrawalsQuery) {
+  let query = withdrawalsWithUser(db);
+  if (f.status) query = query.where('w.status', '=', f.status);
+  if (f.userId) query = query.where('w.user_id', '=', f.userId);
+  if (f.from) query = query.where('w.created_at', '>=', dayStart(f.from));
+  if (f.to) query = query.where('w.created_at', '<', dayStart(f.to, 1));
+  if (f.q) {
+    const p = likePattern(f.q);
+    // account numbers are stored without spaces and in upper case
+    const compact = likePattern(f.q.replace(/\s+/g, '').toUpperCase());
+    query = query.where((eb) =>
+      eb.or([
+        sql<SqlBool>`u.name like ${p} escape '\\'`,
+        sql<SqlBool>`w.full_name like ${p} escape '\\'`,
+        sql<SqlBool>`w.account_number like ${compact} escape '\\'`,
+      ]),
+    );
+  }
+  return query;
+}
+
+/** One page of withdrawals matching the filters, newest first, and the total count. */
+export async function pageWithdrawals(
+  db: Db,
+  f: AdminWithdrawalsQuery,
+): Promise<{ rows: WithdrawalRow[]; total: number }> {
+  const counted = await filtered(db, f)
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const rows = await filtered(db, f)
+    .orderBy('w.created_at', 'desc')
+    .orderBy('w._id', 'desc')
+    .limit(f.limit)
+    .offset((f.page - 1) * f.limit)
+    .execute();
+  return { rows, total: Number(counted.n) };
+}
+
+/** pending -> approved|rejected in one conditional statement; 0 when it was not pending. */
+export async function settleWithdrawal(
+  tx: Tx,
+  id: string,
+  status: 'approved' | 'rejected',
+  v: { adminId: string; now: string; reason: string | null },
+): Promise<number> {
+  const result = await tx
+    .updateTable('withdrawals')
+    .set({
+      status,
+      rejection_reason: v.reason,
+      reviewed_by: v.adminId,
+      reviewed_at: v.now,
+      updated_at: v.now,
+    })
+    .where('_id', '=', id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

@@ -1,0 +1,83 @@
+import { ERROR_MESSAGES } from '../../contract/errors';
+import { fieldErrors } from '../../contract/schemas';
+import type { Page } from '../../contract/types';
+import {
+  type AdminWithdrawalsQuery,
+  rejectWithdrawalSchema,
+  type WithdrawalDto,
+} from '../../contract/withdrawals';
+import { nowIso } from '../../db/ids';
+import type { AppDeps } from '../../deps';
+import { fail } from '../../http/app-error';
+import { type MoneyReply, runMoneyMove } from '../money/idempotency';
+import type { IdempotencyScope } from '../money/idempotency.repository';
+import { credit } from '../money/ledger';
+import { toWithdrawalDto } from '../withdrawals/withdrawals.mapper';
+import { findWithdrawal } from '../withdrawals/withdrawals.repository';
+import { pageWithdrawals, settleWithdrawal } from './admin-withdrawals.repository';
+
+export async function listWithdrawals(
+  deps: Pick<AppDeps, 'db'>,
+  query: AdminWithdrawalsQuery,
+): Promise<Page<WithdrawalDto>> {
+  const { rows, total } = await pageWithdrawals(deps.db, query);
+  return {
+    items: rows.map((r) => toWithdrawalDto(r, { admin: true })),
+    total,
+    page: query.page,
+    limit: query.limit,
+    pages: Math.max(1, Math.ceil(total / query.limit)),
+  };
+}
+
+/** Approving is final: the held amount stays taken (the payment is made outside the app). */
+export function approveWithdrawal(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  adminId: string,
+  id: string,
+  scope: IdempotencyScope | null,
+): Promise<MoneyReply> {
+  return runMoneyMove(deps.db, scope, async (tx) => {
+    if (!(await findWithdrawal(tx, id))) throw fail.notFound('withdrawal_not_found');
+    const now = nowIso(deps.clock);
+    if ((await settleWithdrawal(tx, id, 'approved', { adminId, now, reason: null })) !== 1) {
+      throw fail.conflict('already_reviewed');
+    }
+    return { status: 200, data: toWithdrawalDto((await findWithdrawal(tx, id))!, { admin: true }) };
+  });
+}
+
+/** Rejecting stores the reason and gives the held amount back, in the same transaction. */
+export function rejectWithdrawal(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  adminId: string,
+  id: string,
+  body: unknown,
+  scope: IdempotencyScope | null,
+): Promise<MoneyReply> {
+  const parsed = rejectWithdrawalSchema.safeParse(body);
+  if (!parsed.success) {
+    const errors = fieldErrors(parsed.error);
+    if (errors.reason === ERROR_MESSAGES.reason_required) throw fail.invalid('reason_required', 'reason');
+    throw fail.validation(errors);
+  }
+  const { reason } = parsed.data;
+  return runMoneyMove(deps.db, scope, async (tx) => {
+    const withdrawal = await findWithdrawal(tx, id);
+    if (!withdrawal) throw fail.notFound('withdrawal_not_found');
+    const now = nowIso(deps.clock);
+    if ((await settleWithdrawal(tx, id, 'rejected', { adminId, now, reason })) !== 1) {
+      throw fail.conflict('already_reviewed');
+    }
+    const refunded = await credit(tx, {
+      userId: withdrawal.user_id,
+      amount: withdrawal.amount,
+      kind: 'withdrawal_refund',
+      ref: id,
+      actorId: adminId,
+      at: now,
+    });
+    if (!refunded) throw fail.notFound('user_not_found');
+    return { status: 200, data: toWithdrawalDto((await findWithdrawal(tx, id))!, { admin: true }) };
+  });
+}

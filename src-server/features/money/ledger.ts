@@ -1,0 +1,133 @@
+import type { Transaction } from 'kysely';
+import { nowIso } from '../../db/ids';
+import type { DB, LedgerTable } from '../../db/schema';
+import { fail } from '../../http/app-error';
+
+/**
+ * The only code that changes a balance. Every change is a conditional UPDATE of the user
+ * and one ledger row, written with the caller's transaction so both commit or neither does.
+ * Amounts are integer kuruş.
+ */
+export type Tx = Transaction<DB>;
+export type LedgerKind = LedgerTable['kind'];
+
+export interface Movement {
+  userId: string;
+  /** kuruş, > 0 */
+  amount: number;
+  /** what the row explains: a submission id for a reward, a withdrawal id for a hold or refund */
+  ref: string | null;
+  actorId: string | null;
+  /** ISO time; now when omitted */
+  at?: string;
+}
+
+function assertAmount(amount: number): void {
+  if (!Number.isSafeInteger(amount) || amount <= 0)
+    throw new Error(`ledger amount must be kuruş > 0: ${amount}`);
+}
+
+async function writeRow(tx: Tx, kind: LedgerKind, signed: number, m: Movement): Promise<void> {
+  await tx
+    .insertInto('ledger')
+    .values({
+      user_id: m.userId,
+      amount: signed,
+      kind,
+      ref: m.ref,
+      actor_id: m.actorId,
+      created_at: m.at ?? nowIso(),
+    })
+    .execute();
+}
+
+/**
+ * Adds to a balance; a reward also adds to total_earned. Returns false (and writes nothing)
+ * when the user does not exist.
+ */
+export async function credit(
+  tx: Tx,
+  m: Movement & { kind: 'reward' | 'withdrawal_refund' | 'adjustment' },
+): Promise<boolean> {
+  assertAmount(m.amount);
+  const result = await tx
+    .updateTable('users')
+    .set((eb) => ({
+      balance: eb('balance', '+', m.amount),
+      ...(m.kind === 'reward' ? { total_earned: eb('total_earned', '+', m.amount) } : {}),
+    }))
+    .where('_id', '=', m.userId)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) return false;
+  await writeRow(tx, m.kind, m.amount, m);
+  return true;
+}
+
+/**
+ * Takes from a balance only if it covers the amount (`balance >= :x` in the same
+ * statement). Returns false, writing nothing, when it does not.
+ */
+export async function debit(
+  tx: Tx,
+  m: Movement & { kind: 'withdrawal_hold' | 'adjustment' },
+): Promise<boolean> {
+  assertAmount(m.amount);
+  const result = await tx
+    .updateTable('users')
+    .set((eb) => ({ balance: eb('balance', '-', m.amount) }))
+    .where('_id', '=', m.userId)
+    .where('balance', '>=', m.amount)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) return false;
+  await writeRow(tx, m.kind, -m.amount, m);
+  return true;
+}
+
+export interface Adjustment {
+  /** kuruş before and after */
+  previous: number;
+  next: number;
+  /** the signed difference written to the ledger (0: nothing written) */
+  delta: number;
+}
+
+/**
+ * Sets a balance to an exact figure (the admin's user edit) and writes an 'adjustment'
+ * row with the difference and the admin's id. The UPDATE only applies if the balance is
+ * still the one read, so a concurrent change is re-read instead of overwritten.
+ */
+export async function adjustBalance(
+  tx: Tx,
+  userId: string,
+  newBalanceKurus: number,
+  adminId: string,
+  at?: string,
+): Promise<Adjustment> {
+  if (!Number.isSafeInteger(newBalanceKurus) || newBalanceKurus < 0) {
+    throw fail.invalid('invalid_amount', 'balance');
+  }
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const row = await tx.selectFrom('users').select('balance').where('_id', '=', userId).executeTakeFirst();
+    if (!row) throw fail.notFound('user_not_found');
+    const previous = Number(row.balance);
+    const delta = newBalanceKurus - previous;
+    if (delta === 0) return { previous, next: previous, delta };
+    const result = await tx
+      .updateTable('users')
+      .set({ balance: newBalanceKurus })
+      .where('_id', '=', userId)
+      .where('balance', '=', previous)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 1) {
+      await writeRow(tx, 'adjustment', delta, {
+        userId,
+        amount: Math.abs(delta),
+        ref: null,
+        actorId: adminId,
+        at,
+      });
+      return { previous, next: newBalanceKurus, delta };
+    }
+  }
+  throw fail.conflict('idempotency_conflict');
+}

@@ -1,0 +1,103 @@
+import type { RejectionReason } from '../../contract/constants';
+import type { Tx } from '../money/ledger';
+
+export function findSubmission(tx: Tx, id: string) {
+  return tx
+    .selectFrom('submissions')
+    .select(['_id', 'status', 'user_id', 'task_id', 'user_task_id', 'reward'])
+    .where('_id', '=', id)
+    .executeTakeFirst();
+}
+
+export interface Verdict {
+  feedback: string;
+  rejectionReason: RejectionReason | null;
+  adminId: string;
+  now: string;
+}
+
+/** pending -> approved|rejected in one conditional statement; 0 when it was not pending. */
+export async function settleSubmission(
+  tx: Tx,
+  id: string,
+  status: 'approved' | 'rejected',
+  v: Verdict,
+): Promise<number> {
+  const result = await tx
+    .updateTable('submissions')
+    .set({
+      status,
+      feedback: v.feedback,
+      rejection_reason: v.rejectionReason,
+      reviewed_by: v.adminId,
+      reviewed_at: v.now,
+      updated_at: v.now,
+    })
+    .where('_id', '=', id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function completeUserTask(tx: Tx, userTaskId: string, now: string): Promise<void> {
+  await tx
+    .updateTable('user_tasks')
+    .set({ status: 'completed', completed_at: now })
+    .where('_id', '=', userTaskId)
+    .execute();
+}
+
+/** One more completion; the task becomes completed when it reaches its maximum. */
+export async function countCompletion(tx: Tx, taskId: string, now: string): Promise<void> {
+  await tx
+    .updateTable('tasks')
+    .set((eb) => ({
+      total_completed: eb('total_completed', '+', 1),
+      // SET expressions see the old row: total_completed + 1 is the new count
+      status: eb
+        .case()
+        .when(eb('total_completed', '+', 1), '>=', eb.ref('max_completions'))
+        .then('completed')
+        .else(eb.ref('status'))
+        .end(),
+      updated_at: now,
+    }))
+    .where('_id', '=', taskId)
+    .execute();
+}
+
+/** A rejected record frees its slot (never below zero). */
+export async function freeSlot(tx: Tx, taskId: string, now: string): Promise<void> {
+  await tx
+    .updateTable('tasks')
+    .set((eb) => ({ reserved: eb('reserved', '-', 1), updated_at: now }))
+    .where('_id', '=', taskId)
+    .where('reserved', '>', 0)
+    .execute();
+}
+
+/** The submission with its task and user, for the reply. */
+export function reviewedSubmission(tx: Tx, id: string) {
+  return tx
+    .selectFrom('submissions as s')
+    .innerJoin('tasks as t', 't._id', 's.task_id')
+    .innerJoin('users as u', 'u._id', 's.user_id')
+    .select([
+      's._id',
+      's.status',
+      's.feedback',
+      's.rejection_reason',
+      's.reward',
+      's.description',
+      's.created_at',
+      's.updated_at',
+      's.reviewed_at',
+      't._id as task_id',
+      't.title as task_title',
+      't.reward as task_reward',
+      'u._id as user_id',
+      'u.name as user_name',
+    ])
+    .where('s._id', '=', id)
+    .executeTakeFirstOrThrow();
+}

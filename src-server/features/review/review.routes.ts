@@ -1,0 +1,15 @@
+import { Hono } from 'hono';
+import { requireAdmin } from '../../http/auth';
+import type { AppEnv } from '../../http/env';
+import { readJson } from '../../http/validate';
+import { anyObject } from '../money/body';
+import { idempotencyScope, sendMoneyReply } from '../money/idempotency';
+import { reviewSubmission } from './review.service';
+
+/** PUT /api/submissions/{id}/review, mounted beside the submissions routes. */
+export const reviewRoutes = new Hono<AppEnv>().put('/:id/review', requireAdmin, async (c) => {
+  const body = await readJson(c, anyObject);
+  const scope = await idempotencyScope(c, c.var.user._id);
+  const reply = await reviewSubmission(c.var.deps, c.var.user._id, c.req.param('id'), body, scope);
+  return sendMoneyReply(c, reply);
+});

@@ -1,0 +1,85 @@
+import { kurusToTl } from '../../contract/money';
+import { checkReviewRequest, type ReviewedSubmissionDto } from '../../contract/review';
+import { nowIso } from '../../db/ids';
+import type { AppDeps } from '../../deps';
+import { fail } from '../../http/app-error';
+import { type MoneyReply, runMoneyMove } from '../money/idempotency';
+import type { IdempotencyScope } from '../money/idempotency.repository';
+import { credit, type Tx } from '../money/ledger';
+import {
+  completeUserTask,
+  countCompletion,
+  findSubmission,
+  freeSlot,
+  reviewedSubmission,
+  settleSubmission,
+} from './review.repository';
+
+function isConstraintError(err: unknown): boolean {
+  return err instanceof Error && 'code' in err && String(err.code).startsWith('SQLITE_CONSTRAINT');
+}
+
+async function toDto(tx: Tx, id: string): Promise<ReviewedSubmissionDto> {
+  const r = await reviewedSubmission(tx, id);
+  return {
+    _id: r._id,
+    status: r.status,
+    feedback: r.feedback,
+    rejectionReason: r.rejection_reason,
+    reward: kurusToTl(r.reward),
+    description: r.description,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    reviewedAt: r.reviewed_at,
+    task: { _id: r.task_id, title: r.task_title, reward: kurusToTl(r.task_reward) },
+    user: { _id: r.user_id, name: r.user_name },
+  };
+}
+
+/**
+ * Approves or rejects a pending submission. Approval pays the reward, completes the user's
+ * task record and counts the completion, all in one transaction whose first write is the
+ * conditional pending -> approved: a second review changes nothing and is a 409.
+ */
+export async function reviewSubmission(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  adminId: string,
+  submissionId: string,
+  body: unknown,
+  scope: IdempotencyScope | null,
+): Promise<MoneyReply> {
+  const checked = checkReviewRequest(body);
+  if (!checked.ok) throw fail.invalid(checked.problem.code, checked.problem.field, checked.problem.message);
+  const { status, feedback, rejectionReason } = checked.value;
+
+  return runMoneyMove(deps.db, scope, async (tx) => {
+    const submission = await findSubmission(tx, submissionId);
+    if (!submission) throw fail.notFound('submission_not_found');
+    const now = nowIso(deps.clock);
+    let changed: number;
+    try {
+      changed = await settleSubmission(tx, submissionId, status, { feedback, rejectionReason, adminId, now });
+    } catch (err) {
+      // submissions_paid_once: this user was already paid for this task by another submission
+      if (isConstraintError(err)) throw fail.conflict('already_reviewed');
+      throw err;
+    }
+    if (changed !== 1) throw fail.conflict('already_reviewed');
+    if (status === 'approved') {
+      const paid = await credit(tx, {
+        userId: submission.user_id,
+        amount: submission.reward,
+        kind: 'reward',
+        ref: submission._id,
+        actorId: adminId,
+        at: now,
+      });
+      if (!paid) throw fail.notFound('user_not_found');
+      await completeUserTask(tx, submission.user_task_id, now);
+      await countCompletion(tx, submission.task_id, now);
+    } else {
+      await freeSlot(tx, submission.task_id, now);
+    }
+    return { status: 200, data: await toDto(tx, submissionId) };
+  });
+}

@@ -1,0 +1,39 @@
+import type { Insertable } from 'kysely';
+import type { Db } from '../../db/database';
+import type { WithdrawalsTable } from '../../db/schema';
+import type { Tx } from '../money/ledger';
+
+type Conn = Db | Tx;
+
+export type WithdrawalRow = WithdrawalsTable & { user_name: string };
+
+/** Withdrawals with their user's name: the base of every withdrawal list and reply. */
+export function withdrawalsWithUser(db: Conn) {
+  return db
+    .selectFrom('withdrawals as w')
+    .innerJoin('users as u', 'u._id', 'w.user_id')
+    .selectAll('w')
+    .select('u.name as user_name');
+}
+
+export function findWithdrawal(db: Conn, id: string): Promise<WithdrawalRow | undefined> {
+  return withdrawalsWithUser(db).where('w._id', '=', id).executeTakeFirst();
+}
+
+export function listUserWithdrawals(db: Conn, userId: string): Promise<WithdrawalRow[]> {
+  return withdrawalsWithUser(db)
+    .where('w.user_id', '=', userId)
+    .orderBy('w.created_at', 'desc')
+    .orderBy('w._id', 'desc')
+    .execute();
+}
+
+export async function insertWithdrawal(tx: Tx, row: Insertable<WithdrawalsTable>): Promise<void> {
+  await tx.insertInto('withdrawals').values(row).execute();
+}
+
+/** The balance as it is inside the transaction (kuruş); undefined for an unknown user. */
+export async function currentBalance(tx: Tx, userId: string): Promise<number | undefined> {
+  const row = await tx.selectFrom('users').select('balance').where('_id', '=', userId).executeTakeFirst();
+  return row ? Number(row.balance) : undefined;
+}

@@ -1,0 +1,91 @@
+import { DEFAULT_MINIMUM_PAYOUT_TL, PAYMENT_METHODS } from '../../contract/constants';
+import { tlToKurus } from '../../contract/money';
+import {
+  checkWithdrawalRequest,
+  type WithdrawalDto,
+  type WithdrawalProblem,
+  type WithdrawalRules,
+} from '../../contract/withdrawals';
+import { newId, nowIso } from '../../db/ids';
+import type { AppDeps } from '../../deps';
+import { AppError, fail } from '../../http/app-error';
+import type { UserRow } from '../../http/env';
+import { type MoneyReply, runMoneyMove } from '../money/idempotency';
+import type { IdempotencyScope } from '../money/idempotency.repository';
+import { debit } from '../money/ledger';
+import { getSettings } from '../settings/settings.service';
+import { toWithdrawalDto } from './withdrawals.mapper';
+import {
+  currentBalance,
+  findWithdrawal,
+  insertWithdrawal,
+  listUserWithdrawals,
+} from './withdrawals.repository';
+
+/** The 422 of a broken withdrawal rule, with its field and the message's values (the web interpolates them). */
+export function withdrawalError(p: WithdrawalProblem): AppError {
+  return new AppError(422, p.code, p.message, { errors: { [p.field]: p.message }, ...p.params });
+}
+
+/** Minimum payout and offered methods from the settings (20 TL and both methods when unset or damaged). */
+async function payoutRules(deps: Pick<AppDeps, 'db'>): Promise<Omit<WithdrawalRules, 'balance'>> {
+  const { payment } = await getSettings(deps.db);
+  const minimumPayout = tlToKurus(payment.minimumPayout) ?? DEFAULT_MINIMUM_PAYOUT_TL * 100;
+  const stored = Array.isArray(payment.methods) ? payment.methods : [];
+  const methods = PAYMENT_METHODS.filter((m) => stored.includes(m));
+  return { minimumPayout, methods };
+}
+
+/**
+ * Requests a withdrawal and holds its amount at once: the rules are checked against the
+ * balance read inside the transaction, then the conditional debit, the hold row and the
+ * withdrawal are written together. A debit that finds too little balance writes nothing.
+ */
+export async function requestWithdrawal(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  user: UserRow,
+  body: unknown,
+  scope: IdempotencyScope | null,
+): Promise<MoneyReply> {
+  const rules = await payoutRules(deps);
+  return runMoneyMove(deps.db, scope, async (tx) => {
+    const balance = (await currentBalance(tx, user._id)) ?? 0;
+    const checked = checkWithdrawalRequest(body, { ...rules, balance });
+    if (!checked.ok) throw withdrawalError(checked.problem);
+    const { amount, paymentMethod, fullName, accountNumber } = checked.value;
+    const id = newId();
+    const now = nowIso(deps.clock);
+    const held = await debit(tx, {
+      userId: user._id,
+      amount,
+      kind: 'withdrawal_hold',
+      ref: id,
+      actorId: user._id,
+      at: now,
+    });
+    if (!held) throw fail.invalid('insufficient_balance', 'amount');
+    await insertWithdrawal(tx, {
+      _id: id,
+      user_id: user._id,
+      amount,
+      payment_method: paymentMethod,
+      full_name: fullName,
+      account_number: accountNumber,
+      status: 'pending',
+      rejection_reason: null,
+      description: null,
+      created_at: now,
+      updated_at: now,
+      reviewed_by: null,
+      reviewed_at: null,
+    });
+    const row = (await findWithdrawal(tx, id))!;
+    return { status: 201, data: toWithdrawalDto(row, { admin: user.role === 'admin' }) };
+  });
+}
+
+/** The user's own withdrawals, newest first. */
+export async function myWithdrawals(deps: Pick<AppDeps, 'db'>, user: UserRow): Promise<WithdrawalDto[]> {
+  const rows = await listUserWithdrawals(deps.db, user._id);
+  return rows.map((r) => toWithdrawalDto(r, { admin: user.role === 'admin' }));
+}

@@ -1,0 +1,155 @@
+import type { Insertable } from 'kysely';
+import type { Db } from '../db/database';
+import { newId, nowIso } from '../db/ids';
+import type { SubmissionsTable, TasksTable, UserTasksTable, WithdrawalsTable } from '../db/schema';
+import { adjustBalance, debit } from '../features/money/ledger';
+
+/**
+ * Rows for the money tests, written straight to the tables (the task and submission
+ * features are built elsewhere). Amounts are kuruş.
+ */
+export async function makeTask(db: Db, overrides: Partial<Insertable<TasksTable>> = {}): Promise<string> {
+  const id = overrides._id ?? newId();
+  const now = nowIso();
+  await db
+    .insertInto('tasks')
+    .values({
+      _id: id,
+      title: 'Uygulamayı değerlendir',
+      description: 'Rate the app and upload a screenshot',
+      category: 'review',
+      reward: 1000,
+      deadline: null,
+      difficulty: 'easy',
+      status: 'active',
+      max_completions: 100,
+      required_proof: 'screenshot',
+      task_link: null,
+      estimated_time: 5,
+      created_by: null,
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+      ...overrides,
+    })
+    .execute();
+  return id;
+}
+
+/** A started task: the user's record, counted in the task's reserved slots. */
+export async function makeUserTask(
+  db: Db,
+  userId: string,
+  taskId: string,
+  overrides: Partial<Insertable<UserTasksTable>> = {},
+): Promise<string> {
+  const id = overrides._id ?? newId();
+  await db
+    .insertInto('user_tasks')
+    .values({
+      _id: id,
+      user_id: userId,
+      task_id: taskId,
+      status: 'completed',
+      automatic_comment: null,
+      started_at: nowIso(),
+      completed_at: null,
+      ...overrides,
+    })
+    .execute();
+  await db
+    .updateTable('tasks')
+    .set((eb) => ({ reserved: eb('reserved', '+', 1) }))
+    .where('_id', '=', taskId)
+    .execute();
+  return id;
+}
+
+export interface PendingSubmission {
+  submissionId: string;
+  userTaskId: string;
+  taskId: string;
+}
+
+/** A pending submission of `userId` for a task (a new one unless `taskId` is given). */
+export async function makePendingSubmission(
+  db: Db,
+  userId: string,
+  options: { taskId?: string; reward?: number; createdAt?: string } = {},
+): Promise<PendingSubmission> {
+  const reward = options.reward ?? 1000;
+  const taskId = options.taskId ?? (await makeTask(db, { reward }));
+  const userTaskId = await makeUserTask(db, userId, taskId);
+  const submissionId = newId();
+  const now = options.createdAt ?? nowIso();
+  const values: Insertable<SubmissionsTable> = {
+    _id: submissionId,
+    user_task_id: userTaskId,
+    user_id: userId,
+    task_id: taskId,
+    status: 'pending',
+    description: 'done',
+    feedback: null,
+    rejection_reason: null,
+    reward,
+    proof_file: null,
+    created_at: now,
+    updated_at: now,
+    reviewed_by: null,
+    reviewed_at: null,
+  };
+  await db.insertInto('submissions').values(values).execute();
+  return { submissionId, userTaskId, taskId };
+}
+
+/** Gives a user a balance the ledger explains (an adjustment by `adminId`). */
+export async function fund(
+  db: Db,
+  userId: string,
+  balanceKurus: number,
+  adminId = 'test-admin',
+): Promise<void> {
+  await db.transaction().execute((tx) => adjustBalance(tx, userId, balanceKurus, adminId));
+}
+
+/** A pending withdrawal whose amount is held from the balance, as POST /api/withdraws leaves it. */
+export async function makeWithdrawal(
+  db: Db,
+  userId: string,
+  overrides: Partial<Insertable<WithdrawalsTable>> & { amount?: number } = {},
+): Promise<string> {
+  const id = overrides._id ?? newId();
+  const amount = overrides.amount ?? 5000;
+  const now = overrides.created_at ?? nowIso();
+  await db.transaction().execute(async (tx) => {
+    await tx
+      .insertInto('withdrawals')
+      .values({
+        _id: id,
+        user_id: userId,
+        amount,
+        payment_method: 'papara',
+        full_name: 'Ayşe Yılmaz',
+        account_number: '1234567890',
+        status: 'pending',
+        rejection_reason: null,
+        description: null,
+        created_at: now,
+        updated_at: now,
+        reviewed_by: null,
+        reviewed_at: null,
+        ...overrides,
+      })
+      .execute();
+    const held = await debit(tx, {
+      userId,
+      amount,
+      kind: 'withdrawal_hold',
+      ref: id,
+      actorId: userId,
+      at: now,
+    });
+    if (!held) throw new Error('makeWithdrawal: the balance does not cover the amount');
+  });
+  return id;
+}

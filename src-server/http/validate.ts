@@ -3,6 +3,8 @@ import type { z } from 'zod';
 import { fieldErrors } from '../contract/schemas';
 import { fail } from './app-error';
 
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
 /** Checks a value against a contract schema; a 422 with the field messages when it does not fit. */
 export function check<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const parsed = schema.safeParse(value);
@@ -10,8 +12,14 @@ export function check<S extends z.ZodType>(schema: S, value: unknown): z.output<
   return parsed.data;
 }
 
-/** Reads a JSON object body (400 when it is not JSON or not an object) and checks it. */
+/**
+ * Reads a JSON object body (400 when it is not JSON or not an object) and checks it.
+ * A body declared as anything but JSON is a 415, refused before it is read: multipart
+ * bodies skip the JSON size limit, so reading one here would have no bound.
+ */
 export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
+  const type = c.req.header('Content-Type');
+  if (type !== undefined && type.trim() !== '' && !JSON_TYPE.test(type.trim())) throw fail.unsupported();
   let body: unknown;
   try {
     const text = await c.req.text();

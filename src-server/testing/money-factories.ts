@@ -153,3 +153,11 @@ export async function makeWithdrawal(
   });
   return id;
 }
+
+/** A valid Turkish IBAN around 22 digits of bank code, reserve digit and account number. */
+export function makeIban(bban = '0006100519786457841326'): string {
+  const digits = `${bban}2927` + '00'; // T=29, R=27, check digits 00
+  let rest = 0;
+  for (const d of digits) rest = (rest * 10 + Number(d)) % 97;
+  return `TR${String(98 - rest).padStart(2, '0')}${bban}`;
+}

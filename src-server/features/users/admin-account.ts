@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { MIN_PASSWORD_LENGTH } from '../../contract/constants';
 import { emailSchema, nameSchema } from '../../contract/schemas';
 import { newId, nowIso } from '../../db/ids';
@@ -11,6 +12,13 @@ export interface AdminInput {
   name: string;
 }
 
+/** The field's own message for the operator, not zod's JSON dump of the issue. */
+function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? 'Invalid value');
+  return parsed.data;
+}
+
 /**
  * Creates an admin, or makes an existing account of that email an active admin with the
  * given password (so an operator locked out of the panel can get back in).
@@ -19,8 +27,8 @@ export async function createOrPromoteAdmin(
   deps: Pick<AppDeps, 'db' | 'clock'>,
   input: AdminInput,
 ): Promise<'created' | 'promoted'> {
-  const email = emailSchema.parse(input.email);
-  const name = nameSchema.parse(input.name);
+  const email = parseOrThrow(emailSchema, input.email);
+  const name = parseOrThrow(nameSchema, input.name);
   if (input.password.length < MIN_PASSWORD_LENGTH) {
     throw new Error(`The password must be at least ${MIN_PASSWORD_LENGTH} characters`);
   }

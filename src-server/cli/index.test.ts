@@ -1,0 +1,160 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
+import { openApp } from '../bootstrap';
+import { readConfig } from '../config';
+import { verifyPassword } from '../features/auth/password';
+import { makeUser } from '../testing/factories';
+import { runCli } from './index';
+
+let dir: string;
+let log: MockInstance;
+let err: MockInstance;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'taskreward-cli-'));
+  log = vi.spyOn(console, 'log').mockImplementation(() => {});
+  err = vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const printed = (spy: MockInstance) => spy.mock.calls.map((c) => c.join(' ')).join('\n');
+
+async function usersIn(folder: string) {
+  const opened = await openApp(readConfig({ DATA_DIR: folder }), { web: new Map() });
+  try {
+    return await opened.deps.db.selectFrom('users').selectAll().execute();
+  } finally {
+    await opened.close();
+  }
+}
+
+describe('runCli help', () => {
+  it.each([[['--help']], [['-h']], [['help']]])(
+    'prints the command list for %j and returns 0',
+    async (argv) => {
+      expect(await runCli(argv)).toBe(0);
+      expect(printed(log)).toMatch(/create-admin/);
+      expect(printed(log)).toMatch(/serve/);
+    },
+  );
+
+  it.each(['create-admin', 'serve', 'migrate'])(
+    'prints the usage of %s for --help and returns 0',
+    async (command) => {
+      expect(await runCli([command, '--help'])).toBe(0);
+      expect(printed(log)).toContain(`usage: taskreward ${command}`);
+    },
+  );
+
+  it('refuses an unknown command with 2', async () => {
+    expect(await runCli(['frobnicate'])).toBe(2);
+    expect(printed(err)).toContain('unknown command "frobnicate"');
+  });
+
+  it('refuses an unknown option with 2 and the usage', async () => {
+    expect(await runCli(['create-admin', '--emial', 'a@example.test'])).toBe(2);
+    expect(printed(err)).toContain('usage: taskreward create-admin');
+  });
+});
+
+describe('runCli create-admin', () => {
+  it('creates an admin who can sign in with the given password', async () => {
+    const code = await runCli([
+      'create-admin',
+      '--email',
+      'Boss@Example.TEST',
+      '--password',
+      'boss-pass-1',
+      '--name',
+      'Patron',
+      '--data',
+      dir,
+    ]);
+    expect(code).toBe(0);
+    expect(printed(log)).toContain('created');
+    const users = await usersIn(dir);
+    expect(users).toHaveLength(1);
+    expect(users[0]).toMatchObject({
+      email: 'boss@example.test',
+      name: 'Patron',
+      role: 'admin',
+      status: 'active',
+    });
+    expect(await verifyPassword(users[0].password_hash, 'boss-pass-1')).toBe(true);
+  });
+
+  it('names the admin "Admin" when --name is left out', async () => {
+    expect(
+      await runCli(['create-admin', '--email', 'a@example.test', '--password', 'secret123', '--data', dir]),
+    ).toBe(0);
+    expect((await usersIn(dir))[0].name).toBe('Admin');
+  });
+
+  it('promotes an existing account, resets its password and lifts a ban', async () => {
+    const opened = await openApp(readConfig({ DATA_DIR: dir }), { web: new Map() });
+    const user = await makeUser(opened.deps.db, {
+      email: 'member@example.test',
+      status: 'banned',
+      ban_reason: 'x',
+    });
+    await makeUser(opened.deps.db, { email: 'bystander@example.test' });
+    await opened.close();
+
+    const code = await runCli([
+      'create-admin',
+      '--email',
+      'member@example.test',
+      '--password',
+      'new-pass-1',
+      '--name',
+      'Ignored',
+      '--data',
+      dir,
+    ]);
+    expect(code).toBe(0);
+    expect(printed(log)).toContain('is now an admin');
+    const users = await usersIn(dir);
+    expect(users).toHaveLength(2);
+    const promoted = users.find((u) => u._id === user._id);
+    expect(promoted).toMatchObject({ role: 'admin', status: 'active', ban_reason: null, name: user.name });
+    expect(await verifyPassword(promoted?.password_hash ?? '', 'new-pass-1')).toBe(true);
+    expect(users.find((u) => u.email === 'bystander@example.test')?.role).toBe('user');
+  });
+
+  it.each([
+    ['--email is missing', ['--password', 'secret123']],
+    ['--password is missing', ['--email', 'a@example.test']],
+  ])('returns 2 and writes nothing when %s', async (_label, args) => {
+    expect(await runCli(['create-admin', ...args, '--data', dir])).toBe(2);
+    expect(printed(err)).toContain('create-admin needs --email and --password');
+    expect(await usersIn(dir)).toEqual([]);
+  });
+
+  it.each([
+    [
+      'a malformed email',
+      ['--email', 'not-an-email', '--password', 'secret123'],
+      /^Please enter a valid email address$/,
+    ],
+    [
+      'a short password',
+      ['--email', 'a@example.test', '--password', '123'],
+      /^The password must be at least 6 characters$/,
+    ],
+  ])('fails with a readable message and writes nothing for %s', async (_label, args, message) => {
+    await expect(runCli(['create-admin', ...args, '--data', dir])).rejects.toThrow(message);
+    expect(await usersIn(dir)).toEqual([]);
+  });
+});
+
+describe('runCli migrate', () => {
+  it('creates the database in the data folder and returns 0', async () => {
+    expect(await runCli(['migrate', '--data', dir])).toBe(0);
+    expect(printed(log)).toContain('up to date');
+    expect(await usersIn(dir)).toEqual([]);
+  });
+});

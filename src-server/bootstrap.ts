@@ -23,10 +23,16 @@ export async function openApp(
   folder.prepare();
   const database = openDatabase(folder.dbFile);
   await migrateToLatest(database.db);
+  const secret = folder.secret(config.tokenSecret);
+  // HS256 needs a key at least as long as its hash (RFC 7518); an empty one fails every sign-in
+  if (secret.byteLength < 32) {
+    await database.db.destroy();
+    throw new Error(`The token secret (TOKEN_SECRET or ${folder.secretFile}) must be at least 32 bytes`);
+  }
   const deps: AppDeps = {
     db: database.db,
     config,
-    secret: folder.secret(config.tokenSecret),
+    secret,
     web: options.web ?? loadWebAssets(config.webDir),
     throttle: new LoginThrottle(options.throttle),
     clock: options.clock ?? (() => new Date()),

@@ -1,0 +1,99 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openApp } from '../bootstrap';
+import { readConfig } from '../config';
+import { DataFolder } from './data-folder';
+
+let root: string;
+beforeEach(() => {
+  root = join(mkdtempSync(join(tmpdir(), 'taskreward-folder-')), 'data');
+});
+afterEach(() => {
+  rmSync(join(root, '..'), { recursive: true, force: true });
+});
+
+describe('DataFolder', () => {
+  it('keeps the database, the secret and the files under its root', () => {
+    const folder = new DataFolder(root);
+    for (const path of [
+      folder.dbFile,
+      folder.secretFile,
+      folder.filesDir,
+      folder.tmpDir,
+      folder.backupsDir,
+    ]) {
+      expect(path.startsWith(`${root}/`)).toBe(true);
+    }
+  });
+
+  it('creates its layout, even when the root does not exist yet', () => {
+    const folder = new DataFolder(root);
+    folder.prepare();
+    expect(statSync(folder.filesDir).isDirectory()).toBe(true);
+    expect(statSync(folder.tmpDir).isDirectory()).toBe(true);
+  });
+
+  it('clears the temp folder at start but keeps the files', () => {
+    const folder = new DataFolder(root);
+    folder.prepare();
+    writeFileSync(join(folder.tmpDir, 'half-written.upload'), 'x');
+    writeFileSync(join(folder.filesDir, 'proof.png'), 'x');
+    folder.prepare();
+    expect(existsSync(join(folder.tmpDir, 'half-written.upload'))).toBe(false);
+    expect(existsSync(join(folder.filesDir, 'proof.png'))).toBe(true);
+  });
+
+  it('generates a secret once, readable only by its owner, and returns the same one later', () => {
+    const folder = new DataFolder(root);
+    folder.prepare();
+    const first = folder.secret(null);
+    expect(first.byteLength).toBeGreaterThanOrEqual(32);
+    expect(statSync(folder.secretFile).mode & 0o777).toBe(0o600);
+    expect(new DataFolder(root).secret(null)).toEqual(first);
+  });
+
+  it('gives different folders different secrets', () => {
+    const a = new DataFolder(join(root, 'a'));
+    const b = new DataFolder(join(root, 'b'));
+    a.prepare();
+    b.prepare();
+    expect(a.secret(null)).not.toEqual(b.secret(null));
+  });
+
+  it('prefers the secret from the environment and writes no file for it', () => {
+    const folder = new DataFolder(root);
+    folder.prepare();
+    expect(new TextDecoder().decode(folder.secret('from-the-env'))).toBe('from-the-env');
+    expect(existsSync(folder.secretFile)).toBe(false);
+  });
+
+  it('ignores whitespace around a kept secret', () => {
+    const folder = new DataFolder(root);
+    folder.prepare();
+    writeFileSync(folder.secretFile, '  kept-secret\n');
+    expect(new TextDecoder().decode(folder.secret(null))).toBe('kept-secret');
+    expect(readFileSync(folder.secretFile, 'utf8')).toBe('  kept-secret\n');
+  });
+});
+
+describe('openApp and the token secret', () => {
+  const open = (env: Record<string, string> = {}) =>
+    openApp(readConfig({ DATA_DIR: root, ...env }), { web: new Map() });
+
+  it.each([
+    ['an empty secret.key', () => writeFileSync(join(root, 'secret.key'), '\n'), {}],
+    ['a short secret.key', () => writeFileSync(join(root, 'secret.key'), 'short'), {}],
+    ['a short TOKEN_SECRET', () => {}, { TOKEN_SECRET: 'dev' }],
+  ])('refuses to start with %s instead of failing every sign-in', async (_label, damage, env) => {
+    new DataFolder(root).prepare();
+    damage();
+    await expect(open(env)).rejects.toThrow(/at least 32 bytes/);
+  });
+
+  it('starts with a TOKEN_SECRET of 32 bytes', async () => {
+    const opened = await open({ TOKEN_SECRET: 'x'.repeat(32) });
+    await opened.close();
+  });
+});

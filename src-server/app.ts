@@ -3,9 +3,12 @@ import { bodyLimit } from 'hono/body-limit';
 import type { AppDeps } from './deps';
 import { adminWithdrawalsRoutes } from './features/admin-withdrawals/admin-withdrawals.routes';
 import { authRoutes } from './features/auth/auth.routes';
+import { filesRoutes } from './features/files/files.routes';
 import { profileRoutes } from './features/profile/profile.routes';
 import { reviewRoutes } from './features/review/review.routes';
 import { settingsRoutes } from './features/settings/settings.routes';
+import { submissionsRoutes } from './features/submissions/submissions.routes';
+import { tasksRoutes } from './features/tasks/tasks.routes';
 import { usersRoutes } from './features/users/users.routes';
 import { withdrawalsRoutes } from './features/withdrawals/withdrawals.routes';
 import { fail } from './http/app-error';
@@ -39,6 +42,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route('/users', profileRoutes);
   api.route('/settings', settingsRoutes);
   api.route('/submissions', reviewRoutes);
+  api.route('/submissions', submissionsRoutes);
+  api.route('/tasks', tasksRoutes);
+  api.route('/files', filesRoutes);
   api.route('/withdraws', withdrawalsRoutes);
   api.route('/admin/withdraws', adminWithdrawalsRoutes);
   api.all('*', () => {

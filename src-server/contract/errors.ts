@@ -35,6 +35,7 @@ export const ERROR_MESSAGES = {
   file_too_large: 'File size must be less than 5MB.',
   file_type: 'You can only upload image files.',
   image_too_big: 'The image dimensions are too large',
+  image_unreadable: 'The image could not be read, please upload another file',
   already_reviewed: 'This item has already been reviewed',
   feedback_required: 'Please write a feedback',
   rejection_reason_required: 'Please select a rejection reason',

@@ -5,5 +5,7 @@ export * from './profile';
 export * from './review';
 export * from './schemas';
 export * from './settings-defaults';
+export * from './submissions';
+export * from './tasks';
 export * from './types';
 export * from './withdrawals';

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { REVIEW_STATUSES, type ReviewStatus } from './constants';
+import { FIELD_MESSAGES } from './schemas';
+import { pageQuery } from './tasks';
+
+export const SUBMISSION_FIELD_MESSAGES = {
+  taskRequired: 'Task is required',
+  tooLong: FIELD_MESSAGES.tooLong,
+} as const;
+
+/** The longest description a submission may carry. */
+export const MAX_SUBMISSION_DESCRIPTION = 2000;
+
+/** The text fields of POST /api/submissions (multipart, next to the `proofImage` file). */
+export const submissionFieldsSchema = z.object({
+  task: z
+    .string({ error: SUBMISSION_FIELD_MESSAGES.taskRequired })
+    .trim()
+    .min(1, SUBMISSION_FIELD_MESSAGES.taskRequired)
+    .max(200, SUBMISSION_FIELD_MESSAGES.taskRequired),
+  description: z
+    .string()
+    .trim()
+    .max(MAX_SUBMISSION_DESCRIPTION, SUBMISSION_FIELD_MESSAGES.tooLong)
+    .optional()
+    .transform((v) => (v ? v : null)),
+});
+
+const statusFilter = z.preprocess(
+  (v) => (v === '' || v === 'all' || v === null ? undefined : v),
+  z.enum(REVIEW_STATUSES, { error: FIELD_MESSAGES.invalidValue }).optional(),
+);
+
+/** GET /api/submissions/user: the user's own, newest first. */
+export const mySubmissionsQuerySchema = z.object({ status: statusFilter });
+
+/** GET /api/submissions (admins): `q` searches the task title and the user's name or email. */
+export const submissionListQuerySchema = z.object({
+  status: statusFilter,
+  q: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.string().trim().max(200, FIELD_MESSAGES.tooLong).optional(),
+  ),
+  ...pageQuery,
+});
+
+/** A submission as its owner and admins see it (SPEC.md section 3). Money in TL. */
+export interface SubmissionDto {
+  _id: string;
+  status: ReviewStatus;
+  createdAt: string;
+  updatedAt: string;
+  reviewedAt: string | null;
+  description: string | null;
+  feedback: string | null;
+  /** one of REJECTION_REASONS when rejected */
+  rejectionReason: string | null;
+  /** the task's reward when the proof was sent: what approval pays */
+  reward: number;
+  /** server-relative, signed, valid for about 10 minutes; null when there is no file */
+  proofImageUrl: string | null;
+  task: { _id: string; title: string; reward: number };
+  user: { _id: string; name: string };
+}

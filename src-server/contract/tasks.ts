@@ -1,0 +1,315 @@
+import { z } from 'zod';
+import {
+  CATEGORIES,
+  type Category,
+  DIFFICULTIES,
+  type Difficulty,
+  PROOF_TYPES,
+  type ProofType,
+  REWARD_RANGES,
+  type ReviewStatus,
+  TASK_SORTS,
+  TASK_STATUSES,
+  type TaskStatus,
+} from './constants';
+import { tlToKurus } from './money';
+import { FIELD_MESSAGES } from './schemas';
+
+/** Field messages of the task form (SPEC.md section 5), in English; the web app translates them. */
+export const TASK_FIELD_MESSAGES = {
+  titleRequired: 'Title is required',
+  descriptionRequired: 'Description is required',
+  rewardRequired: 'Reward is required',
+  rewardInvalid: 'Reward must be at least 0.01 with at most two decimals',
+  invalidUrl: 'The task link must start with http:// or https://',
+  maxCompletionsInvalid: 'Max completions must be a whole number of at least 1',
+  maxCompletionsBelowTaken: 'Max completions cannot be lower than the number of users already taking part',
+  deadlineRequired: 'Deadline is required',
+  deadlineInvalid: 'Please enter a valid date',
+  deadlinePast: 'Deadline must be after today',
+  fieldRequired: 'This field is required',
+  invalidValue: FIELD_MESSAGES.invalidValue,
+  tooLong: FIELD_MESSAGES.tooLong,
+  tooMany: 'Too many entries',
+} as const;
+const M = TASK_FIELD_MESSAGES;
+
+/** Turkey has used UTC+3 all year since 2016: a date-only deadline ends at 23:59:59.999 there. */
+export const TURKEY_UTC_OFFSET_HOURS = 3;
+
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * A deadline from the form ('2026-12-31', the end of that day in Turkey) or an ISO date-time,
+ * as the ISO text the database stores; null when it is not a real date between 2000 and 9999.
+ */
+export function parseDeadline(value: string): string | null {
+  const day = DATE_ONLY.exec(value);
+  let ms: number;
+  if (day) {
+    const [y, mo, d] = [Number(day[1]), Number(day[2]), Number(day[3])];
+    const utc = Date.UTC(y, mo - 1, d);
+    const check = new Date(utc);
+    if (check.getUTCFullYear() !== y || check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d)
+      return null;
+    ms = utc + 86_400_000 - 1 - TURKEY_UTC_OFFSET_HOURS * 3_600_000;
+  } else if (DATE_TIME.test(value)) {
+    ms = Date.parse(value);
+  } else return null;
+  if (!Number.isFinite(ms)) return null;
+  const year = new Date(ms).getUTCFullYear();
+  return year >= 2000 && year <= 9999 ? new Date(ms).toISOString() : null;
+}
+
+/** The calendar day ('YYYY-MM-DD') of an instant in Turkey. */
+export function turkeyDay(instant: Date | string): string {
+  const ms = typeof instant === 'string' ? Date.parse(instant) : instant.getTime();
+  return new Date(ms + TURKEY_UTC_OFFSET_HOURS * 3_600_000).toISOString().slice(0, 10);
+}
+
+/**
+ * The automatic-comment rule of the task form: lines trimmed, blank ones dropped, duplicates
+ * removed. `removed` is how many entries were dropped, for the form's notice.
+ */
+export function normalizeComments(lines: readonly string[]): { comments: string[]; removed: number } {
+  const seen = new Set<string>();
+  for (const line of lines) {
+    const text = line.trim();
+    if (text) seen.add(text);
+  }
+  return { comments: [...seen], removed: lines.length - seen.size };
+}
+
+const blankToUndefined = (v: unknown) =>
+  v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v;
+const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
+const linesOf = (v: unknown) => (typeof v === 'string' ? v.split(/\r?\n/) : v);
+
+const title = z.string({ error: M.titleRequired }).trim().min(1, M.titleRequired).max(200, M.tooLong);
+const description = z
+  .string({ error: M.descriptionRequired })
+  .trim()
+  .min(1, M.descriptionRequired)
+  .max(10_000, M.tooLong);
+const reward = z
+  .number({
+    error: (iss) => (iss.input === undefined || iss.input === null ? M.rewardRequired : M.rewardInvalid),
+  })
+  .refine((v) => v >= 0.01 && tlToKurus(v) !== null, M.rewardInvalid)
+  .transform((v) => tlToKurus(v) ?? 0);
+const taskLink = z.preprocess(
+  (v) => (typeof v === 'string' ? blankToUndefined(v.trim()) : blankToUndefined(v)),
+  z
+    .string({ error: M.invalidUrl })
+    .max(2000, M.tooLong)
+    .regex(/^https?:\/\/\S+$/i, M.invalidUrl)
+    .optional(),
+);
+const maxCompletions = z
+  .number({ error: M.maxCompletionsInvalid })
+  .int(M.maxCompletionsInvalid)
+  .min(1, M.maxCompletionsInvalid)
+  .max(1_000_000, M.maxCompletionsInvalid);
+const deadline = z
+  .string({ error: M.deadlineInvalid })
+  .trim()
+  .refine((v) => parseDeadline(v) !== null, M.deadlineInvalid)
+  .transform((v) => parseDeadline(v) ?? '');
+const optionalDeadline = z.preprocess(blankToUndefined, deadline.optional());
+const comments = z.preprocess(
+  linesOf,
+  z
+    .array(z.string({ error: M.invalidValue }).max(1000, M.tooLong), { error: M.invalidValue })
+    .max(5000, M.tooMany)
+    .transform(normalizeComments),
+);
+const list = z.preprocess(
+  linesOf,
+  z
+    .array(z.string({ error: M.invalidValue }).max(1000, M.tooLong), { error: M.invalidValue })
+    .max(100, M.tooMany)
+    .transform((items) => items.map((s) => s.trim()).filter(Boolean)),
+);
+const estimatedTime = z.preprocess(
+  blankToUndefined,
+  z.number({ error: M.invalidValue }).int(M.invalidValue).min(0, M.invalidValue).max(100_000).optional(),
+);
+const category = z.enum(CATEGORIES, { error: M.invalidValue });
+const difficulty = z.enum(DIFFICULTIES, { error: M.invalidValue });
+const status = z.enum(TASK_STATUSES, { error: M.invalidValue });
+const requiredProof = z.enum(PROOF_TYPES, { error: M.invalidValue });
+
+/** POST /api/tasks (admins): checked in the form's order, with the form's defaults. */
+export const taskCreateSchema = z.object({
+  title,
+  description,
+  reward,
+  taskLink,
+  maxCompletions,
+  category: category.default('social_media'),
+  difficulty: difficulty.default('easy'),
+  status: status.default('active'),
+  requiredProof: requiredProof.default('screenshot'),
+  deadline: optionalDeadline,
+  automaticComments: comments.optional(),
+  steps: list.optional(),
+  requirements: list.optional(),
+  estimatedTime,
+  isFeatured: z.boolean({ error: M.invalidValue }).optional(),
+});
+export type TaskCreateInput = z.input<typeof taskCreateSchema>;
+
+/**
+ * PUT /api/tasks/{id} by an admin: only the fields sent change. `deadline: ''` or null removes
+ * the deadline. `usedComments` may be sent back but is ignored: given-out comments never change.
+ */
+export const taskAdminUpdateSchema = z.object({
+  title: title.optional(),
+  description: description.optional(),
+  reward: reward.optional(),
+  taskLink: z.preprocess(blankToNull, z.union([z.null(), taskLink])),
+  maxCompletions: maxCompletions.optional(),
+  category: category.optional(),
+  difficulty: difficulty.optional(),
+  status: status.optional(),
+  requiredProof: requiredProof.optional(),
+  deadline: z.preprocess(blankToNull, z.union([z.null(), deadline]).optional()),
+  automaticComments: comments.optional(),
+  steps: list.optional(),
+  requirements: list.optional(),
+  estimatedTime: z.preprocess(blankToNull, z.union([z.null(), estimatedTime])),
+  isFeatured: z.boolean({ error: M.invalidValue }).optional(),
+});
+
+/** The statuses the owner edit screen offers (SPEC.md section 4). */
+export const OWNER_TASK_STATUSES = ['active', 'completed', 'cancelled'] as const;
+
+const required = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === undefined || v === null || v === '' ? undefined : v), schema);
+
+/** PUT /api/tasks/{id} by the task's creator who is not an admin: every field required. */
+export const taskOwnerUpdateSchema = z.object({
+  title,
+  description,
+  reward,
+  taskLink,
+  maxCompletions,
+  category: required(z.enum(CATEGORIES, { error: M.fieldRequired })),
+  difficulty: required(z.enum(DIFFICULTIES, { error: M.fieldRequired })),
+  status: required(z.enum(OWNER_TASK_STATUSES, { error: M.fieldRequired })),
+  requiredProof: required(z.enum(PROOF_TYPES, { error: M.fieldRequired })),
+  deadline: required(z.string({ error: M.deadlineRequired }).pipe(deadline)),
+  automaticComments: comments.optional(),
+  steps: list.optional(),
+  requirements: list.optional(),
+  estimatedTime,
+});
+
+export const taskFeatureSchema = z.object({
+  isFeatured: z.boolean({ error: M.invalidValue }),
+});
+
+const optionalEnum = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.preprocess(
+    (v) => (v === 'all' ? undefined : blankToUndefined(v)),
+    z.enum(values, { error: M.invalidValue }).optional(),
+  );
+const flag = z
+  .preprocess(blankToUndefined, z.enum(['1', 'true', '0', 'false']).optional())
+  .transform((v) => v === '1' || v === 'true');
+
+/** Query pages share these: page from 1, limit 1..100. */
+export const pageQuery = {
+  page: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(1_000_000).default(1)),
+  limit: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(100).default(20)),
+};
+
+/**
+ * GET /api/tasks. Admins see every task (any status, past deadline) with `all=1` or a
+ * `status`; everyone else sees active tasks within their deadline, featured first.
+ */
+export const taskListQuerySchema = z.object({
+  q: z.preprocess(blankToUndefined, z.string().trim().max(200, M.tooLong).optional()),
+  category: optionalEnum(CATEGORIES),
+  difficulty: optionalEnum(DIFFICULTIES),
+  rewardRange: optionalEnum(REWARD_RANGES),
+  sort: z.preprocess(blankToUndefined, z.enum(TASK_SORTS, { error: M.invalidValue }).default('newest')),
+  status: optionalEnum(TASK_STATUSES),
+  all: flag,
+  ...pageQuery,
+});
+export type TaskListQuery = z.output<typeof taskListQuerySchema>;
+
+/** Counts of the automatic-comment pool; the texts go only to admins and the task's owner. */
+export interface CommentStats {
+  total: number;
+  used: number;
+  remaining: number;
+}
+
+/** The latest submission of a user task record, as the task page needs it. */
+export interface UserTaskSubmissionDto {
+  _id: string;
+  status: ReviewStatus;
+  description: string | null;
+  feedback: string | null;
+  rejectionReason: string | null;
+  reward: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A user's record of a task (SPEC.md section 3, user task record). */
+export interface UserTaskDto {
+  _id: string;
+  task: { _id: string; title: string; reward: number; status: TaskStatus; deadline: string | null };
+  status: 'in_progress' | 'completed';
+  automaticComment: string | null;
+  startedAt: string;
+  completedAt: string | null;
+  submission: UserTaskSubmissionDto | null;
+}
+
+/** The task as the API shows it (SPEC.md section 3). `reward` is in TL. */
+export interface TaskDto {
+  _id: string;
+  title: string;
+  description: string;
+  category: Category;
+  reward: number;
+  deadline: string | null;
+  difficulty: Difficulty;
+  status: TaskStatus;
+  maxCompletions: number;
+  requiredProof: ProofType;
+  taskLink: string | null;
+  isFeatured: boolean;
+  steps: string[];
+  requirements: string[];
+  estimatedTime: number | null;
+  rating: number;
+  totalCompleted: number;
+  /** slots still free: maxCompletions minus records in progress, pending or approved */
+  remainingSlots: number;
+  createdAt: string;
+  updatedAt: string;
+  /** the creator's name */
+  createdBy: string | null;
+  /** the viewer created this task (they may edit it) */
+  isOwner: boolean;
+  commentStats: CommentStats;
+  /** only for admins and the task's owner: every comment, in order */
+  automaticComments?: string[];
+  /** only for admins and the task's owner: the comments already given out */
+  usedComments?: string[];
+  /** task detail for a signed-in user: their record, or null */
+  userTask?: UserTaskDto | null;
+}
+
+/** The reply of POST and PUT /api/tasks: the task, and how many comment lines were dropped. */
+export interface TaskSaveReply {
+  success: true;
+  data: TaskDto;
+  removedComments: number;
+}

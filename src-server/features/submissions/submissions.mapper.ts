@@ -1,0 +1,29 @@
+import type { ReviewStatus } from '../../contract/constants';
+import { kurusToTl } from '../../contract/money';
+import type { SubmissionDto } from '../../contract/submissions';
+import { signedProofUrl } from '../files/file-urls';
+import type { SubmissionRow } from './submissions.repository';
+
+/**
+ * The API shape of a submission, with a freshly signed proof URL. Only for replies to the
+ * submission's owner or an admin.
+ */
+export function toSubmissionDto(
+  row: SubmissionRow,
+  signing: { secret: Uint8Array; now: Date },
+): SubmissionDto {
+  return {
+    _id: row._id,
+    status: row.status satisfies ReviewStatus,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    reviewedAt: row.reviewed_at,
+    description: row.description,
+    feedback: row.feedback,
+    rejectionReason: row.rejection_reason,
+    reward: kurusToTl(row.reward),
+    proofImageUrl: row.proof_file ? signedProofUrl(signing.secret, row.proof_file, signing.now) : null,
+    task: { _id: row.task_id, title: row.task_title, reward: kurusToTl(row.task_reward) },
+    user: { _id: row.user_id, name: row.user_name },
+  };
+}

@@ -1,0 +1,75 @@
+import { type Insertable, type Selectable, type SqlBool, sql } from 'kysely';
+import type { ReviewStatus } from '../../contract/constants';
+import type { SubmissionsTable } from '../../db/schema';
+import type { Conn } from '../tasks/tasks.repository';
+
+/** A submission with its task's headline and its sender's name. */
+export interface SubmissionRow extends Selectable<SubmissionsTable> {
+  task_title: string;
+  task_reward: number;
+  user_name: string;
+}
+
+export async function insertSubmission(db: Conn, row: Insertable<SubmissionsTable>): Promise<void> {
+  await db.insertInto('submissions').values(row).execute();
+}
+
+function withNames(db: Conn) {
+  return db
+    .selectFrom('submissions as s')
+    .innerJoin('tasks as t', 't._id', 's.task_id')
+    .innerJoin('users as u', 'u._id', 's.user_id')
+    .selectAll('s')
+    .select(['t.title as task_title', 't.reward as task_reward', 'u.name as user_name']);
+}
+
+export function findSubmission(db: Conn, id: string): Promise<SubmissionRow | undefined> {
+  return withNames(db).where('s._id', '=', id).executeTakeFirst();
+}
+
+/** A user's own submissions, newest first. */
+export function listUserSubmissions(
+  db: Conn,
+  userId: string,
+  status?: ReviewStatus,
+): Promise<SubmissionRow[]> {
+  let query = withNames(db).where('s.user_id', '=', userId);
+  if (status) query = query.where('s.status', '=', status);
+  return query.orderBy('s.created_at', 'desc').orderBy('s._id', 'desc').execute();
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+}
+
+/** Every submission (admins), newest first, filtered by status and a search on task and sender. */
+export async function listSubmissions(
+  db: Conn,
+  filter: { status?: ReviewStatus; q?: string },
+  page: { offset: number; limit: number },
+): Promise<{ rows: SubmissionRow[]; total: number }> {
+  const pattern = filter.q ? `%${escapeLike(filter.q)}%` : null;
+  let rows = withNames(db);
+  let count = db
+    .selectFrom('submissions as s')
+    .innerJoin('tasks as t', 't._id', 's.task_id')
+    .innerJoin('users as u', 'u._id', 's.user_id')
+    .select((eb) => eb.fn.countAll<number>().as('n'));
+  if (filter.status) {
+    rows = rows.where('s.status', '=', filter.status);
+    count = count.where('s.status', '=', filter.status);
+  }
+  if (pattern) {
+    const search = sql<SqlBool>`(t.title LIKE ${pattern} ESCAPE '\\' OR u.name LIKE ${pattern} ESCAPE '\\' OR u.email LIKE ${pattern} ESCAPE '\\')`;
+    rows = rows.where(search);
+    count = count.where(search);
+  }
+  const total = Number((await count.executeTakeFirstOrThrow()).n);
+  const items = await rows
+    .orderBy('s.created_at', 'desc')
+    .orderBy('s._id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  return { rows: items, total };
+}

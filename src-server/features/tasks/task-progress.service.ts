@@ -1,0 +1,93 @@
+import type { UserTaskDto } from '../../contract/tasks';
+import { newId, nowIso } from '../../db/ids';
+import type { AppDeps } from '../../deps';
+import { fail } from '../../http/app-error';
+import type { UserRow } from '../../http/env';
+import { takeRandomComment } from './task-comments.repository';
+import { toUserTaskDto } from './tasks.mapper';
+import { type Conn, findTask, reserveSlot } from './tasks.repository';
+import { isOpen } from './tasks.service';
+import {
+  findUserTask,
+  insertUserTask,
+  latestSubmission,
+  listUserTaskRecords,
+  reopenUserTask,
+} from './user-tasks.repository';
+
+type Deps = Pick<AppDeps, 'db' | 'clock'>;
+
+function isUniqueViolation(err: unknown): boolean {
+  return err instanceof Error && 'code' in err && String(err.code).startsWith('SQLITE_CONSTRAINT');
+}
+
+/** After a failed reservation: full when every slot is taken, otherwise no longer startable. */
+async function reservationFailure(db: Conn, taskId: string, now: string) {
+  const task = await findTask(db, taskId);
+  if (!task) return fail.notFound('task_not_found');
+  if (isOpen(task, now) && task.reserved >= task.max_completions) return fail.conflict('task_full');
+  return fail.conflict('task_unavailable');
+}
+
+async function recordOf(db: Conn, userId: string, taskId: string): Promise<UserTaskDto> {
+  const [record] = await listUserTaskRecords(db, userId, taskId);
+  return toUserTaskDto(record);
+}
+
+/**
+ * POST /api/tasks/{id}/start: in one transaction, the user's record, one slot of the task
+ * and one random unused comment (none when the pool is empty). Each step is a conditional
+ * statement, so concurrent starts never share a comment nor exceed maxCompletions.
+ */
+export async function startTask(deps: Deps, user: UserRow, taskId: string): Promise<UserTaskDto> {
+  const now = nowIso(deps.clock);
+  const task = await findTask(deps.db, taskId);
+  if (!task) throw fail.notFound('task_not_found');
+  if (await findUserTask(deps.db, user._id, taskId)) throw fail.conflict('task_already_started');
+  if (!isOpen(task, now)) throw fail.conflict('task_unavailable');
+  try {
+    return await deps.db.transaction().execute(async (trx) => {
+      if (!(await reserveSlot(trx, taskId, now))) throw await reservationFailure(trx, taskId, now);
+      const comment = await takeRandomComment(trx, taskId, user._id, now);
+      await insertUserTask(trx, {
+        _id: newId(),
+        user_id: user._id,
+        task_id: taskId,
+        status: 'in_progress',
+        automatic_comment: comment,
+        started_at: now,
+        completed_at: null,
+      });
+      return recordOf(trx, user._id, taskId);
+    });
+  } catch (err) {
+    // the same user starting twice at once: the unique (user, task) index decides
+    if (isUniqueViolation(err)) throw fail.conflict('task_already_started');
+    throw err;
+  }
+}
+
+/**
+ * POST /api/tasks/{id}/restart: only when the latest submission was rejected. The record
+ * goes back to in_progress, keeps its comment and takes a slot again (if one is free).
+ */
+export async function restartTask(deps: Deps, user: UserRow, taskId: string): Promise<UserTaskDto> {
+  const now = nowIso(deps.clock);
+  const task = await findTask(deps.db, taskId);
+  if (!task) throw fail.notFound('task_not_found');
+  const record = await findUserTask(deps.db, user._id, taskId);
+  if (!record) throw fail.conflict('task_not_restartable');
+  return deps.db.transaction().execute(async (trx) => {
+    const latest = await latestSubmission(trx, record._id);
+    if (record.status !== 'completed' || latest?.status !== 'rejected')
+      throw fail.conflict('task_not_restartable');
+    if (!(await reopenUserTask(trx, record._id, now))) throw fail.conflict('task_not_restartable');
+    if (!(await reserveSlot(trx, taskId, now))) throw await reservationFailure(trx, taskId, now);
+    return recordOf(trx, user._id, taskId);
+  });
+}
+
+/** GET /api/tasks/user: the user's records, newest first. */
+export async function myTaskRecords(deps: Deps, user: UserRow): Promise<UserTaskDto[]> {
+  return (await listUserTaskRecords(deps.db, user._id)).map(toUserTaskDto);
+}

@@ -1,0 +1,93 @@
+import type { Category, Difficulty, ProofType, ReviewStatus, TaskStatus } from '../../contract/constants';
+import { kurusToTl } from '../../contract/money';
+import type { TaskDto, UserTaskDto } from '../../contract/tasks';
+import type { CommentCounts, CommentRow } from './task-comments.repository';
+import type { TaskRow } from './tasks.repository';
+import type { UserTaskRecordRow } from './user-tasks.repository';
+
+function textList(json: string): string[] {
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export interface TaskView {
+  viewerId?: string;
+  counts: CommentCounts;
+  /** the texts, only for admins and the task's owner */
+  comments?: CommentRow[];
+  userTask?: UserTaskDto | null;
+}
+
+/** The API shape of a task: camelCase, reward in TL, comment texts only when given. */
+export function toTaskDto(row: TaskRow, view: TaskView): TaskDto {
+  const dto: TaskDto = {
+    _id: row._id,
+    title: row.title,
+    description: row.description,
+    category: row.category as Category,
+    reward: kurusToTl(row.reward),
+    deadline: row.deadline,
+    difficulty: row.difficulty as Difficulty,
+    status: row.status as TaskStatus,
+    maxCompletions: row.max_completions,
+    requiredProof: row.required_proof as ProofType,
+    taskLink: row.task_link,
+    isFeatured: row.is_featured === 1,
+    steps: textList(row.steps),
+    requirements: textList(row.requirements),
+    estimatedTime: row.estimated_time,
+    rating: row.rating,
+    totalCompleted: row.total_completed,
+    remainingSlots: Math.max(0, row.max_completions - row.reserved),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    createdBy: row.creator_name,
+    isOwner: view.viewerId !== undefined && row.created_by === view.viewerId,
+    commentStats: {
+      total: view.counts.total,
+      used: view.counts.used,
+      remaining: view.counts.total - view.counts.used,
+    },
+  };
+  if (view.comments) {
+    dto.automaticComments = view.comments.map((c) => c.text);
+    dto.usedComments = view.comments.filter((c) => c.used).map((c) => c.text);
+  }
+  if (view.userTask !== undefined) dto.userTask = view.userTask;
+  return dto;
+}
+
+/** A user task record as SPEC.md section 3 shows it. */
+export function toUserTaskDto(row: UserTaskRecordRow): UserTaskDto {
+  return {
+    _id: row._id,
+    task: {
+      _id: row.task_id,
+      title: row.task_title,
+      reward: kurusToTl(row.task_reward),
+      status: row.task_status as TaskStatus,
+      deadline: row.task_deadline,
+    },
+    status: row.status,
+    automaticComment: row.automatic_comment,
+    startedAt: row.started_at,
+    completedAt: row.completed_at,
+    submission:
+      row.sub_id === null
+        ? null
+        : {
+            _id: row.sub_id,
+            status: row.sub_status as ReviewStatus,
+            description: row.sub_description,
+            feedback: row.sub_feedback,
+            rejectionReason: row.sub_rejection_reason,
+            reward: kurusToTl(row.sub_reward ?? 0),
+            createdAt: row.sub_created_at ?? '',
+            updatedAt: row.sub_updated_at ?? '',
+          },
+  };
+}

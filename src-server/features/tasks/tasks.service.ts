@@ -1,0 +1,189 @@
+import type { z } from 'zod';
+import type { Page } from '../../contract';
+import {
+  TASK_FIELD_MESSAGES,
+  type TaskDto,
+  type TaskListQuery,
+  taskAdminUpdateSchema,
+  type taskCreateSchema,
+  taskOwnerUpdateSchema,
+  turkeyDay,
+} from '../../contract/tasks';
+import { newId, nowIso } from '../../db/ids';
+import type { AppDeps } from '../../deps';
+import { fail } from '../../http/app-error';
+import type { UserRow } from '../../http/env';
+import { check } from '../../http/validate';
+import { countComments, listComments, replaceUnusedComments } from './task-comments.repository';
+import { toTaskDto, toUserTaskDto } from './tasks.mapper';
+import { findTask, insertTask, listTasks, type TaskRow, updateTask } from './tasks.repository';
+import { listUserTaskRecords } from './user-tasks.repository';
+
+type Deps = Pick<AppDeps, 'db' | 'clock'>;
+
+const isAdmin = (user?: UserRow) => user?.role === 'admin';
+const isOwner = (row: TaskRow, user?: UserRow) => user !== undefined && row.created_by === user._id;
+
+/** Active, within its deadline: what users and visitors may see and start. */
+export function isOpen(row: TaskRow, now: string): boolean {
+  return row.status === 'active' && (row.deadline === null || row.deadline > now);
+}
+
+/** The task DTO for this viewer: comment texts only for admins and the owner. */
+async function present(deps: Deps, row: TaskRow, viewer: UserRow | undefined, withUserTask: boolean) {
+  const counts = (await countComments(deps.db, [row._id])).get(row._id) ?? { total: 0, used: 0 };
+  const comments =
+    isAdmin(viewer) || isOwner(row, viewer) ? await listComments(deps.db, [row._id]) : undefined;
+  let userTask: TaskDto['userTask'];
+  if (withUserTask && viewer) {
+    const [record] = await listUserTaskRecords(deps.db, viewer._id, row._id);
+    userTask = record ? toUserTaskDto(record) : null;
+  }
+  return toTaskDto(row, { viewerId: viewer?._id, counts, comments, userTask });
+}
+
+/**
+ * The task list. Admins with `all=1` or a status filter see every live task; everyone else
+ * sees active tasks within their deadline, minus the ones they already completed.
+ */
+export async function listTasksFor(deps: Deps, viewer: UserRow | undefined, query: TaskListQuery) {
+  const adminView = isAdmin(viewer) && (query.all || query.status !== undefined);
+  const { rows, total } = await listTasks(
+    deps.db,
+    {
+      publicOnly: !adminView,
+      now: nowIso(deps.clock),
+      hideApprovedFor: adminView ? undefined : viewer?._id,
+      status: adminView ? query.status : undefined,
+      category: query.category,
+      difficulty: query.difficulty,
+      rewardRange: query.rewardRange,
+      q: query.q,
+    },
+    query.sort,
+    { offset: (query.page - 1) * query.limit, limit: query.limit },
+  );
+  const counts = await countComments(
+    deps.db,
+    rows.map((r) => r._id),
+  );
+  const items = rows.map((row) =>
+    toTaskDto(row, { viewerId: viewer?._id, counts: counts.get(row._id) ?? { total: 0, used: 0 } }),
+  );
+  return {
+    items,
+    total,
+    page: query.page,
+    limit: query.limit,
+    pages: Math.ceil(total / query.limit),
+  } satisfies Page<TaskDto>;
+}
+
+/**
+ * One task. Visitors and users see it while it is open, or while they have a record of it
+ * (so a submitted task stays visible); admins and the owner always. Otherwise a 404.
+ */
+export async function getTaskFor(deps: Deps, viewer: UserRow | undefined, id: string): Promise<TaskDto> {
+  const row = await findTask(deps.db, id);
+  if (!row) throw fail.notFound('task_not_found');
+  const dto = await present(deps, row, viewer, true);
+  const visible =
+    isAdmin(viewer) || isOwner(row, viewer) || isOpen(row, nowIso(deps.clock)) || !!dto.userTask;
+  if (!visible) throw fail.notFound('task_not_found');
+  return dto;
+}
+
+type CreateInput = z.output<typeof taskCreateSchema>;
+
+/** POST /api/tasks: the admin becomes the task's creator. */
+export async function createTask(deps: Deps, admin: UserRow, input: CreateInput) {
+  const now = nowIso(deps.clock);
+  const id = newId();
+  const comments = input.automaticComments ?? { comments: [], removed: 0 };
+  await deps.db.transaction().execute(async (trx) => {
+    await insertTask(trx, {
+      _id: id,
+      title: input.title,
+      description: input.description,
+      category: input.category,
+      reward: input.reward,
+      deadline: input.deadline ?? null,
+      difficulty: input.difficulty,
+      status: input.status,
+      max_completions: input.maxCompletions,
+      required_proof: input.requiredProof,
+      task_link: input.taskLink ?? null,
+      is_featured: input.isFeatured ? 1 : 0,
+      steps: JSON.stringify(input.steps ?? []),
+      requirements: JSON.stringify(input.requirements ?? []),
+      estimated_time: input.estimatedTime ?? null,
+      created_by: admin._id,
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+    });
+    await replaceUnusedComments(trx, id, comments.comments);
+  });
+  const row = (await findTask(deps.db, id))!;
+  return { task: await present(deps, row, admin, false), removedComments: comments.removed };
+}
+
+/**
+ * PUT /api/tasks/{id}. Admins change any field they send. The creator who is not an admin
+ * sends the whole owner form (SPEC.md section 5); anyone else gets task_not_owner.
+ */
+export async function updateTaskFor(deps: Deps, user: UserRow, id: string, body: unknown) {
+  const row = await findTask(deps.db, id);
+  if (!row) throw fail.notFound('task_not_found');
+  const admin = isAdmin(user);
+  if (!admin && !isOwner(row, user)) throw fail.forbidden('task_not_owner');
+  const now = nowIso(deps.clock);
+  const input = admin ? check(taskAdminUpdateSchema, body) : check(taskOwnerUpdateSchema, body);
+  if (!admin && 'deadline' in input && typeof input.deadline === 'string') {
+    if (turkeyDay(input.deadline) <= turkeyDay(now)) throw fail.invalid('deadline_past', 'deadline');
+  }
+  const patch = {
+    ...(input.title !== undefined && { title: input.title }),
+    ...(input.description !== undefined && { description: input.description }),
+    ...(input.reward !== undefined && { reward: input.reward }),
+    ...(input.taskLink !== undefined && { task_link: input.taskLink }),
+    ...(input.maxCompletions !== undefined && { max_completions: input.maxCompletions }),
+    ...(input.category !== undefined && { category: input.category }),
+    ...(input.difficulty !== undefined && { difficulty: input.difficulty }),
+    ...(input.status !== undefined && { status: input.status }),
+    ...(input.requiredProof !== undefined && { required_proof: input.requiredProof }),
+    ...(input.deadline !== undefined && { deadline: input.deadline }),
+    ...(input.steps !== undefined && { steps: JSON.stringify(input.steps) }),
+    ...(input.requirements !== undefined && { requirements: JSON.stringify(input.requirements) }),
+    ...(input.estimatedTime !== undefined && { estimated_time: input.estimatedTime }),
+    ...('isFeatured' in input && input.isFeatured !== undefined && { is_featured: input.isFeatured ? 1 : 0 }),
+    updated_at: now,
+  };
+  // a blank owner link clears it, as the whole form is sent
+  if (!admin && input.taskLink === undefined) Object.assign(patch, { task_link: null });
+  const comments = input.automaticComments;
+  await deps.db.transaction().execute(async (trx) => {
+    if (!(await updateTask(trx, id, patch))) {
+      if (!(await findTask(trx, id))) throw fail.notFound('task_not_found');
+      throw fail.validation({ maxCompletions: TASK_FIELD_MESSAGES.maxCompletionsBelowTaken });
+    }
+    if (comments) await replaceUnusedComments(trx, id, comments.comments);
+  });
+  const fresh = (await findTask(deps.db, id))!;
+  return { task: await present(deps, fresh, user, false), removedComments: comments?.removed ?? 0 };
+}
+
+/** DELETE /api/tasks/{id}: a soft delete; records and submissions stay for history. */
+export async function deleteTask(deps: Deps, id: string): Promise<void> {
+  const now = nowIso(deps.clock);
+  const done = await updateTask(deps.db, id, { deleted_at: now, updated_at: now });
+  if (!done) throw fail.notFound('task_not_found');
+}
+
+/** PUT /api/tasks/{id}/feature. */
+export async function featureTask(deps: Deps, admin: UserRow, id: string, isFeatured: boolean) {
+  const now = nowIso(deps.clock);
+  const done = await updateTask(deps.db, id, { is_featured: isFeatured ? 1 : 0, updated_at: now });
+  if (!done) throw fail.notFound('task_not_found');
+  return present(deps, (await findTask(deps.db, id))!, admin, false);
+}

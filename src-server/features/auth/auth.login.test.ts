@@ -288,6 +288,21 @@ describe('login throttling', () => {
     expect(elsewhere.status).toBe(200);
   });
 
+  it('counts the address the proxy saw, not the hops a client forged before it', async () => {
+    for (let i = 0; i < 10; i++) {
+      const res = await login(
+        { email: `forger-${i}@example.test`, password: 'wrong-password' },
+        { 'X-Forwarded-For': `10.9.8.${i}, 198.51.100.77` },
+      );
+      expect(res.status).toBe(401);
+    }
+    const res = await login(
+      { email: 'forger-x@example.test', password: 'wrong-password' },
+      { 'X-Forwarded-For': '10.9.8.200, 198.51.100.77' },
+    );
+    expectThrottled(res);
+  });
+
   it('does not count a request refused by validation as a failed attempt', async () => {
     const user = await makeUser(t.deps.db);
     const ip = { 'X-Forwarded-For': '203.0.113.6' };

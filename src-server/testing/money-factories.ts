@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
 import type { Insertable } from 'kysely';
 import type { Db } from '../db/database';
 import { newId, nowIso } from '../db/ids';
@@ -156,8 +158,38 @@ export async function makeWithdrawal(
 
 /** A valid Turkish IBAN around 22 digits of bank code, reserve digit and account number. */
 export function makeIban(bban = '0006100519786457841326'): string {
-  const digits = `${bban}2927` + '00'; // T=29, R=27, check digits 00
+  const digits = `${bban}292700`; // T=29, R=27, check digits 00
   let rest = 0;
   for (const d of digits) rest = (rest * 10 + Number(d)) % 97;
   return `TR${String(98 - rest).padStart(2, '0')}${bban}`;
+}
+
+/** The app on a real HTTP server on a free port of 127.0.0.1, for race tests. */
+export async function listen(app: { fetch: (req: Request) => Response | Promise<Response> }): Promise<{
+  url: string;
+  close(): Promise<void>;
+}> {
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        if ('closeAllConnections' in server) server.closeAllConnections();
+      }),
+  };
+}
+
+/** Starts `n` calls in the same tick, once all are ready, and waits for every reply. */
+export async function burst<T>(n: number, call: (i: number) => Promise<T>): Promise<T[]> {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const calls = Array.from({ length: n }, (_, i) => gate.then(() => call(i)));
+  release();
+  return Promise.all(calls);
 }

@@ -54,31 +54,29 @@ describe('the ledger', () => {
   it('debits only when the balance covers the amount, and writes nothing otherwise', async () => {
     const user = await makeUser(t.deps.db);
     await fund(t.deps.db, user._id, 1000);
-    const results = await t.deps.db
-      .transaction()
-      .execute(async (tx) => [
-        await debit(tx, {
-          userId: user._id,
-          amount: 600,
-          kind: 'withdrawal_hold',
-          ref: 'w1',
-          actorId: user._id,
-        }),
-        await debit(tx, {
-          userId: user._id,
-          amount: 600,
-          kind: 'withdrawal_hold',
-          ref: 'w2',
-          actorId: user._id,
-        }),
-        await debit(tx, {
-          userId: user._id,
-          amount: 400,
-          kind: 'withdrawal_hold',
-          ref: 'w3',
-          actorId: user._id,
-        }),
-      ]);
+    const results = await t.deps.db.transaction().execute(async (tx) => [
+      await debit(tx, {
+        userId: user._id,
+        amount: 600,
+        kind: 'withdrawal_hold',
+        ref: 'w1',
+        actorId: user._id,
+      }),
+      await debit(tx, {
+        userId: user._id,
+        amount: 600,
+        kind: 'withdrawal_hold',
+        ref: 'w2',
+        actorId: user._id,
+      }),
+      await debit(tx, {
+        userId: user._id,
+        amount: 400,
+        kind: 'withdrawal_hold',
+        ref: 'w3',
+        actorId: user._id,
+      }),
+    ]);
     expect(results).toEqual([true, false, true]);
     expect((await balanceOf(user._id)).balance).toBe(0);
     expect((await ledgerOf(user._id)).map((r) => r.amount)).toEqual([1000, -600, -400]);

@@ -303,6 +303,25 @@ describe('login throttling', () => {
     expectThrottled(res);
   });
 
+  it('lets no more guesses through than the limit when they arrive all at once', async () => {
+    const user = await makeUser(t.deps.db);
+    const ip = { 'X-Forwarded-For': '203.0.113.10' };
+    const replies = await Promise.all(
+      Array.from({ length: 12 }, () => login({ email: user.email, password: 'wrong-password' }, ip)),
+    );
+    const statuses = replies.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(9);
+  });
+
+  it('does not count successful sign-ins against a shared address', async () => {
+    const ip = { 'X-Forwarded-For': '203.0.113.11' };
+    for (let i = 0; i < 12; i++) {
+      const user = await makeUser(t.deps.db);
+      expect((await login({ email: user.email, password: TEST_PASSWORD }, ip)).status).toBe(200);
+    }
+  });
+
   it('does not count a request refused by validation as a failed attempt', async () => {
     const user = await makeUser(t.deps.db);
     const ip = { 'X-Forwarded-For': '203.0.113.6' };

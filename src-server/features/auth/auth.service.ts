@@ -58,16 +58,13 @@ export async function login(
   input: Parsed<Pick<LoginInput, 'email' | 'password' | 'rememberMe' | 'device_id' | 'oneSignalId'>>,
   ip: string,
 ): Promise<{ user: UserRow; token: string }> {
-  await deps.throttle.check(input.email, ip);
+  await deps.throttle.attempt(input.email, ip);
   const user = await findUserByEmail(deps.db, input.email);
   const ok = user
     ? await verifyPassword(user.password_hash, input.password)
     : await dummyVerify(input.password);
-  if (!user || !ok) {
-    await deps.throttle.failed(input.email, ip);
-    throw fail.unauthorized('invalid_credentials');
-  }
-  await deps.throttle.succeeded(input.email);
+  if (!user || !ok) throw fail.unauthorized('invalid_credentials');
+  await deps.throttle.succeeded(input.email, ip);
   if (user.status === 'banned') throw bannedError(user);
   const now = nowIso(deps.clock);
   await updateUser(deps.db, user._id, {

@@ -14,33 +14,44 @@ async function refusal(p: Promise<void>): Promise<AppError> {
 }
 
 describe('LoginThrottle', () => {
-  it('lets attempts through until an account has used its failures', async () => {
+  it('lets attempts through until an account has used its limit, from any address', async () => {
     const throttle = new LoginThrottle(limits);
-    await throttle.check('a@x.test', '1.1.1.1');
-    await throttle.failed('a@x.test', '1.1.1.1');
-    await throttle.check('a@x.test', '1.1.1.1');
-    await throttle.failed('a@x.test', '1.1.1.1');
-    const err = await refusal(throttle.check('a@x.test', '2.2.2.2'));
+    await throttle.attempt('a@x.test', '1.1.1.1');
+    await throttle.attempt('a@x.test', '1.1.1.2');
+    const err = await refusal(throttle.attempt('a@x.test', '2.2.2.2'));
     expect(err.status).toBe(429);
     expect(err.code).toBe('too_many_requests');
     expect(err.extra.retryAfter).toBeGreaterThanOrEqual(1);
     expect(err.extra.retryAfter).toBeLessThanOrEqual(30);
     // another account from a fresh address is not affected
-    await throttle.check('b@x.test', '3.3.3.3');
+    await throttle.attempt('b@x.test', '3.3.3.3');
   });
 
-  it('refuses an address that has used its failures, for every account', async () => {
+  it('refuses an address that has used its limit, for every account', async () => {
     const throttle = new LoginThrottle(limits);
-    for (const email of ['a@x.test', 'b@x.test', 'c@x.test']) await throttle.failed(email, '9.9.9.9');
-    expect((await refusal(throttle.check('d@x.test', '9.9.9.9'))).status).toBe(429);
-    await throttle.check('d@x.test', '8.8.8.8');
+    for (const email of ['a@x.test', 'b@x.test', 'c@x.test']) await throttle.attempt(email, '9.9.9.9');
+    expect((await refusal(throttle.attempt('d@x.test', '9.9.9.9'))).status).toBe(429);
+    await throttle.attempt('d@x.test', '8.8.8.8');
   });
 
-  it('forgets the failures of an account after a success', async () => {
+  it('counts attempts made at the same moment', async () => {
     const throttle = new LoginThrottle(limits);
-    await throttle.failed('a@x.test', '1.1.1.1');
-    await throttle.failed('a@x.test', '1.1.1.2');
-    await throttle.succeeded('a@x.test');
-    await throttle.check('a@x.test', '1.1.1.3');
+    const results = await Promise.allSettled(
+      Array.from({ length: 6 }, () => throttle.attempt('burst@x.test', '7.7.7.7')),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
+  });
+
+  it('starts an account afresh and gives the address its attempt back after a success', async () => {
+    const throttle = new LoginThrottle(limits);
+    await throttle.attempt('a@x.test', '1.1.1.1');
+    await throttle.attempt('a@x.test', '1.1.1.1');
+    await throttle.succeeded('a@x.test', '1.1.1.1');
+    await throttle.attempt('a@x.test', '1.1.1.1');
+    await throttle.succeeded('a@x.test', '1.1.1.1');
+    // only the first attempt still counts against the address: two more, then a refusal
+    await throttle.attempt('b@x.test', '1.1.1.1');
+    await throttle.attempt('c@x.test', '1.1.1.1');
+    expect((await refusal(throttle.attempt('d@x.test', '1.1.1.1'))).status).toBe(429);
   });
 });

@@ -1,4 +1,4 @@
-import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { fail } from '../../http/app-error';
 
 export interface ThrottleLimits {
@@ -9,33 +9,32 @@ export interface ThrottleLimits {
 
 export const DEFAULT_LIMITS: ThrottleLimits = { perAccount: 5, perAddress: 30, windowSeconds: 15 * 60 };
 
-/** Failed-login counters per account and per client address (429 with Retry-After beyond them). */
+/**
+ * Failed-login counters per account and per client address (429 with Retry-After beyond
+ * them). An attempt is counted before its password is checked and given back when it
+ * succeeds: counting only after the check let a burst of parallel guesses all slip past.
+ */
 export class LoginThrottle {
   private readonly account: RateLimiterMemory;
   private readonly address: RateLimiterMemory;
 
-  constructor(private readonly limits: ThrottleLimits = DEFAULT_LIMITS) {
+  constructor(limits: ThrottleLimits = DEFAULT_LIMITS) {
     this.account = new RateLimiterMemory({ points: limits.perAccount, duration: limits.windowSeconds });
     this.address = new RateLimiterMemory({ points: limits.perAddress, duration: limits.windowSeconds });
   }
 
-  /** Throws a 429 when either counter is used up. */
-  async check(email: string, ip: string): Promise<void> {
-    const [byAccount, byAddress] = await Promise.all([this.account.get(email), this.address.get(ip)]);
-    for (const [res, max] of [
-      [byAccount, this.limits.perAccount],
-      [byAddress, this.limits.perAddress],
-    ] as const) {
-      if (res && res.consumedPoints >= max)
-        throw fail.throttled(Math.max(1, Math.ceil(res.msBeforeNext / 1000)));
+  /** Counts one attempt; throws a 429 when either counter is used up. */
+  async attempt(email: string, ip: string): Promise<void> {
+    const results = await Promise.allSettled([this.account.consume(email), this.address.consume(ip)]);
+    for (const r of results) {
+      if (r.status === 'fulfilled') continue;
+      if (!(r.reason instanceof RateLimiterRes)) throw r.reason;
+      throw fail.throttled(Math.max(1, Math.ceil(r.reason.msBeforeNext / 1000)));
     }
   }
 
-  async failed(email: string, ip: string): Promise<void> {
-    await Promise.all([this.account.penalty(email, 1), this.address.penalty(ip, 1)]);
-  }
-
-  async succeeded(email: string): Promise<void> {
-    await this.account.delete(email);
+  /** A right password: the account starts afresh and the address gets its attempt back. */
+  async succeeded(email: string, ip: string): Promise<void> {
+    await Promise.all([this.account.delete(email), this.address.reward(ip, 1)]);
   }
 }

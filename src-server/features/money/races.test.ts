@@ -45,8 +45,11 @@ const papara = {
   paymentMethod: 'papara',
   accountDetails: { fullName: 'Ayşe Yılmaz', accountNumber: '1234567890' },
 };
-const statuses = (replies: { status: number }[]) =>
-  replies.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
+function statuses(replies: { status: number }[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const r of replies) counts[r.status] = (counts[r.status] ?? 0) + 1;
+  return counts;
+}
 const userRow = (id: string) =>
   t.deps.db.selectFrom('users').selectAll().where('_id', '=', id).executeTakeFirstOrThrow();
 const ledgerRows = (ref: string) =>

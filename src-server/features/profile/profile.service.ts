@@ -4,33 +4,44 @@ import type { UserDto } from '../../contract/types';
 import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import type { UserRow } from '../../http/env';
+import type { ReceivedUpload } from '../../storage/upload';
 import { hashPassword } from '../auth/password';
 import { toUserDto } from '../users/users.mapper';
 import { findUserById, userTotals } from '../users/users.repository';
 import { approvedSubmissions, type ProfilePatch, updateProfile } from './profile.repository';
+import { removeProfilePhoto, storeProfilePhoto } from './profile-photo';
+
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
 
 /**
- * Changes the user's own name, password, phone, address, bio (and photo, once stored by
- * the caller). Absent optional fields stay as they are; the password is hashed before
- * the write, never inside a transaction.
+ * Changes the user's own name, password, phone, address, bio and photo. Absent optional
+ * fields stay as they are. The password is hashed and the photo re-encoded and stored
+ * before the single UPDATE; a failed UPDATE removes the new photo, a successful one the old.
  */
 export async function updateMyProfile(
-  deps: Pick<AppDeps, 'db' | 'clock'>,
+  deps: Deps,
   user: UserRow,
   input: UpdateProfile,
-  profileImage?: string,
+  upload?: ReceivedUpload,
 ): Promise<UserDto> {
   const patch: ProfilePatch = { name: input.name, updated_at: nowIso(deps.clock) };
-  if (input.password) patch.password_hash = await hashPassword(input.password);
   if (input.phone !== undefined) patch.phone = input.phone;
   if (input.address !== undefined) patch.address = input.address;
   if (input.bio !== undefined) patch.bio = input.bio;
-  if (profileImage !== undefined) patch.profile_image = profileImage;
-  await updateProfile(deps.db, user._id, patch);
+  if (input.password) patch.password_hash = await hashPassword(input.password);
+  if (upload?.file) patch.profile_image = await storeProfilePhoto(deps, upload);
+  try {
+    await updateProfile(deps.db, user._id, patch);
+  } catch (err) {
+    if (patch.profile_image) await removeProfilePhoto(deps, patch.profile_image);
+    throw err;
+  }
+  if (patch.profile_image) await removeProfilePhoto(deps, user.profile_image);
   const fresh = (await findUserById(deps.db, user._id)) ?? user;
   return toUserDto(fresh, await userTotals(deps.db, user._id));
 }
 
+/** The user's approved submissions: GET /api/users/me/completed-tasks. */
 export async function myCompletedTasks(
   deps: Pick<AppDeps, 'db'>,
   user: UserRow,

@@ -1,0 +1,244 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TASK_FIELD_MESSAGES as M } from '../../contract/tasks';
+import type { UserRow } from '../../http/env';
+import { makeUser } from '../../testing/factories';
+import { createTestApp, type TestApp } from '../../testing/test-app';
+import { createTask, dayFromToday, makeRecord, patchTask, taskRow } from './task-test-helpers';
+
+let t: TestApp;
+let adminToken: string;
+let owner: UserRow;
+let ownerToken: string;
+let otherToken: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  adminToken = await t.tokenFor(await makeUser(t.deps.db, { role: 'admin' }));
+  owner = await makeUser(t.deps.db, { name: 'Owner' });
+  ownerToken = await t.tokenFor(owner);
+  otherToken = await t.tokenFor(await makeUser(t.deps.db));
+});
+afterAll(() => t.dispose());
+
+const put = (id: string, body: unknown, token?: string) => t.call('PUT', `/api/tasks/${id}`, { token, body });
+
+describe('PUT /api/tasks/{id} by an admin', () => {
+  it('changes only the fields sent', async () => {
+    const id = await createTask(t, adminToken, { category: 'video', taskLink: 'https://a.example' });
+    const res = await put(id, { title: 'Yeni başlık', reward: 20 }, adminToken);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ title: 'Yeni başlık', reward: 20, category: 'video' });
+    expect(res.body.data.taskLink).toBe('https://a.example');
+    expect((await taskRow(t, id)).reward).toBe(2000);
+  });
+
+  it('clears the deadline and the link when they are sent empty', async () => {
+    const id = await createTask(t, adminToken, { deadline: '2099-01-01', taskLink: 'https://a.example' });
+    const res = await put(id, { deadline: '', taskLink: '' }, adminToken);
+    expect(res.body.data).toMatchObject({ deadline: null, taskLink: null });
+  });
+
+  it('never removes or changes comments already handed out, whatever usedComments says', async () => {
+    const id = await createTask(t, adminToken, { automaticComments: ['only one'] });
+    const worker = await makeUser(t.deps.db);
+    const started = await t.call('POST', `/api/tasks/${id}/start`, { token: await t.tokenFor(worker) });
+    expect(started.body.data.automaticComment).toBe('only one');
+    const res = await put(
+      id,
+      { automaticComments: 'new one\nnew two\nnew one', usedComments: [] },
+      adminToken,
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.removedComments).toBe(1);
+    expect(res.body.data.automaticComments).toEqual(['new one', 'new two', 'only one']);
+    expect(res.body.data.usedComments).toEqual(['only one']);
+    expect(res.body.data.commentStats).toEqual({ total: 3, used: 1, remaining: 2 });
+    const used = await t.deps.db
+      .selectFrom('task_comments')
+      .selectAll()
+      .where('task_id', '=', id)
+      .where('used_by', '=', worker._id)
+      .execute();
+    expect(used.map((c) => c.text)).toEqual(['only one']);
+  });
+
+  it('keeps a used comment once when the new list names it again', async () => {
+    const id = await createTask(t, adminToken, { automaticComments: ['kept'] });
+    await t.call('POST', `/api/tasks/${id}/start`, { token: await t.tokenFor(await makeUser(t.deps.db)) });
+    const res = await put(id, { automaticComments: ['first', 'kept'] }, adminToken);
+    expect(res.body.data.automaticComments).toEqual(['first', 'kept']);
+    expect(res.body.data.usedComments).toEqual(['kept']);
+  });
+
+  it('leaves the pool alone when automaticComments is not sent', async () => {
+    const id = await createTask(t, adminToken, { automaticComments: ['a', 'b'] });
+    const res = await put(id, { title: 'x' }, adminToken);
+    expect(res.body.data.automaticComments).toEqual(['a', 'b']);
+  });
+
+  it('refuses max completions below the slots already taken', async () => {
+    const id = await createTask(t, adminToken, { maxCompletions: 5 });
+    for (let i = 0; i < 3; i++) await makeRecord(t, (await makeUser(t.deps.db))._id, id);
+    const res = await put(id, { maxCompletions: 2 }, adminToken);
+    expect(res.status).toBe(422);
+    expect(res.body.error.errors.maxCompletions).toBe(M.maxCompletionsBelowTaken);
+    expect((await put(id, { maxCompletions: 3 }, adminToken)).status).toBe(200);
+  });
+
+  it.each([
+    ['a blank title', { title: ' ' }, M.titleRequired],
+    ['a bad reward', { reward: 0.001 }, M.rewardInvalid],
+    ['a bad link', { taskLink: 'www.example.com' }, M.invalidUrl],
+  ])('refuses %s', async (_name, body, message) => {
+    const id = await createTask(t, adminToken);
+    const res = await put(id, body, adminToken);
+    expect(res.status).toBe(422);
+    expect(res.body.error.message).toBe(message);
+  });
+});
+
+describe('PUT /api/tasks/{id} by the task owner who is not an admin', () => {
+  let id: string;
+  const form = (overrides: Record<string, unknown> = {}) => ({
+    title: 'Sahibin görevi',
+    description: 'Açıklama',
+    reward: 7.25,
+    maxCompletions: 10,
+    category: 'survey',
+    difficulty: 'medium',
+    status: 'active',
+    requiredProof: 'screenshot',
+    deadline: dayFromToday(10),
+    ...overrides,
+  });
+  beforeAll(async () => {
+    id = await createTask(t, adminToken);
+    await patchTask(t, id, { created_by: owner._id });
+  });
+
+  it('saves the whole form', async () => {
+    const res = await put(id, form({ status: 'cancelled' }), ownerToken);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({
+      title: 'Sahibin görevi',
+      reward: 7.25,
+      status: 'cancelled',
+      isOwner: true,
+    });
+    expect(res.body.data.automaticComments).toEqual([]);
+  });
+
+  it.each([
+    ['a missing title', { title: undefined }, 'title', M.titleRequired],
+    ['a missing reward', { reward: undefined }, 'reward', M.rewardRequired],
+    ['an invalid reward', { reward: 0 }, 'reward', M.rewardInvalid],
+    ['a missing category', { category: undefined }, 'category', M.fieldRequired],
+    ['a missing difficulty', { difficulty: '' }, 'difficulty', M.fieldRequired],
+    ['a missing deadline', { deadline: undefined }, 'deadline', M.deadlineRequired],
+    ['an empty deadline', { deadline: '' }, 'deadline', M.deadlineRequired],
+    [
+      'the inactive status, which the owner form does not offer',
+      { status: 'inactive' },
+      'status',
+      M.fieldRequired,
+    ],
+    ['a missing proof type', { requiredProof: null }, 'requiredProof', M.fieldRequired],
+  ])('refuses %s', async (_name, change, field, message) => {
+    const res = await put(id, form(change), ownerToken);
+    expect(res.status).toBe(422);
+    expect(res.body.error.errors[field]).toBe(message);
+  });
+
+  it.each([
+    ['today', 0],
+    ['yesterday', -1],
+  ])('refuses a deadline of %s: it must be after today', async (_name, days) => {
+    const res = await put(id, form({ deadline: dayFromToday(days) }), ownerToken);
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatchObject({ code: 'deadline_past', message: 'Deadline must be after today' });
+    expect(res.body.error.errors.deadline).toBe('Deadline must be after today');
+  });
+
+  it('cannot feature its own task', async () => {
+    await put(id, form({ isFeatured: true }), ownerToken);
+    expect((await taskRow(t, id)).is_featured).toBe(0);
+  });
+});
+
+describe('PUT /api/tasks/{id} by anyone else', () => {
+  it.each([
+    ['a visitor', undefined, 401, 'unauthorized'],
+    ['a user who did not create the task', 'other', 403, 'task_not_owner'],
+  ])('refuses %s', async (_name, who, status, code) => {
+    const id = await createTask(t, adminToken);
+    const res = await put(id, { title: 'mine now' }, who ? otherToken : undefined);
+    expect(res.status).toBe(status);
+    expect(res.body.error.code).toBe(code);
+    if (code === 'task_not_owner')
+      expect(res.body.error.message).toBe("You don't have permission to edit this task");
+  });
+
+  it('answers 404 for a task that does not exist', async () => {
+    const res = await put('nope', { title: 'x' }, adminToken);
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('task_not_found');
+  });
+});
+
+describe('DELETE /api/tasks/{id}', () => {
+  it('refuses users and visitors', async () => {
+    const id = await createTask(t, adminToken);
+    expect((await t.call('DELETE', `/api/tasks/${id}`, { token: otherToken })).status).toBe(403);
+    expect((await t.call('DELETE', `/api/tasks/${id}`)).status).toBe(401);
+  });
+
+  it('soft-deletes: the row stays, the task is gone from the API', async () => {
+    const id = await createTask(t, adminToken);
+    const res = await t.call('DELETE', `/api/tasks/${id}`, { token: adminToken });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ _id: id, deleted: true });
+    expect((await taskRow(t, id)).deleted_at).not.toBeNull();
+    expect((await t.call('GET', `/api/tasks/${id}`, { token: adminToken })).status).toBe(404);
+    expect((await t.call('DELETE', `/api/tasks/${id}`, { token: adminToken })).status).toBe(404);
+    expect((await put(id, { title: 'x' }, adminToken)).status).toBe(404);
+  });
+});
+
+describe('PUT /api/tasks/{id}/feature', () => {
+  it('features and unfeatures a task', async () => {
+    const id = await createTask(t, adminToken);
+    const on = await t.call('PUT', `/api/tasks/${id}/feature`, {
+      token: adminToken,
+      body: { isFeatured: true },
+    });
+    expect(on.status).toBe(200);
+    expect(on.body.data.isFeatured).toBe(true);
+    const off = await t.call('PUT', `/api/tasks/${id}/feature`, {
+      token: adminToken,
+      body: { isFeatured: false },
+    });
+    expect(off.body.data.isFeatured).toBe(false);
+  });
+
+  it.each([
+    ['a user', 'user', { isFeatured: true }, 403, 'forbidden'],
+    ['a missing flag', 'admin', {}, 422, 'validation_error'],
+    ['a flag given as text', 'admin', { isFeatured: 'yes' }, 422, 'validation_error'],
+  ])('refuses %s', async (_name, who, body, status, code) => {
+    const id = await createTask(t, adminToken);
+    const res = await t.call('PUT', `/api/tasks/${id}/feature`, {
+      token: who === 'admin' ? adminToken : otherToken,
+      body,
+    });
+    expect(res.status).toBe(status);
+    expect(res.body.error.code).toBe(code);
+  });
+
+  it('answers 404 for an unknown task', async () => {
+    const res = await t.call('PUT', '/api/tasks/nope/feature', {
+      token: adminToken,
+      body: { isFeatured: true },
+    });
+    expect(res.status).toBe(404);
+  });
+});

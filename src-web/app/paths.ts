@@ -1,0 +1,21 @@
+/** Every URL of the web app, in one place. */
+export const paths = {
+  home: '/',
+  login: '/login',
+  register: '/register',
+  forgotPassword: '/forgot-password',
+  tasks: '/tasks',
+  task: (id: string) => `/tasks/${encodeURIComponent(id)}`,
+  taskEdit: (id: string) => `/tasks/${encodeURIComponent(id)}/edit`,
+  profile: '/profile',
+  mySubmissions: '/my-submissions',
+  admin: '/admin',
+  adminTasks: '/admin/tasks',
+  adminTaskNew: '/admin/tasks/new',
+  adminTaskEdit: (id: string) => `/admin/tasks/edit/${encodeURIComponent(id)}`,
+  adminUsers: '/admin/users',
+  adminUser: (id: string) => `/admin/users/${encodeURIComponent(id)}`,
+  adminSubmissions: '/admin/submissions',
+  adminWithdrawals: '/admin/withdrawals',
+  adminSettings: '/admin/settings',
+} as const;

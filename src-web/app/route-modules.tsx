@@ -1,0 +1,39 @@
+import type { RouteObject } from 'react-router-dom';
+
+/**
+ * The feature pages, loaded on demand so the first page stays small.
+ * Each feature folder exports its page component; this file only wires paths to them.
+ */
+export const routes: { public: RouteObject[]; signedIn: RouteObject[]; admin: RouteObject[] } = {
+  public: [
+    {
+      path: '/tasks',
+      lazy: () => import('../features/tasks/tasks-page').then((m) => ({ Component: m.TasksPage })),
+    },
+  ],
+  signedIn: [
+    {
+      path: '/profile',
+      lazy: () => import('../features/profile/profile-page').then((m) => ({ Component: m.ProfilePage })),
+    },
+    {
+      path: '/my-submissions',
+      lazy: () =>
+        import('../features/submissions/my-submissions-page').then((m) => ({
+          Component: m.MySubmissionsPage,
+        })),
+    },
+  ],
+  admin: [
+    {
+      lazy: () => import('../features/admin/admin-layout').then((m) => ({ Component: m.AdminLayout })),
+      children: [
+        {
+          index: true,
+          lazy: () =>
+            import('../features/admin/dashboard-page').then((m) => ({ Component: m.DashboardPage })),
+        },
+      ],
+    },
+  ],
+};

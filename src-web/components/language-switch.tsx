@@ -1,0 +1,23 @@
+import { useTranslation } from 'react-i18next';
+
+/** The TR/EN switch; the choice is kept in local storage by the language detector. */
+export function LanguageSwitch() {
+  const { i18n, t } = useTranslation();
+  const current = i18n.resolvedLanguage === 'en' ? 'en' : 'tr';
+  return (
+    <fieldset className="lang-switch">
+      <legend className="sr-only">{t('nav.language')}</legend>
+      {(['tr', 'en'] as const).map((lng) => (
+        <button
+          key={lng}
+          type="button"
+          className={current === lng ? 'active' : ''}
+          aria-pressed={current === lng}
+          onClick={() => i18n.changeLanguage(lng)}
+        >
+          {lng.toUpperCase()}
+        </button>
+      ))}
+    </fieldset>
+  );
+}

@@ -1,0 +1,147 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export const SCREENSHOT_DIR = join(process.cwd(), 'test-results', 'screenshots');
+export const ADMIN = { email: 'admin@taskreward.test', password: 'admin-pass-1', name: 'Admin' };
+
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1280, height: 860 };
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  /** Opens the server's SQLite file (WAL lets the test write beside the server). */
+  db(): Database.Database;
+  stop(): Promise<void>;
+}
+
+/** Starts the real built server (dist/server/main.cjs) on a free port over a temp data folder. */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'taskreward-e2e-'));
+  const child: ChildProcess = spawn(process.execPath, ['dist/server/main.cjs', 'serve'], {
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      log += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(log);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (c: Buffer) => {
+      log += c.toString();
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${log}`));
+    });
+  });
+  const handles: Database.Database[] = [];
+  return {
+    url,
+    dataDir,
+    db() {
+      const db = new Database(join(dataDir, 'taskreward.db'));
+      db.pragma('busy_timeout = 5000');
+      handles.push(db);
+      return db;
+    },
+    async stop() {
+      for (const h of handles) h.close();
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** A fresh browser context at phone or desktop size, in the given language. */
+export async function newPage(
+  browser: Browser,
+  baseURL: string,
+  options: { size?: { width: number; height: number }; lang?: 'tr' | 'en'; phone?: boolean } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const phone = options.phone ?? options.size === PHONE;
+  const context = await browser.newContext({
+    baseURL,
+    viewport: options.size ?? DESKTOP,
+    locale: options.lang === 'en' ? 'en-US' : 'tr-TR',
+    isMobile: phone,
+    hasTouch: phone,
+    serviceWorkers: 'block',
+  });
+  if (options.lang) {
+    await context.addInitScript((lng) => {
+      if (!localStorage.getItem('language')) localStorage.setItem('language', lng);
+    }, options.lang);
+  }
+  const page = await context.newPage();
+  return { context, page };
+}
+
+/** Saves a full-page screenshot under test-results/screenshots. */
+export async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+/** Registers a user through the API and returns the token. */
+export async function apiRegister(
+  baseURL: string,
+  user: { name: string; email: string; password: string },
+): Promise<{ token: string; id: string }> {
+  const res = await fetch(`${baseURL}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(user),
+  });
+  const body = (await res.json()) as { token: string; data: { _id: string } };
+  if (!res.ok) throw new Error(`register failed: ${JSON.stringify(body)}`);
+  return { token: body.token, id: body.data._id };
+}
+
+/** Logs in through the login form. */
+export async function uiLogin(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.locator('#email').fill(email);
+  await page.locator('#password').fill(password);
+  await page.locator('form button[type=submit]').click();
+}

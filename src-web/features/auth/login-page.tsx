@@ -1,0 +1,97 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { loginSchema } from '../../../src-server/contract/schemas';
+import type { AuthReply } from '../../../src-server/contract/types';
+import { paths } from '../../app/paths';
+import { ApiError, request } from '../../lib/api';
+import { useAuth } from '../../lib/auth';
+import { deviceId } from '../../lib/device';
+import { errorText, fieldTexts } from '../../lib/errors';
+import { Field } from './field';
+import { PasswordInput } from './password-input';
+import { useForm } from './use-form';
+
+export function LoginPage() {
+  const { t } = useTranslation(['auth', 'common']);
+  const { signIn, showBan } = useAuth();
+  const form = useForm(loginSchema, { email: '', password: '', rememberMe: false as boolean });
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const fields = fieldTexts(t, form.errors);
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    const input = form.validate();
+    if (!input) return;
+    setBusy(true);
+    try {
+      const reply = await request<AuthReply>('/auth/login', {
+        method: 'POST',
+        body: { ...input, device_id: deviceId(), oneSignalId: null },
+      });
+      // RedirectIfAuthed sends admins to /admin and users to /tasks (or back where they came from)
+      signIn(reply.token, reply.data);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'banned') {
+        showBan(typeof err.details.banReason === 'string' ? err.details.banReason : null);
+      } else if (err instanceof ApiError && err.code === 'network_error') setError(t('login.network'));
+      else setError(errorText(t, err, 'auth:login.failed'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="container narrow auth-page">
+      <div className="card auth-card">
+        <h1>{t('login.title')}</h1>
+        <p className="muted">{t('login.subtitle')}</p>
+        {error && (
+          <div className="notice notice-error" role="alert">
+            {error}
+          </div>
+        )}
+        <form onSubmit={submit} noValidate>
+          <Field id="email" label={t('fields.email')} error={fields.email}>
+            <input
+              id="email"
+              type="email"
+              autoComplete="email"
+              value={form.values.email}
+              onChange={(e) => form.set('email', e.target.value)}
+              aria-invalid={!!fields.email}
+            />
+          </Field>
+          <Field id="password" label={t('fields.password')} error={fields.password}>
+            <PasswordInput
+              id="password"
+              autoComplete="current-password"
+              value={form.values.password}
+              onChange={(e) => form.set('password', e.target.value)}
+              aria-invalid={!!fields.password}
+            />
+          </Field>
+          <div className="row-between">
+            <label className="checkbox">
+              <input
+                type="checkbox"
+                checked={form.values.rememberMe}
+                onChange={(e) => form.set('rememberMe', e.target.checked)}
+              />
+              {t('login.remember')}
+            </label>
+            <Link to={paths.forgotPassword}>{t('login.forgot')}</Link>
+          </div>
+          <button className="btn btn-primary btn-block" type="submit" disabled={busy}>
+            {busy ? t('common:status.wait') : t('login.submit')}
+          </button>
+        </form>
+        <p className="auth-switch">
+          {t('login.noAccount')} <Link to={paths.register}>{t('login.registerLink')}</Link>
+        </p>
+      </div>
+    </section>
+  );
+}

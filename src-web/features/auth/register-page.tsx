@@ -1,0 +1,150 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { z } from 'zod';
+import { FIELD_MESSAGES, registerSchema } from '../../../src-server/contract/schemas';
+import type { AuthReply } from '../../../src-server/contract/types';
+import { paths } from '../../app/paths';
+import { ApiError, request } from '../../lib/api';
+import { useAuth } from '../../lib/auth';
+import { deviceId } from '../../lib/device';
+import { errorText, fieldTexts } from '../../lib/errors';
+import { Field } from './field';
+import { PasswordInput } from './password-input';
+import { useForm } from './use-form';
+
+// the terms box is the browser's business; the server checks the rest again
+const registerForm = registerSchema.and(
+  z.object({ terms: z.literal(true, { error: FIELD_MESSAGES.termsRequired }) }),
+);
+
+export function RegisterPage() {
+  const { t } = useTranslation(['auth', 'common']);
+  const { signIn } = useAuth();
+  const form = useForm(registerForm, {
+    name: '',
+    email: '',
+    password: '',
+    confirmPassword: '',
+    terms: false as boolean,
+  });
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const fields = fieldTexts(t, form.errors);
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    const input = form.validate();
+    if (!input) return;
+    setBusy(true);
+    try {
+      const reply = await request<AuthReply>('/auth/register', {
+        method: 'POST',
+        body: {
+          name: input.name,
+          email: input.email,
+          password: input.password,
+          device_id: deviceId(),
+          oneSignalId: null,
+        },
+      });
+      // RedirectIfAuthed takes the new user on to /tasks
+      signIn(reply.token, reply.data);
+    } catch (err) {
+      if (err instanceof ApiError && Object.keys(err.errors).length) {
+        form.setErrors(err.errors);
+        setError(Object.values(fieldTexts(t, err.errors)).join(', '));
+      } else if (err instanceof ApiError && err.code === 'email_in_use') setError(t('register.emailInUse'));
+      else setError(errorText(t, err, 'auth:register.failed'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="container narrow auth-page">
+      <div className="card auth-card">
+        <h1>{t('register.title')}</h1>
+        <p className="muted">{t('register.subtitle')}</p>
+        <div className="oauth-buttons">
+          <button type="button" className="btn btn-outline" disabled title={t('register.soon')}>
+            Google
+          </button>
+          <button type="button" className="btn btn-outline" disabled title={t('register.soon')}>
+            GitHub
+          </button>
+        </div>
+        <p className="divider">
+          <span>{t('register.or')}</span>
+        </p>
+        {error && (
+          <div className="notice notice-error" role="alert">
+            {error}
+          </div>
+        )}
+        <form onSubmit={submit} noValidate>
+          <Field id="name" label={t('fields.name')} error={fields.name}>
+            <input
+              id="name"
+              autoComplete="name"
+              value={form.values.name}
+              onChange={(e) => form.set('name', e.target.value)}
+              aria-invalid={!!fields.name}
+            />
+          </Field>
+          <Field id="email" label={t('fields.email')} error={fields.email}>
+            <input
+              id="email"
+              type="email"
+              autoComplete="email"
+              value={form.values.email}
+              onChange={(e) => form.set('email', e.target.value)}
+              aria-invalid={!!fields.email}
+            />
+          </Field>
+          <Field id="password" label={t('fields.password')} error={fields.password}>
+            <PasswordInput
+              id="password"
+              autoComplete="new-password"
+              value={form.values.password}
+              onChange={(e) => form.set('password', e.target.value)}
+              aria-invalid={!!fields.password}
+            />
+          </Field>
+          <Field id="confirmPassword" label={t('fields.confirmPassword')} error={fields.confirmPassword}>
+            <PasswordInput
+              id="confirmPassword"
+              autoComplete="new-password"
+              value={form.values.confirmPassword}
+              onChange={(e) => form.set('confirmPassword', e.target.value)}
+              aria-invalid={!!fields.confirmPassword}
+            />
+          </Field>
+          <div className={`field${fields.terms ? ' has-error' : ''}`}>
+            <label className="checkbox">
+              <input
+                id="terms"
+                type="checkbox"
+                checked={form.values.terms}
+                onChange={(e) => form.set('terms', e.target.checked)}
+              />
+              {t('register.terms')}
+            </label>
+            {fields.terms && (
+              <p className="field-error" role="alert">
+                {fields.terms}
+              </p>
+            )}
+          </div>
+          <button className="btn btn-primary btn-block" type="submit" disabled={busy}>
+            {busy ? t('common:status.wait') : t('register.submit')}
+          </button>
+        </form>
+        <p className="auth-switch">
+          {t('register.haveAccount')} <Link to={paths.login}>{t('register.loginLink')}</Link>
+        </p>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,29 @@
+import { useState } from 'react';
+import type { z } from 'zod';
+import { fieldErrors } from '../../../src-server/contract/schemas';
+
+/**
+ * Form state checked with a shared contract schema; a field's error clears as soon as it is edited.
+ */
+export function useForm<S extends z.ZodType, V extends Record<string, string | boolean>>(
+  schema: S,
+  initial: V,
+) {
+  const [values, setValues] = useState<V>(initial);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const set = <K extends keyof V>(key: K, value: V[K]) => {
+    setValues((v) => ({ ...v, [key]: value }));
+    setErrors((e) => {
+      if (!(key in e)) return e;
+      const { [key as string]: _gone, ...rest } = e;
+      return rest;
+    });
+  };
+  const validate = (): z.output<S> | null => {
+    const parsed = schema.safeParse(values);
+    if (parsed.success) return parsed.data;
+    setErrors(fieldErrors(parsed.error));
+    return null;
+  };
+  return { values, set, errors, setErrors, validate };
+}

@@ -1,0 +1,17 @@
+import { useQuery } from '@tanstack/react-query';
+import { DEFAULT_SETTINGS } from '../../src-server/contract/settings-defaults';
+import type { SettingsDto } from '../../src-server/contract/types';
+import { getData } from './api';
+
+export const SETTINGS_KEY = ['settings'] as const;
+
+/** The public site settings; the built-in defaults while loading or when the call fails. */
+export function useSettings(): SettingsDto {
+  const { data } = useQuery({
+    queryKey: SETTINGS_KEY,
+    queryFn: () => getData<SettingsDto>('/settings'),
+    staleTime: 5 * 60_000,
+    retry: 1,
+  });
+  return data ?? DEFAULT_SETTINGS;
+}

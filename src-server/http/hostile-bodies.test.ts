@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeUser } from '../testing/factories';
+import { fund, makePendingSubmission, makeTask, makeWithdrawal } from '../testing/money-factories';
 import { type ApiBody, createTestApp, type TestApp } from '../testing/test-app';
 
 /**
@@ -10,9 +11,11 @@ import { type ApiBody, createTestApp, type TestApp } from '../testing/test-app';
 
 let t: TestApp;
 let adminToken: string;
+let userToken: string;
 beforeAll(async () => {
   t = await createTestApp({ throttle: { perAccount: 1000, perAddress: 10_000, windowSeconds: 60 } });
   adminToken = await t.tokenFor(await makeUser(t.deps.db, { role: 'admin' }));
+  userToken = await t.tokenFor(await makeUser(t.deps.db, { balance: 100_000 }));
 });
 afterAll(async () => {
   await t.dispose();
@@ -205,12 +208,13 @@ describe('the auth endpoints with odd but acceptable bodies', () => {
 const FAKE_ID = '0123456789abcdef01234567';
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-function apiRoutes(): [string, string][] {
+/** Body-taking API routes with their path parameters filled by `idFor` (a made-up id by default). */
+function apiRoutes(idFor: (path: string) => string = () => FAKE_ID): [string, string][] {
   const seen = new Set<string>();
   const out: [string, string][] = [];
   for (const r of t.app.routes) {
     if (!BODY_METHODS.has(r.method) || !r.path.startsWith('/api/') || r.path.includes('*')) continue;
-    const path = r.path.replace(/:[^/]+/g, FAKE_ID);
+    const path = r.path.replace(/:[^/]+/g, () => idFor(r.path));
     const key = `${r.method} ${path}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -266,11 +270,15 @@ describe('every body-taking API route', () => {
   });
 
   it.each(SWEEP.map((h) => [h.label, h] as const))(
-    'answers %s with a 4xx in the contract shape, signed in as an admin or not',
+    'answers %s with a 4xx in the contract shape, for an admin, a user and a visitor',
     async (_label, h) => {
       const failures: string[] = [];
       for (const [method, path] of apiRoutes()) {
-        for (const token of [adminToken, undefined]) {
+        for (const [who, token] of [
+          ['admin', adminToken],
+          ['user', userToken],
+          ['no token', undefined],
+        ] as const) {
           const res = await send(method, path, h, token);
           const ok =
             res.status >= 400 &&
@@ -280,11 +288,47 @@ describe('every body-taking API route', () => {
             typeof res.body?.error?.message === 'string';
           if (!ok)
             failures.push(
-              `${method} ${path} (${token ? 'admin' : 'no token'}): ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`,
+              `${method} ${path} (${who}): ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`,
             );
         }
       }
       expect(failures).toEqual([]);
     },
   );
+});
+
+describe('every body-taking API route, with ids that exist', () => {
+  /** Fresh rows for each case: a body-less route (delete, approve) may act on them and succeed. */
+  async function realIds() {
+    const admin = await makeUser(t.deps.db, { role: 'admin' });
+    const user = await makeUser(t.deps.db);
+    await fund(t.deps.db, user._id, 100_000, admin._id);
+    const taskId = await makeTask(t.deps.db, { created_by: admin._id });
+    const { submissionId } = await makePendingSubmission(t.deps.db, user._id);
+    const withdrawalId = await makeWithdrawal(t.deps.db, user._id);
+    const idFor = (path: string) =>
+      path.startsWith('/api/tasks/')
+        ? taskId
+        : path.startsWith('/api/submissions/')
+          ? submissionId
+          : path.startsWith('/api/admin/withdraws/')
+            ? withdrawalId
+            : FAKE_ID;
+    return { idFor, tokens: [await t.tokenFor(admin), await t.tokenFor(user)] };
+  }
+
+  it.each(SWEEP.map((h) => [h.label, h] as const))('never answers %s with a 5xx', async (_label, h) => {
+    const { idFor, tokens } = await realIds();
+    const failures: string[] = [];
+    // deletions last, so that the other routes still find the rows
+    const routes = apiRoutes(idFor).sort(([a], [b]) => Number(a === 'DELETE') - Number(b === 'DELETE'));
+    for (const token of tokens) {
+      for (const [method, path] of routes) {
+        const res = await send(method, path, h, token);
+        const ok = res.status < 500 && (res.status < 400 || typeof res.body?.error?.code === 'string');
+        if (!ok) failures.push(`${method} ${path}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
 });

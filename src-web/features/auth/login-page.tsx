@@ -4,13 +4,13 @@ import { Link } from 'react-router-dom';
 import { loginSchema } from '../../../src-server/contract/schemas';
 import type { AuthReply } from '../../../src-server/contract/types';
 import { paths } from '../../app/paths';
+import { Field } from '../../components/field';
 import { ApiError, request } from '../../lib/api';
 import { useAuth } from '../../lib/auth';
 import { deviceId } from '../../lib/device';
 import { errorText, fieldTexts } from '../../lib/errors';
-import { Field } from './field';
+import { useForm } from '../../lib/use-form';
 import { PasswordInput } from './password-input';
-import { useForm } from './use-form';
 
 export function LoginPage() {
   const { t } = useTranslation(['auth', 'common']);

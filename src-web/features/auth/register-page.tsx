@@ -5,13 +5,13 @@ import { z } from 'zod';
 import { FIELD_MESSAGES, registerSchema } from '../../../src-server/contract/schemas';
 import type { AuthReply } from '../../../src-server/contract/types';
 import { paths } from '../../app/paths';
+import { Field } from '../../components/field';
 import { ApiError, request } from '../../lib/api';
 import { useAuth } from '../../lib/auth';
 import { deviceId } from '../../lib/device';
 import { errorText, fieldTexts } from '../../lib/errors';
-import { Field } from './field';
+import { useForm } from '../../lib/use-form';
 import { PasswordInput } from './password-input';
-import { useForm } from './use-form';
 
 // the terms box is the browser's business; the server checks the rest again
 const registerForm = registerSchema.and(

@@ -95,8 +95,9 @@ export function receiveUpload(
       settled = true;
       source.unpipe(parser);
       source.destroy();
-      parser.destroy();
       writer?.destroy();
+      // busboy is mid-callback here (a 'limit' or 'data' event): destroy it once that returns
+      setImmediate(() => parser.destroy());
       discard().then(
         () => reject(err),
         () => reject(err),
@@ -104,6 +105,8 @@ export function receiveUpload(
     };
 
     parser.on('file', (name, stream, info) => {
+      // a part cut short by a refusal errors out; the refusal already answered
+      stream.on('error', () => undefined);
       if (settled || name !== options.fileField || file) {
         stream.resume();
         return;

@@ -30,7 +30,7 @@ type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'secret'>;
 const PROOF_FORMATS = ['png', 'jpeg'] as const;
 
 function isUniqueViolation(err: unknown): boolean {
-  return err instanceof Error && 'code' in err && String(err.code).startsWith('SQLITE_CONSTRAINT');
+  return err instanceof Error && 'code' in err && err.code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
 function uploadFailure(err: unknown): AppError | unknown {

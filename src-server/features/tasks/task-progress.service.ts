@@ -18,7 +18,7 @@ import {
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
 
 function isUniqueViolation(err: unknown): boolean {
-  return err instanceof Error && 'code' in err && String(err.code).startsWith('SQLITE_CONSTRAINT');
+  return err instanceof Error && 'code' in err && err.code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
 /** After a failed reservation: full when every slot is taken, otherwise no longer startable. */

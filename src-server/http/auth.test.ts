@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UsersTable } from '../db/schema';
 import { makeUser } from '../testing/factories';
 import { createTestApp, type TestApp } from '../testing/test-app';
 import { optionalUser, requireActive, requireAdmin, requireUser } from './auth';
@@ -36,7 +35,8 @@ beforeAll(async () => {
   app.get('/admin', requireAdmin, (c) => c.text(who(c)));
   app.get('/optional', optionalUser, (c) => c.text(who(c)));
 
-  const make = async (fields: Partial<UsersTable>) => t.tokenFor(await makeUser(t.deps.db, fields));
+  const make = async (fields: Parameters<typeof makeUser>[1]) =>
+    t.tokenFor(await makeUser(t.deps.db, fields));
   tokens.visitor = undefined;
   tokens.garbage = 'garbage';
   tokens.user = await make({});

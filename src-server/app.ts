@@ -53,5 +53,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.route('/api', api);
   mountWebApp(app, deps.web);
+  // anything else (a POST to a page, say) is an unknown route, in the contract's shape
+  app.all('*', () => {
+    throw fail.notFound('route_not_found');
+  });
   return app;
 }

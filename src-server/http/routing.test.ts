@@ -42,6 +42,18 @@ describe('unknown API routes', () => {
   );
 });
 
+describe('non-API paths', () => {
+  it.each([
+    ['POST', '/login'],
+    ['PUT', '/tasks/abc'],
+    ['DELETE', '/'],
+  ])('%s %s (not a GET) is a JSON 404 route_not_found, not the web app', async (method, path) => {
+    const res = await t.call(method, path, { body: {} });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual(NOT_FOUND);
+  });
+});
+
 describe('known API routes', () => {
   it('accept a trailing slash', async () => {
     const res = await t.call('GET', '/api/settings/');

@@ -10,7 +10,7 @@ import { login, register } from './auth.service';
 export const authRoutes = new Hono<AppEnv>()
   .post('/register', async (c) => {
     const input = await readJson(c, registerSchema);
-    const { user, token } = await register(c.var.deps, input);
+    const { user, token } = await register(c.var.deps, input, clientIp(c));
     const data = toUserDto(user, await userTotals(c.var.deps.db, user._id));
     return c.json({ success: true, token, message: 'Registration successful', data }, 201);
   })

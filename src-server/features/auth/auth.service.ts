@@ -18,8 +18,10 @@ function isUniqueViolation(err: unknown): boolean {
 export async function register(
   deps: AppDeps,
   input: Parsed<Pick<RegisterInput, 'name' | 'email' | 'password' | 'device_id' | 'oneSignalId'>>,
+  ip: string,
 ): Promise<{ user: UserRow; token: string }> {
   if (await findUserByEmail(deps.db, input.email)) throw fail.conflict('email_in_use');
+  await deps.throttle.registration(ip);
   const passwordHash = await hashPassword(input.password);
   const now = nowIso(deps.clock);
   const id = newId();

@@ -55,3 +55,27 @@ describe('LoginThrottle', () => {
     expect((await refusal(throttle.attempt('d@x.test', '1.1.1.1'))).status).toBe(429);
   });
 });
+
+describe('registration throttle', () => {
+  it('refuses registrations from one address beyond the hourly limit with a 429 and Retry-After', async () => {
+    const { createTestApp } = await import('../../testing/test-app');
+    const t = await createTestApp({
+      throttle: { perAccount: 5, perAddress: 30, windowSeconds: 60, registrationsPerAddress: 2 },
+    });
+    try {
+      const statuses: number[] = [];
+      let retryAfter: string | null = null;
+      for (const n of [1, 2, 3]) {
+        const res = await t.call('POST', '/api/auth/register', {
+          body: { name: `R${n}`, email: `r${n}@example.test`, password: 'secret123' },
+        });
+        statuses.push(res.status);
+        retryAfter = res.headers.get('Retry-After');
+      }
+      expect(statuses).toEqual([201, 201, 429]);
+      expect(Number(retryAfter)).toBeGreaterThan(0);
+    } finally {
+      await t.dispose();
+    }
+  });
+});

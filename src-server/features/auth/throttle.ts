@@ -5,9 +5,16 @@ export interface ThrottleLimits {
   perAccount: number;
   perAddress: number;
   windowSeconds: number;
+  /** New accounts per client address per hour (each costs a password hash). */
+  registrationsPerAddress?: number;
 }
 
-export const DEFAULT_LIMITS: ThrottleLimits = { perAccount: 5, perAddress: 30, windowSeconds: 15 * 60 };
+export const DEFAULT_LIMITS: ThrottleLimits = {
+  perAccount: 5,
+  perAddress: 30,
+  windowSeconds: 15 * 60,
+  registrationsPerAddress: 30,
+};
 
 /**
  * Failed-login counters per account and per client address (429 with Retry-After beyond
@@ -17,10 +24,25 @@ export const DEFAULT_LIMITS: ThrottleLimits = { perAccount: 5, perAddress: 30, w
 export class LoginThrottle {
   private readonly account: RateLimiterMemory;
   private readonly address: RateLimiterMemory;
+  private readonly registrations: RateLimiterMemory;
 
   constructor(limits: ThrottleLimits = DEFAULT_LIMITS) {
     this.account = new RateLimiterMemory({ points: limits.perAccount, duration: limits.windowSeconds });
     this.address = new RateLimiterMemory({ points: limits.perAddress, duration: limits.windowSeconds });
+    this.registrations = new RateLimiterMemory({
+      points: limits.registrationsPerAddress ?? DEFAULT_LIMITS.registrationsPerAddress ?? 30,
+      duration: 60 * 60,
+    });
+  }
+
+  /** Counts one registration from an address; a 429 beyond the hourly limit. */
+  async registration(ip: string): Promise<void> {
+    try {
+      await this.registrations.consume(ip);
+    } catch (err) {
+      if (!(err instanceof RateLimiterRes)) throw err;
+      throw fail.throttled(Math.max(1, Math.ceil(err.msBeforeNext / 1000)));
+    }
   }
 
   /** Counts one attempt; throws a 429 when either counter is used up. */

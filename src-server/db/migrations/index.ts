@@ -1,7 +1,9 @@
 import type { Migration } from 'kysely';
 import * as initial from './2026-11-22-0400-initial';
+import * as taskListIndexes from './2026-11-23-1000-task-list-indexes';
 
 /** Every migration, registered by name (a folder-reading provider breaks inside a bundle). */
 export const migrations: Record<string, Migration> = {
   '2026-11-22-0400-initial': initial,
+  '2026-11-23-1000-task-list-indexes': taskListIndexes,
 };

@@ -163,7 +163,8 @@ export async function listTasks(
       query = query.orderBy('tasks.reward', 'asc');
       break;
     case 'quickest':
-      query = query.orderBy('tasks.estimated_time', (ob) => ob.asc().nullsLast());
+      // nulls last, written so the tasks_sort_quickest index can serve it
+      query = query.orderBy(sql`tasks.estimated_time IS NULL`).orderBy('tasks.estimated_time', 'asc');
       break;
     case 'most_popular':
       query = query.orderBy('tasks.total_completed', 'desc');

@@ -3,14 +3,30 @@ import enAuth from './en/auth.json';
 import enCommon from './en/common.json';
 import enErrors from './en/errors.json';
 import enLanding from './en/landing.json';
+import enProfile from './en/profile.json';
 import trAdmin from './tr/admin.json';
 import trAuth from './tr/auth.json';
 import trCommon from './tr/common.json';
 import trErrors from './tr/errors.json';
 import trLanding from './tr/landing.json';
+import trProfile from './tr/profile.json';
 
 /** Every namespace in both languages; a test checks that their key sets are equal. */
 export const resources = {
-  en: { common: enCommon, auth: enAuth, landing: enLanding, errors: enErrors, admin: enAdmin },
-  tr: { common: trCommon, auth: trAuth, landing: trLanding, errors: trErrors, admin: trAdmin },
+  en: {
+    common: enCommon,
+    auth: enAuth,
+    landing: enLanding,
+    errors: enErrors,
+    admin: enAdmin,
+    profile: enProfile,
+  },
+  tr: {
+    common: trCommon,
+    auth: trAuth,
+    landing: trLanding,
+    errors: trErrors,
+    admin: trAdmin,
+    profile: trProfile,
+  },
 } as const;

@@ -1,0 +1,101 @@
+import type { UserTaskDto } from '../../../src-server/contract/tasks';
+import type { WithdrawalDto } from '../../../src-server/contract/withdrawals';
+
+/** Where a user task record stands (SPEC.md section 4, task page state). */
+export type TaskState = 'in_progress' | 'waiting' | 'approved' | 'rejected';
+
+/**
+ * An open record is in progress whatever its last submission said (a restarted rejection);
+ * a finished one follows its latest submission, and a proof without a verdict is waiting.
+ */
+export function taskState(record: Pick<UserTaskDto, 'status' | 'submission'>): TaskState {
+  if (record.status === 'in_progress') return 'in_progress';
+  if (record.submission?.status === 'approved') return 'approved';
+  if (record.submission?.status === 'rejected') return 'rejected';
+  return 'waiting';
+}
+
+/** The three status boxes of the profile: in progress, waiting approval, rejected. */
+export function statusCounts(records: readonly Pick<UserTaskDto, 'status' | 'submission'>[]): {
+  inProgress: number;
+  waiting: number;
+  rejected: number;
+} {
+  const counts = { inProgress: 0, waiting: 0, rejected: 0 };
+  for (const r of records) {
+    const state = taskState(r);
+    if (state === 'in_progress') counts.inProgress += 1;
+    else if (state === 'waiting') counts.waiting += 1;
+    else if (state === 'rejected') counts.rejected += 1;
+  }
+  return counts;
+}
+
+export type ActivityType = 'task_completed' | 'task_rejected' | 'task_started' | 'payout';
+
+/** A profile activity (SPEC.md section 3), derived from task records and withdrawals. */
+export interface Activity {
+  id: string;
+  type: ActivityType;
+  /** the task's title; empty for a payout */
+  title: string;
+  date: string;
+  /** TL: the reward of a completed task or the amount of a payout */
+  amount: number | null;
+  taskId: string | null;
+  /** a payout's own status */
+  payoutStatus?: WithdrawalDto['status'];
+}
+
+function fromRecord(record: UserTaskDto): Activity | null {
+  const state = taskState(record);
+  const base = { title: record.task.title, taskId: record.task._id };
+  if (state === 'in_progress') {
+    return { ...base, id: `started-${record._id}`, type: 'task_started', date: record.startedAt, amount: null };
+  }
+  const sub = record.submission;
+  if (!sub) return null;
+  if (state === 'approved') {
+    return { ...base, id: `done-${sub._id}`, type: 'task_completed', date: sub.updatedAt, amount: sub.reward };
+  }
+  if (state === 'rejected') {
+    return { ...base, id: `rejected-${sub._id}`, type: 'task_rejected', date: sub.updatedAt, amount: null };
+  }
+  // a proof waiting for review is not an event of its own (SPEC.md section 4)
+  return null;
+}
+
+function fromWithdrawal(w: WithdrawalDto): Activity {
+  return {
+    id: `payout-${w._id}`,
+    type: 'payout',
+    title: '',
+    date: w.createdAt,
+    amount: w.amount,
+    taskId: null,
+    payoutStatus: w.status,
+  };
+}
+
+function time(iso: string): number {
+  const ms = Date.parse(iso);
+  return Number.isFinite(ms) ? ms : 0;
+}
+
+/**
+ * The latest events: approved, rejected and in-progress tasks and the payouts, newest first,
+ * cut to `limit`.
+ */
+export function recentActivities(
+  records: readonly UserTaskDto[],
+  withdrawals: readonly WithdrawalDto[],
+  limit: number,
+): Activity[] {
+  const events: Activity[] = [];
+  for (const r of records) {
+    const event = fromRecord(r);
+    if (event) events.push(event);
+  }
+  for (const w of withdrawals) events.push(fromWithdrawal(w));
+  return events.sort((a, b) => time(b.date) - time(a.date)).slice(0, limit);
+}

@@ -242,11 +242,12 @@ export const taskListQuerySchema = z.object({
 export type TaskListQuery = z.output<typeof taskListQuerySchema>;
 
 /** Counts of the automatic-comment pool; the texts go only to admins and the task's owner. */
-export interface CommentStats {
+// a type alias (not an interface) so it also fits index-signature parameters like i18n options
+export type CommentStats = {
   total: number;
   used: number;
   remaining: number;
-}
+};
 
 /** The latest submission of a user task record, as the task page needs it. */
 export interface UserTaskSubmissionDto {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DataFolder } from './data-folder';
 
@@ -129,6 +129,19 @@ export class FileStore {
       if (err instanceof Error && 'code' in err && err.code === 'ENOENT') return [];
       throw err;
     }
+  }
+
+  /** The names stored under a kind with their last change, for clean-ups that spare fresh files. */
+  async listWithTimes(kind: FileKind): Promise<{ name: string; modified: Date }[]> {
+    const out: { name: string; modified: Date }[] = [];
+    for (const name of await this.list(kind)) {
+      try {
+        out.push({ name, modified: (await stat(join(this.dir(kind), name))).mtime });
+      } catch {
+        // removed meanwhile
+      }
+    }
+    return out;
   }
 
   /** Every entry of the temp folder (tests check that refused uploads leave nothing behind). */

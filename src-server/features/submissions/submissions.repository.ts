@@ -73,3 +73,17 @@ export async function listSubmissions(
     .execute();
   return { rows: items, total };
 }
+
+/** Which of these proof file names a submission refers to. */
+export async function proofFilesNamed(db: Conn, names: string[]): Promise<Set<string>> {
+  const named = new Set<string>();
+  for (let i = 0; i < names.length; i += 500) {
+    const rows = await db
+      .selectFrom('submissions')
+      .select('proof_file')
+      .where('proof_file', 'in', names.slice(i, i + 500))
+      .execute();
+    for (const r of rows) if (r.proof_file) named.add(r.proof_file);
+  }
+  return named;
+}

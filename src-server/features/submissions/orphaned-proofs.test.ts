@@ -1,0 +1,34 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileStoreFor } from '../../storage/file-store';
+import { pngFile } from '../../storage/image-fixtures';
+import { makeUser } from '../../testing/factories';
+import { createTestApp, type TestApp } from '../../testing/test-app';
+import { createTask } from '../tasks/task-test-helpers';
+import { findOrphanedProofs, removeOrphanedProofs } from './orphaned-proofs';
+import { submit } from './submission-test-helpers';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.dispose());
+
+describe('orphaned proofs', () => {
+  it('finds and removes only old proof files that no submission names', async () => {
+    const admin = await makeUser(t.deps.db, { role: 'admin' });
+    const user = await makeUser(t.deps.db);
+    const token = await t.tokenFor(user);
+    const taskId = await createTask(t, await t.tokenFor(admin));
+    await t.call('POST', `/api/tasks/${taskId}/start`, { token });
+    expect((await submit(t, token, { task: taskId, file: pngFile() })).status).toBe(201);
+    const store = fileStoreFor(t.deps.config.dataDir);
+    const orphan = await store.save('proofs', pngFile(), 'image/png');
+    const later = new Date(Date.now() + 2 * 3_600_000);
+
+    expect(await findOrphanedProofs(t.deps.db, t.deps.config.dataDir, new Date())).toEqual([]);
+    expect(await findOrphanedProofs(t.deps.db, t.deps.config.dataDir, later)).toEqual([orphan]);
+    expect(await removeOrphanedProofs(t.deps.db, t.deps.config.dataDir, later)).toBe(1);
+    expect(await store.list('proofs')).toHaveLength(1);
+    expect(await store.read('proofs', orphan)).toBeNull();
+  });
+});

@@ -10,6 +10,11 @@ export const routes: { public: RouteObject[]; signedIn: RouteObject[]; admin: Ro
       path: '/tasks',
       lazy: () => import('../features/tasks/tasks-page').then((m) => ({ Component: m.TasksPage })),
     },
+    {
+      path: '/tasks/:id',
+      lazy: () =>
+        import('../features/tasks/task-detail-page').then((m) => ({ Component: m.TaskDetailPage })),
+    },
   ],
   signedIn: [
     {
@@ -22,6 +27,10 @@ export const routes: { public: RouteObject[]; signedIn: RouteObject[]; admin: Ro
         import('../features/submissions/my-submissions-page').then((m) => ({
           Component: m.MySubmissionsPage,
         })),
+    },
+    {
+      path: '/tasks/:id/edit',
+      lazy: () => import('../features/tasks/task-edit-page').then((m) => ({ Component: m.TaskEditPage })),
     },
   ],
   admin: [

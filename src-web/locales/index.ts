@@ -4,12 +4,16 @@ import enCommon from './en/common.json';
 import enErrors from './en/errors.json';
 import enLanding from './en/landing.json';
 import enProfile from './en/profile.json';
+import enSubmissions from './en/submissions.json';
+import enTasks from './en/tasks.json';
 import trAdmin from './tr/admin.json';
 import trAuth from './tr/auth.json';
 import trCommon from './tr/common.json';
 import trErrors from './tr/errors.json';
 import trLanding from './tr/landing.json';
 import trProfile from './tr/profile.json';
+import trSubmissions from './tr/submissions.json';
+import trTasks from './tr/tasks.json';
 
 /** Every namespace in both languages; a test checks that their key sets are equal. */
 export const resources = {
@@ -20,6 +24,8 @@ export const resources = {
     errors: enErrors,
     admin: enAdmin,
     profile: enProfile,
+    tasks: enTasks,
+    submissions: enSubmissions,
   },
   tr: {
     common: trCommon,
@@ -28,5 +34,7 @@ export const resources = {
     errors: trErrors,
     admin: trAdmin,
     profile: trProfile,
+    tasks: trTasks,
+    submissions: trSubmissions,
   },
 } as const;

@@ -1,0 +1,81 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import type { SubmissionDto } from '../../../src-server/contract/submissions';
+import { paths } from '../../app/paths';
+import { formatDateTime, formatMoney } from '../../lib/format';
+
+/** One submission: its task, when it was sent, its status, the note, the review and the actions. */
+export function SubmissionCard({
+  submission: s,
+  onViewProof,
+  onRestart,
+  restarting,
+}: {
+  submission: SubmissionDto;
+  onViewProof(): void;
+  onRestart(): void;
+  restarting: boolean;
+}) {
+  const { t } = useTranslation('submissions');
+  const reason = s.rejectionReason
+    ? t(`rejectionReasons.${s.rejectionReason}`, { defaultValue: s.rejectionReason })
+    : null;
+  const hasReview = s.status !== 'pending' && (s.feedback || reason);
+  return (
+    <article className="card submission-card" data-testid="submission-card" data-status={s.status}>
+      <header className="submission-head">
+        <h2 className="submission-title">
+          <Link to={paths.task(s.task._id)}>{s.task.title}</Link>
+        </h2>
+        <span className={`badge badge-${s.status}`} data-testid="submission-status">
+          {t(`status.${s.status}`)}
+        </span>
+      </header>
+      <p className="muted small">
+        {t('card.submittedAt')}: <time dateTime={s.createdAt}>{formatDateTime(s.createdAt)}</time>
+      </p>
+      <div className="submission-block">
+        <h3>{t('card.description')}</h3>
+        <p className={s.description ? 'pre-line' : 'muted'}>{s.description || t('card.noDescription')}</p>
+      </div>
+      {hasReview && (
+        <div className={`submission-block review-${s.status}`} data-testid="submission-feedback">
+          <h3>{s.status === 'approved' ? t('card.approvalMessage') : t('card.rejectionReason')}</h3>
+          {reason && <p className="review-reason">{reason}</p>}
+          {s.feedback && <p className="pre-line">{s.feedback}</p>}
+        </div>
+      )}
+      {s.status === 'approved' && (
+        <p className="submission-reward" data-testid="submission-reward">
+          {t('card.rewardEarned')}: <strong>{formatMoney(s.reward)}</strong>
+        </p>
+      )}
+      <div className="submission-actions">
+        {s.proofImageUrl && (
+          <button
+            type="button"
+            className="btn btn-outline btn-sm"
+            onClick={onViewProof}
+            data-testid="view-proof"
+          >
+            {t('card.viewProof')}
+          </button>
+        )}
+        <Link className="btn btn-outline btn-sm" to={paths.task(s.task._id)}>
+          {t('card.viewTask')}
+        </Link>
+        {s.status === 'rejected' && (
+          <button
+            type="button"
+            className="btn btn-primary btn-sm"
+            onClick={onRestart}
+            disabled={restarting}
+            data-testid="restart-submission"
+          >
+            {restarting ? t('common:status.wait') : t('card.restart')}
+          </button>
+        )}
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,42 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import type { TaskDto } from '../../../src-server/contract/tasks';
+import { paths } from '../../app/paths';
+import { StarIcon } from '../../components/icons';
+import { formatDate, formatMoney } from '../../lib/format';
+
+/** One task of the list; the whole card opens the task, through the link on its title. */
+export function TaskCard({ task }: { task: TaskDto }) {
+  const { t } = useTranslation(['tasks', 'common']);
+  return (
+    <article className={`card task-card${task.isFeatured ? ' is-featured' : ''}`} data-testid="task-card">
+      <div className="task-badges">
+        {task.isFeatured && (
+          <span className="badge badge-star" data-testid="featured-badge">
+            <StarIcon size={12} />
+            {t('card.featured')}
+          </span>
+        )}
+        <span className="badge">{t(`common:categories.${task.category}`)}</span>
+        <span className={`badge badge-difficulty-${task.difficulty}`}>
+          {t(`common:difficulties.${task.difficulty}`)}
+        </span>
+      </div>
+      <h2 className="task-card-title">
+        <Link to={paths.task(task._id)} className="stretched-link">
+          {task.title}
+        </Link>
+      </h2>
+      <p className="task-card-desc">{task.description}</p>
+      <div className="task-card-foot">
+        <span className="task-reward">{formatMoney(task.reward)}</span>
+        <span className="task-card-meta">
+          {task.estimatedTime !== null && <span>{t('card.minutes', { count: task.estimatedTime })}</span>}
+          <span>
+            {task.deadline ? t('card.until', { date: formatDate(task.deadline) }) : t('card.noDeadline')}
+          </span>
+        </span>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,126 @@
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router-dom';
+import type { TaskDto } from '../../../src-server/contract/tasks';
+import { paths } from '../../app/paths';
+import { StarIcon } from '../../components/icons';
+import { PageLoader } from '../../components/page-loader';
+import { ApiError } from '../../lib/api';
+import { useAuth } from '../../lib/auth';
+import { formatMoney } from '../../lib/format';
+import { CommentBox } from './comment-box';
+import { ProofForm } from './proof-form';
+import { TaskLoadError, TaskNotFound } from './task-not-found';
+import { TaskSideCard } from './task-side-card';
+import { taskPageState } from './task-state';
+import { TaskStatusBanner } from './task-status-banner';
+import { useTask } from './tasks-api';
+import { useTaskProgress } from './use-task-progress';
+
+/** /tasks/{id}: the task, where the user stands with it, and what they can do next. */
+export function TaskDetailPage() {
+  const { id = '' } = useParams();
+  const task = useTask(id);
+  if (task.isPending) return <PageLoader />;
+  if (task.isError) {
+    return task.error instanceof ApiError && task.error.status === 404 ? (
+      <TaskNotFound />
+    ) : (
+      <TaskLoadError onRetry={() => task.refetch()} />
+    );
+  }
+  return <TaskView task={task.data} />;
+}
+
+function TaskView({ task }: { task: TaskDto }) {
+  const { t } = useTranslation(['tasks', 'common']);
+  const { user } = useAuth();
+  const progress = useTaskProgress(task);
+  const record = task.userTask ?? null;
+  const state = taskPageState(record);
+  return (
+    <section className="container section task-detail" data-testid="task-detail">
+      <Link to={paths.tasks} className="back-link">
+        ← {t('detail.allTasks')}
+      </Link>
+      <header className="task-detail-head">
+        <div className="task-badges">
+          {task.isFeatured && (
+            <span className="badge badge-star">
+              <StarIcon size={12} />
+              {t('card.featured')}
+            </span>
+          )}
+          <span className="badge">{t(`common:categories.${task.category}`)}</span>
+          <span className={`badge badge-difficulty-${task.difficulty}`}>
+            {t(`common:difficulties.${task.difficulty}`)}
+          </span>
+        </div>
+        <h1 data-testid="task-title">{task.title}</h1>
+        {(task.isOwner || user?.role === 'admin') && (
+          <Link className="btn btn-outline btn-sm" to={paths.taskEdit(task._id)}>
+            {t('detail.edit')}
+          </Link>
+        )}
+      </header>
+      {user && (
+        <TaskStatusBanner
+          state={state}
+          record={record}
+          reward={task.reward}
+          onRestart={progress.restart}
+          restarting={progress.restarting}
+        />
+      )}
+      <div className="task-detail-grid">
+        <aside className="task-detail-side">
+          <TaskSideCard
+            task={task}
+            state={state}
+            signedIn={!!user}
+            onStart={progress.start}
+            starting={progress.starting}
+            startError={progress.startError}
+          />
+        </aside>
+        <div className="task-detail-main">
+          {record?.automaticComment && <CommentBox comment={record.automaticComment} />}
+          {user && state === 'in_progress' && (
+            <ProofForm taskId={task._id} onSent={() => void progress.refresh()} />
+          )}
+          <section className="card" aria-labelledby="desc-title">
+            <h2 id="desc-title">{t('detail.description')}</h2>
+            <p className="pre-line" data-testid="task-description">
+              {task.description}
+            </p>
+          </section>
+          {task.steps.length > 0 && (
+            <section className="card" aria-labelledby="steps-title">
+              <h2 id="steps-title">{t('detail.steps')}</h2>
+              <ol className="task-list">
+                {task.steps.map((step, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: steps may repeat; their place is their identity
+                  <li key={i}>{step}</li>
+                ))}
+              </ol>
+            </section>
+          )}
+          {task.requirements.length > 0 && (
+            <section className="card" aria-labelledby="req-title">
+              <h2 id="req-title">{t('detail.requirements')}</h2>
+              <ul className="task-list">
+                {task.requirements.map((item, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: requirements may repeat too
+                  <li key={i}>{item}</li>
+                ))}
+              </ul>
+            </section>
+          )}
+          <section className="card" aria-labelledby="reward-title">
+            <h2 id="reward-title">{t('detail.rewardInfo')}</h2>
+            <p>{t('detail.rewardInfoText', { amount: formatMoney(task.reward) })}</p>
+          </section>
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,43 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router-dom';
+import { paths } from '../../app/paths';
+import { PageLoader } from '../../components/page-loader';
+import { ApiError } from '../../lib/api';
+import { useAuth } from '../../lib/auth';
+import { TaskEditForm } from './task-edit-form';
+import { TaskLoadError, TaskNotFound } from './task-not-found';
+import { useTask } from './tasks-api';
+
+/** /tasks/{id}/edit: the owner's form, or the permission message for anyone else. */
+export function TaskEditPage() {
+  const { id = '' } = useParams();
+  const { user } = useAuth();
+  const task = useTask(id);
+  // the server has the last word: a 403 on save also shows the permission message
+  const [refused, setRefused] = useState(false);
+  if (task.isPending) return <PageLoader />;
+  if (task.isError) {
+    return task.error instanceof ApiError && task.error.status === 404 ? (
+      <TaskNotFound />
+    ) : (
+      <TaskLoadError onRetry={() => task.refetch()} />
+    );
+  }
+  const allowed = task.data.isOwner || user?.role === 'admin';
+  if (!allowed || refused) return <NotOwner taskId={id} />;
+  return <TaskEditForm task={task.data} onForbidden={() => setRefused(true)} />;
+}
+
+function NotOwner({ taskId }: { taskId: string }) {
+  const { t } = useTranslation(['tasks', 'errors']);
+  return (
+    <section className="container narrow center-card card" data-testid="edit-denied" role="alert">
+      <h1>{t('common:denied.title')}</h1>
+      <p>{t('errors:task_not_owner')}</p>
+      <Link className="btn btn-primary" to={paths.task(taskId)}>
+        {t('edit.backToTask')}
+      </Link>
+    </section>
+  );
+}

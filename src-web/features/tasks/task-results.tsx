@@ -1,0 +1,59 @@
+import { useTranslation } from 'react-i18next';
+import { PageLoader } from '../../components/page-loader';
+import { Pagination } from '../../components/pagination';
+import { TaskCard } from './task-card';
+import { hasAnyFilter, type TaskFilters } from './task-filters';
+import type { useTaskList } from './tasks-api';
+
+/** The count of tasks found, the cards, the pages; or the loading, error or empty state. */
+export function TaskResults({
+  list,
+  filters,
+  onPage,
+  onClear,
+}: {
+  list: ReturnType<typeof useTaskList>;
+  filters: TaskFilters;
+  onPage(page: number): void;
+  onClear(): void;
+}) {
+  const { t } = useTranslation('tasks');
+  if (list.isPending) return <PageLoader />;
+  if (list.isError && !list.data) {
+    return (
+      <div className="card state-card" role="alert" data-testid="tasks-error">
+        <p className="notice notice-error">{t('list.loadError')}</p>
+        <button type="button" className="btn btn-primary" onClick={() => list.refetch()}>
+          {t('common:actions.retry')}
+        </button>
+      </div>
+    );
+  }
+  const data = list.data;
+  const filtered = hasAnyFilter(filters);
+  return (
+    <div className={list.isPlaceholderData ? 'task-results is-updating' : 'task-results'}>
+      <p className="tasks-count" aria-live="polite" data-testid="tasks-count">
+        {t('list.found', { count: data.total })}
+      </p>
+      {data.items.length === 0 ? (
+        <div className="card state-card" data-testid="tasks-empty">
+          <h2>{t('list.emptyTitle')}</h2>
+          <p className="muted">{filtered ? t('list.emptyFiltered') : t('list.emptyAll')}</p>
+          {filtered && (
+            <button type="button" className="btn btn-outline" onClick={onClear}>
+              {t('list.clear')}
+            </button>
+          )}
+        </div>
+      ) : (
+        <div className="task-grid">
+          {data.items.map((task) => (
+            <TaskCard key={task._id} task={task} />
+          ))}
+        </div>
+      )}
+      <Pagination page={data.page} pages={data.pages} onPage={onPage} />
+    </div>
+  );
+}

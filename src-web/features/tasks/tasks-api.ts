@@ -1,0 +1,72 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
+import type { SubmissionDto } from '../../../src-server/contract/submissions';
+import type { TaskDto, TaskSaveReply, UserTaskDto } from '../../../src-server/contract/tasks';
+import type { Page } from '../../../src-server/contract/types';
+import { ApiError, getData, request } from '../../lib/api';
+import { useAuth } from '../../lib/auth';
+import { errorText } from '../../lib/errors';
+import { apiQuery, type TaskFilters } from './task-filters';
+
+const taskPath = (id: string) => `/tasks/${encodeURIComponent(id)}`;
+
+export const taskKeys = {
+  all: ['tasks'] as const,
+  list: (filters: TaskFilters, viewer: string) => ['tasks', 'list', viewer, filters] as const,
+  detail: (id: string, viewer: string) => ['tasks', 'detail', viewer, id] as const,
+};
+
+/** A 4xx will not change on a second try: only network and server failures are retried. */
+function retryTransient(count: number, error: unknown): boolean {
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false;
+  return count < 1;
+}
+
+/** One page of the task list; the previous page stays on screen while the next loads. */
+export function useTaskList(filters: TaskFilters) {
+  const { user, loading } = useAuth();
+  return useQuery({
+    queryKey: taskKeys.list(filters, user?._id ?? 'guest'),
+    queryFn: ({ signal }) => getData<Page<TaskDto>>(`/tasks?${apiQuery(filters)}`, { signal }),
+    placeholderData: keepPreviousData,
+    enabled: !loading,
+    retry: retryTransient,
+  });
+}
+
+/** One task, with the signed-in user's record of it (`userTask`). */
+export function useTask(id: string) {
+  const { user, loading } = useAuth();
+  return useQuery({
+    queryKey: taskKeys.detail(id, user?._id ?? 'guest'),
+    queryFn: ({ signal }) => getData<TaskDto>(taskPath(id), { signal }),
+    enabled: !loading,
+    retry: retryTransient,
+  });
+}
+
+export const startTask = (id: string) => getData<UserTaskDto>(`${taskPath(id)}/start`, { method: 'POST' });
+export const restartTask = (id: string) =>
+  getData<UserTaskDto>(`${taskPath(id)}/restart`, { method: 'POST' });
+
+export function sendProof(taskId: string, file: File, description: string): Promise<SubmissionDto> {
+  const form = new FormData();
+  form.set('task', taskId);
+  form.set('description', description);
+  form.set('proofImage', file, file.name);
+  return getData<SubmissionDto>('/submissions', { method: 'POST', form });
+}
+
+export const saveTask = (id: string, body: Record<string, unknown>) =>
+  request<TaskSaveReply>(taskPath(id), { method: 'PUT', body });
+
+// codes that say nothing more than "it failed": the screen's own message is better
+const GENERIC = new Set(['internal', 'bad_request', 'malformed_json', 'route_not_found', 'not_found']);
+
+/** The server's reason in the user's language when it has one, else the action's own message. */
+export function actionError(t: TFunction, error: unknown, fallbackKey: string): string {
+  if (error instanceof ApiError && !GENERIC.has(error.code) && error.status < 500) {
+    return errorText(t, error, fallbackKey);
+  }
+  return t(fallbackKey);
+}

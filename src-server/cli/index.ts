@@ -2,17 +2,11 @@ import { parseArgs } from 'node:util';
 import { openApp } from '../bootstrap';
 import { readConfig } from '../config';
 import { createOrPromoteAdmin } from '../features/users/admin-account';
+import { backupCommand } from './backup';
+import { type Command, configWith, type OptionValues } from './command';
+import { doctorCommand } from './doctor';
+import { restoreCommand } from './restore';
 import { runServe } from './serve';
-
-interface Command {
-  summary: string;
-  usage: string;
-  options: Record<string, { type: 'string' | 'boolean'; short?: string }>;
-  run(
-    values: Record<string, string | boolean | undefined>,
-    positionals: string[],
-  ): Promise<number | undefined>;
-}
 
 const COMMANDS: Record<string, Command> = {
   serve: {
@@ -70,11 +64,10 @@ const COMMANDS: Record<string, Command> = {
       }
     },
   },
+  backup: backupCommand,
+  restore: restoreCommand,
+  doctor: doctorCommand,
 };
-
-function configWith(v: Record<string, string | boolean | undefined>) {
-  return readConfig({ ...process.env, ...(typeof v.data === 'string' ? { DATA_DIR: v.data } : {}) });
-}
 
 function help(): string {
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(14)} ${c.summary}`);
@@ -107,8 +100,10 @@ export async function runCli(argv: string[]): Promise<number | undefined> {
     return 2;
   }
   if (parsed.values.help) {
-    console.log(`usage: taskreward ${command.usage}\n\n${command.summary}`);
+    console.log(
+      `usage: taskreward ${command.usage}\n\n${command.summary}${command.details ? `\n\n${command.details}` : ''}`,
+    );
     return 0;
   }
-  return command.run(parsed.values as Record<string, string | boolean | undefined>, parsed.positionals);
+  return command.run(parsed.values as OptionValues, parsed.positionals);
 }

@@ -1,0 +1,192 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as tar from 'tar';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../app';
+import { openApp } from '../bootstrap';
+import { runDoctor } from '../cli/doctor';
+import { readConfig } from '../config';
+import { latestMigrationName } from '../db/migrate';
+import type { UserRow } from '../http/env';
+import { makeUser } from '../testing/factories';
+import { listen } from '../testing/money-factories';
+import { createTestApp, type TestApp } from '../testing/test-app';
+import { createBackup } from './backup';
+import { folderDigest, type Seeded, seed } from './backup-test-helpers';
+import { DataFolder } from './data-folder';
+import { FileStore } from './file-store';
+import { restoreBackup } from './restore';
+
+/**
+ * The round trip of issue 6 against the real HTTP server: 20 clients approve submissions and
+ * request withdrawals while a backup runs; the archive restored into a fresh folder serves a
+ * server that passes the doctor and holds every write acknowledged before the backup began.
+ */
+const CLIENTS = 20;
+const ROUNDS = 12;
+
+let t: TestApp;
+let server: Awaited<ReturnType<typeof listen>>;
+let admin: UserRow;
+let adminToken: string;
+let seeded: Seeded;
+let scratch: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  server = await listen(t.app);
+  admin = await makeUser(t.deps.db, { role: 'admin' });
+  adminToken = await t.tokenFor(admin);
+  seeded = await seed(t.deps.db, new DataFolder(t.dataDir), CLIENTS, ROUNDS);
+  scratch = mkdtempSync(join(tmpdir(), 'taskreward-backup-'));
+});
+afterAll(async () => {
+  await server.close();
+  await t.dispose();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+interface Ack {
+  kind: 'approval' | 'withdrawal';
+  id: string;
+  /** performance.now() when the reply arrived. */
+  at: number;
+  ms: number;
+}
+
+async function send(method: string, path: string, token: string, body: unknown) {
+  const started = performance.now();
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as { data?: { _id?: string } };
+  return { status: res.status, json, ms: performance.now() - started, at: performance.now() };
+}
+
+/** One client: approve its user's next submission, then request a withdrawal for that user; repeat. */
+async function client(i: number, acks: Ack[]): Promise<void> {
+  const token = await t.tokenFor(seeded.users[i]);
+  for (let k = 0; k < ROUNDS; k++) {
+    const id = seeded.submissions[i][k];
+    const approved = await send('PUT', `/api/submissions/${id}/review`, adminToken, {
+      status: 'approved',
+      feedback: 'Onaylandı',
+    });
+    expect(approved.status).toBe(200);
+    acks.push({ kind: 'approval', id, at: approved.at, ms: approved.ms });
+    const withdrawn = await send('POST', '/api/withdraws', token, {
+      amount: 30,
+      paymentMethod: 'papara',
+      accountDetails: { fullName: 'Ayşe Yılmaz', accountNumber: '1234567890' },
+    });
+    expect(withdrawn.status).toBe(201);
+    acks.push({ kind: 'withdrawal', id: withdrawn.json.data?._id ?? '', at: withdrawn.at, ms: withdrawn.ms });
+  }
+}
+
+describe('backup and restore under load', () => {
+  it('restores every write acknowledged before the backup began, and the restored folder passes doctor', async () => {
+    const acks: Ack[] = [];
+    const load = Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(i, acks)));
+    // let the clients get going, then back up while they keep writing
+    while (acks.length < (CLIENTS * ROUNDS * 2) / 3) await new Promise((r) => setTimeout(r, 5));
+    const began = performance.now();
+    const before = acks.filter((a) => a.at <= began);
+    const archive = join(scratch, 'under-load.tar.gz');
+    const result = await createBackup(new DataFolder(t.dataDir), archive);
+    const ended = performance.now();
+    await load;
+
+    const during = acks.filter((a) => a.at > began && a.at <= ended);
+    const after = acks.filter((a) => a.at > ended);
+    // the writers went on while the backup ran, and none waited for it long
+    expect(during.length + after.length).toBeGreaterThan(0);
+    const slowest = Math.max(0, ...during.map((a) => a.ms));
+    const slowestBefore = Math.max(0, ...before.map((a) => a.ms));
+    expect(slowest).toBeLessThan(2_000);
+    console.log(
+      `backup under load: ${before.length} writes before, ${during.length} during, ${after.length} after; ` +
+        `snapshot ${result.snapshotMs.toFixed(1)} ms; slowest write before ${slowestBefore.toFixed(0)} ms, ` +
+        `during ${slowest.toFixed(0)} ms`,
+    );
+    expect(result.manifest.lastMigration).toBe(latestMigrationName());
+    expect(result.manifest.missing).toEqual([]);
+    expect(result.manifest.counts.proofs).toBe(CLIENTS * ROUNDS);
+    expect(result.manifest.counts.images).toBe(CLIENTS + 1);
+
+    // the live server is still sound after all that
+    expect(await runDoctor(new DataFolder(t.dataDir))).toEqual([]);
+
+    const fresh = join(scratch, 'restored');
+    const restored = await restoreBackup(new DataFolder(fresh), archive);
+    expect(restored.replaced).toBe(false);
+    expect(await runDoctor(new DataFolder(fresh))).toEqual([]);
+
+    const opened = await openApp(readConfig({ DATA_DIR: fresh }), { web: new Map() });
+    const restoredServer = await listen(createApp(opened.deps));
+    try {
+      const db = opened.deps.db;
+      for (const ack of before) {
+        if (ack.kind === 'approval') {
+          const row = await db
+            .selectFrom('submissions')
+            .select('status')
+            .where('_id', '=', ack.id)
+            .executeTakeFirst();
+          expect(row?.status, `approval ${ack.id}`).toBe('approved');
+        } else {
+          const row = await db
+            .selectFrom('withdrawals')
+            .select('status')
+            .where('_id', '=', ack.id)
+            .executeTakeFirst();
+          expect(row?.status, `withdrawal ${ack.id}`).toBe('pending');
+        }
+      }
+      // the secret came along: a token of the old server works, and so do stored files
+      const token = await t.tokenFor(seeded.users[0]);
+      const me = await fetch(`${restoredServer.url}/api/users/me`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      expect(me.status).toBe(200);
+      const photo = ((await me.json()) as { data: { profileImage: string } }).data.profileImage;
+      const image = await fetch(`${restoredServer.url}${photo}`);
+      expect([image.status, image.headers.get('content-type')]).toEqual([200, 'image/png']);
+      const withdrawals = await fetch(`${restoredServer.url}/api/withdraws`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      expect(withdrawals.status).toBe(200);
+    } finally {
+      await restoredServer.close();
+      await opened.close();
+    }
+  });
+
+  it('writes a manifest first, then only the database, the secret and named files', async () => {
+    const archive = join(scratch, 'plain.tar');
+    await createBackup(new DataFolder(t.dataDir), archive);
+    const paths: string[] = [];
+    await tar.list({ file: archive, onReadEntry: (e) => paths.push(e.path) });
+    expect(paths[0]).toBe('manifest.json');
+    expect(paths[1]).toBe('taskreward.db');
+    expect(
+      paths.every((p) =>
+        /^(manifest\.json|taskreward\.db|secret\.key|files\/(proofs|images)\/\w+\.png)$/.test(p),
+      ),
+    ).toBe(true);
+    expect(paths).toContain('secret.key');
+    // the live folder's temp area holds nothing after a backup
+    expect(Object.keys(folderDigest(new DataFolder(t.dataDir).tmpDir))).toEqual([]);
+  });
+
+  it('leaves out stored files no row names', async () => {
+    const folder = new DataFolder(t.dataDir);
+    const orphan = await new FileStore(folder).save('proofs', Buffer.from('nobody'), 'image/png');
+    const archive = join(scratch, 'orphans.tar');
+    const { manifest } = await createBackup(folder, archive);
+    expect(manifest.entries.map((e) => e.path)).not.toContain(`files/proofs/${orphan}`);
+    await new FileStore(folder).remove('proofs', orphan);
+  });
+});

@@ -1,9 +1,13 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppDeps } from './deps';
+import { adminStatsRoutes } from './features/admin-stats/admin-stats.routes';
+import { adminSubmissionsRoutes } from './features/admin-submissions/admin-submissions.routes';
+import { adminUsersRoutes } from './features/admin-users/admin-users.routes';
 import { adminWithdrawalsRoutes } from './features/admin-withdrawals/admin-withdrawals.routes';
 import { authRoutes } from './features/auth/auth.routes';
 import { filesRoutes } from './features/files/files.routes';
+import { notificationsRoutes } from './features/notifications/notifications.routes';
 import { profileRoutes } from './features/profile/profile.routes';
 import { reviewRoutes } from './features/review/review.routes';
 import { settingsRoutes } from './features/settings/settings.routes';
@@ -12,6 +16,7 @@ import { tasksRoutes } from './features/tasks/tasks.routes';
 import { usersRoutes } from './features/users/users.routes';
 import { withdrawalsRoutes } from './features/withdrawals/withdrawals.routes';
 import { fail } from './http/app-error';
+import { requireAdmin } from './http/auth';
 import type { AppEnv } from './http/env';
 import { onError } from './http/on-error';
 import { securityHeaders } from './http/security';
@@ -37,7 +42,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     if (c.req.header('Content-Type')?.startsWith('multipart/form-data')) return next();
     return bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: () => Promise.reject(fail.tooLarge()) })(c, next);
   });
+  // every /api/admin path, known or not, is for admins only; each admin route checks again
+  api.use('/admin/*', requireAdmin);
   api.route('/auth', authRoutes);
+  api.route('/auth', notificationsRoutes);
   api.route('/users', usersRoutes);
   api.route('/users', profileRoutes);
   api.route('/settings', settingsRoutes);
@@ -47,6 +55,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route('/files', filesRoutes);
   api.route('/withdraws', withdrawalsRoutes);
   api.route('/admin/withdraws', adminWithdrawalsRoutes);
+  api.route('/admin/stats', adminStatsRoutes);
+  api.route('/admin/users', adminUsersRoutes);
+  api.route('/admin/submissions', adminSubmissionsRoutes);
   api.all('*', () => {
     throw fail.notFound('route_not_found');
   });

@@ -3,6 +3,7 @@ import { type OpenedDatabase, openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import type { AppDeps } from './deps';
 import { LoginThrottle, type ThrottleLimits } from './features/auth/throttle';
+import { oneSignalNotifier, type PushNotifier } from './features/notifications/push';
 import { ensureBootstrapAdmin } from './features/users/admin-account';
 import { loadWebAssets, type WebAssets } from './http/web-assets';
 import { DataFolder } from './storage/data-folder';
@@ -17,7 +18,7 @@ export interface Opened {
 /** config -> data folder -> database -> migrations -> first admin: everything createApp needs. */
 export async function openApp(
   config: Config,
-  options: { web?: WebAssets; throttle?: ThrottleLimits; clock?: () => Date } = {},
+  options: { web?: WebAssets; throttle?: ThrottleLimits; clock?: () => Date; push?: PushNotifier } = {},
 ): Promise<Opened> {
   const folder = new DataFolder(config.dataDir);
   folder.prepare();
@@ -36,6 +37,7 @@ export async function openApp(
     web: options.web ?? loadWebAssets(config.webDir),
     throttle: new LoginThrottle(options.throttle),
     clock: options.clock ?? (() => new Date()),
+    push: options.push ?? oneSignalNotifier(config.oneSignal),
   };
   await ensureBootstrapAdmin(deps);
   return {

@@ -1,6 +1,7 @@
 import type { Config } from './config';
 import type { Db } from './db/database';
 import type { LoginThrottle } from './features/auth/throttle';
+import type { PushNotifier } from './features/notifications/push';
 import type { WebAssets } from './http/web-assets';
 
 /** What createApp needs; tests and the desktop shell build their own. */
@@ -12,4 +13,6 @@ export interface AppDeps {
   web: WebAssets;
   throttle: LoginThrottle;
   clock: () => Date;
+  /** Push notifications (OneSignal from the config unless a test gives another). */
+  push: PushNotifier;
 }

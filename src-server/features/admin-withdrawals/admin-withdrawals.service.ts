@@ -12,6 +12,7 @@ import { fail } from '../../http/app-error';
 import { type MoneyReply, runMoneyMove } from '../money/idempotency';
 import type { IdempotencyScope } from '../money/idempotency.repository';
 import { credit } from '../money/ledger';
+import { notifyUser } from '../notifications/notifications.service';
 import { toWithdrawalDto } from '../withdrawals/withdrawals.mapper';
 import { findWithdrawal } from '../withdrawals/withdrawals.repository';
 import { pageWithdrawals, settleWithdrawal } from './admin-withdrawals.repository';
@@ -31,25 +32,31 @@ export async function listWithdrawals(
 }
 
 /** Approving is final: the held amount stays taken (the payment is made outside the app). */
-export function approveWithdrawal(
-  deps: Pick<AppDeps, 'db' | 'clock'>,
+export async function approveWithdrawal(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'push'>,
   adminId: string,
   id: string,
   scope: IdempotencyScope | null,
 ): Promise<MoneyReply> {
-  return runMoneyMove(deps.db, scope, async (tx) => {
-    if (!(await findWithdrawal(tx, id))) throw fail.notFound('withdrawal_not_found');
+  let userId: string | null = null;
+  const reply = await runMoneyMove(deps.db, scope, async (tx) => {
+    const withdrawal = await findWithdrawal(tx, id);
+    if (!withdrawal) throw fail.notFound('withdrawal_not_found');
+    userId = withdrawal.user_id;
     const now = nowIso(deps.clock);
     if ((await settleWithdrawal(tx, id, 'approved', { adminId, now, reason: null })) !== 1) {
       throw fail.conflict('already_reviewed');
     }
     return { status: 200, data: toWithdrawalDto((await findWithdrawal(tx, id))!, { admin: true }) };
   });
+  // after the commit, and never on a replay
+  if (userId && !reply.replayed) notifyUser(deps, userId, 'acceptedWithdraw');
+  return reply;
 }
 
 /** Rejecting stores the reason and gives the held amount back, in the same transaction. */
-export function rejectWithdrawal(
-  deps: Pick<AppDeps, 'db' | 'clock'>,
+export async function rejectWithdrawal(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'push'>,
   adminId: string,
   id: string,
   body: unknown,
@@ -62,9 +69,11 @@ export function rejectWithdrawal(
     throw fail.validation(errors);
   }
   const { reason } = parsed.data;
-  return runMoneyMove(deps.db, scope, async (tx) => {
+  let userId: string | null = null;
+  const reply = await runMoneyMove(deps.db, scope, async (tx) => {
     const withdrawal = await findWithdrawal(tx, id);
     if (!withdrawal) throw fail.notFound('withdrawal_not_found');
+    userId = withdrawal.user_id;
     const now = nowIso(deps.clock);
     if ((await settleWithdrawal(tx, id, 'rejected', { adminId, now, reason })) !== 1) {
       throw fail.conflict('already_reviewed');
@@ -80,4 +89,6 @@ export function rejectWithdrawal(
     if (!refunded) throw fail.notFound('user_not_found');
     return { status: 200, data: toWithdrawalDto((await findWithdrawal(tx, id))!, { admin: true }) };
   });
+  if (userId && !reply.replayed) notifyUser(deps, userId, 'rejectedWithdraw');
+  return reply;
 }

@@ -6,6 +6,7 @@ import { fail } from '../../http/app-error';
 import { type MoneyReply, runMoneyMove } from '../money/idempotency';
 import type { IdempotencyScope } from '../money/idempotency.repository';
 import { credit, type Tx } from '../money/ledger';
+import { notifyUser } from '../notifications/notifications.service';
 import {
   completeUserTask,
   countCompletion,
@@ -42,7 +43,7 @@ async function toDto(tx: Tx, id: string): Promise<ReviewedSubmissionDto> {
  * conditional pending -> approved: a second review changes nothing and is a 409.
  */
 export async function reviewSubmission(
-  deps: Pick<AppDeps, 'db' | 'clock'>,
+  deps: Pick<AppDeps, 'db' | 'clock' | 'push'>,
   adminId: string,
   submissionId: string,
   body: unknown,
@@ -52,9 +53,11 @@ export async function reviewSubmission(
   if (!checked.ok) throw fail.invalid(checked.problem.code, checked.problem.field, checked.problem.message);
   const { status, feedback, rejectionReason } = checked.value;
 
-  return runMoneyMove(deps.db, scope, async (tx) => {
+  let userId: string | null = null;
+  const reply = await runMoneyMove(deps.db, scope, async (tx) => {
     const submission = await findSubmission(tx, submissionId);
     if (!submission) throw fail.notFound('submission_not_found');
+    userId = submission.user_id;
     const now = nowIso(deps.clock);
     let changed: number;
     try {
@@ -82,4 +85,8 @@ export async function reviewSubmission(
     }
     return { status: 200, data: await toDto(tx, submissionId) };
   });
+  // after the commit, and never on a replay: the user hears of the result once
+  if (userId && !reply.replayed)
+    notifyUser(deps, userId, status === 'approved' ? 'isAccepted' : 'isRejected');
+  return reply;
 }

@@ -1,7 +1,12 @@
+import type { SettingsUpdate } from '../../contract/admin';
+import { FIELD_MESSAGES } from '../../contract/schemas';
 import { DEFAULT_SETTINGS } from '../../contract/settings-defaults';
 import type { SettingsDto } from '../../contract/types';
 import type { Db } from '../../db/database';
-import { readSections } from './settings.repository';
+import { nowIso } from '../../db/ids';
+import type { AppDeps } from '../../deps';
+import { fail } from '../../http/app-error';
+import { readSections, writeSection } from './settings.repository';
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -33,4 +38,54 @@ export async function getSettings(db: Db): Promise<SettingsDto> {
     socialMedia: merge(DEFAULT_SETTINGS.socialMedia, stored.socialMedia),
     payment: merge(DEFAULT_SETTINGS.payment, stored.payment),
   };
+}
+
+/** A stored section as a record (a damaged or missing one counts as empty). */
+function storedSection(stored: Record<string, unknown>, key: string): Record<string, unknown> {
+  const value = stored[key];
+  return isRecord(value) ? value : {};
+}
+
+/** Only the fields that were sent, over what is stored (undefined ones are not sent). */
+function overlay(stored: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...stored };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) continue;
+    out[key] = isRecord(value) ? overlay(isRecord(stored[key]) ? stored[key] : {}, value) : value;
+  }
+  return out;
+}
+
+/**
+ * PUT /api/settings (admins): the sections sent are merged field by field into what is
+ * stored, in one transaction; the reply is the whole settings as GET shows them. Returns the
+ * image URLs the change removed, for the caller to delete.
+ */
+export async function updateSettings(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  patch: SettingsUpdate,
+  options: { imagesFromUpload?: boolean } = {},
+): Promise<{ settings: SettingsDto; dropped: string[] }> {
+  const dropped: string[] = [];
+  await deps.db.transaction().execute(async (tx) => {
+    const stored = await readSections(tx);
+    const now = nowIso(deps.clock);
+    for (const key of ['site', 'contact', 'socialMedia', 'payment'] as const) {
+      const section = patch[key];
+      if (!section) continue;
+      const before = storedSection(stored, key);
+      const after = overlay(before, section);
+      for (const image of ['logo', 'favicon']) {
+        const old = before[image];
+        // a client may keep or remove an image, never point it at another stored file
+        const given = after[image];
+        if (!options.imagesFromUpload && typeof given === 'string' && given !== old) {
+          throw fail.validation({ [`${key}.${image}`]: FIELD_MESSAGES.invalidValue });
+        }
+        if (typeof old === 'string' && old !== after[image]) dropped.push(old);
+      }
+      await writeSection(tx, key, after, now);
+    }
+  });
+  return { settings: await getSettings(deps.db), dropped };
 }

@@ -14,6 +14,7 @@ import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
 import { check } from '../../http/validate';
+import { notifyAll } from '../notifications/notifications.service';
 import { countComments, listComments, replaceUnusedComments } from './task-comments.repository';
 import { toTaskDto, toUserTaskDto } from './tasks.mapper';
 import { findTask, insertTask, listTasks, type TaskRow, updateTask } from './tasks.repository';
@@ -96,7 +97,7 @@ export async function getTaskFor(deps: Deps, viewer: UserRow | undefined, id: st
 type CreateInput = z.output<typeof taskCreateSchema>;
 
 /** POST /api/tasks: the admin becomes the task's creator. */
-export async function createTask(deps: Deps, admin: UserRow, input: CreateInput) {
+export async function createTask(deps: Deps & Pick<AppDeps, 'push'>, admin: UserRow, input: CreateInput) {
   const now = nowIso(deps.clock);
   const id = newId();
   const comments = input.automaticComments ?? { comments: [], removed: 0 };
@@ -124,6 +125,8 @@ export async function createTask(deps: Deps, admin: UserRow, input: CreateInput)
     });
     await replaceUnusedComments(trx, id, comments.comments);
   });
+  // after the commit: every subscribed device hears of a task they can start now
+  if (input.status === 'active') notifyAll(deps, 'newTask');
   const row = (await findTask(deps.db, id))!;
   return { task: await present(deps, row, admin, false), removedComments: comments.removed };
 }

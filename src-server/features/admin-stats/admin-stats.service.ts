@@ -1,0 +1,82 @@
+import type { AdminStatsDto, TodayStatsDto } from '../../contract/admin';
+import { kurusToTl } from '../../contract/money';
+import { TURKEY_UTC_OFFSET_HOURS, turkeyDay } from '../../contract/tasks';
+import type { AppDeps } from '../../deps';
+import {
+  countReviewed,
+  countSubmissions,
+  countTasks,
+  countUsers,
+  sumApprovedRewards,
+  type TimeWindow,
+} from './admin-stats.repository';
+
+type Deps = Pick<AppDeps, 'db' | 'clock'>;
+
+const DAY_MS = 86_400_000;
+export const GROWTH_WINDOW_DAYS = 30;
+
+/**
+ * The change from the earlier window to the later one in percent, to one decimal;
+ * 0 when the earlier window is empty (DECISIONS.md).
+ */
+export function growthPercent(previous: number, current: number): number {
+  if (previous <= 0) return 0;
+  return Math.round(((current - previous) / previous) * 1000) / 10;
+}
+
+/** The last 30 days and the 30 before them, ending now. */
+export function growthWindows(now: Date): { current: TimeWindow; previous: TimeWindow } {
+  const iso = (days: number) => new Date(now.getTime() - days * DAY_MS).toISOString();
+  return {
+    current: { from: iso(GROWTH_WINDOW_DAYS), to: now.toISOString() },
+    previous: { from: iso(2 * GROWTH_WINDOW_DAYS), to: iso(GROWTH_WINDOW_DAYS) },
+  };
+}
+
+/** Midnight of today in Turkey (Europe/Istanbul, UTC+3 all year since 2016), as an ISO instant. */
+export function turkeyMidnight(now: Date): string {
+  const day = turkeyDay(now);
+  return new Date(Date.parse(`${day}T00:00:00Z`) - TURKEY_UTC_OFFSET_HOURS * 3_600_000).toISOString();
+}
+
+/** GET /api/admin/stats. Users and tasks by creation time, earnings by approval time. */
+export async function adminStats(deps: Deps): Promise<AdminStatsDto> {
+  const { db } = deps;
+  const { current, previous } = growthWindows(deps.clock());
+  const [totalUsers, totalTasks, pendingSubmissions, totalRewards] = await Promise.all([
+    countUsers(db),
+    countTasks(db),
+    countSubmissions(db, { status: 'pending' }),
+    sumApprovedRewards(db),
+  ]);
+  const [usersNow, usersBefore, tasksNow, tasksBefore, earnedNow, earnedBefore] = await Promise.all([
+    countUsers(db, current),
+    countUsers(db, previous),
+    countTasks(db, current),
+    countTasks(db, previous),
+    sumApprovedRewards(db, current),
+    sumApprovedRewards(db, previous),
+  ]);
+  return {
+    totalUsers,
+    totalTasks,
+    pendingSubmissions,
+    totalRewards: kurusToTl(totalRewards),
+    userGrowthPercent: growthPercent(usersBefore, usersNow),
+    taskGrowthPercent: growthPercent(tasksBefore, tasksNow),
+    earningGrowthPercent: growthPercent(earnedBefore, earnedNow),
+  };
+}
+
+/** GET /api/admin/stats/today: since midnight in Turkey. */
+export async function todayStats(deps: Deps): Promise<TodayStatsDto> {
+  const today: TimeWindow = { from: turkeyMidnight(deps.clock()) };
+  const [todayUsers, todaySubmissions, todayApproved, todayRejected] = await Promise.all([
+    countUsers(deps.db, today),
+    countSubmissions(deps.db, today),
+    countReviewed(deps.db, 'approved', today),
+    countReviewed(deps.db, 'rejected', today),
+  ]);
+  return { todayUsers, todaySubmissions, todayApproved, todayRejected };
+}

@@ -1,0 +1,32 @@
+import type { AdminSubmissionDto } from '../../contract/admin';
+import type { ReviewStatus } from '../../contract/constants';
+import type { SubmissionDto } from '../../contract/submissions';
+import type { Page } from '../../contract/types';
+import type { AppDeps } from '../../deps';
+import { allSubmissions } from '../submissions/submissions.service';
+import { emailsOf } from './admin-submissions.repository';
+
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'secret'>;
+
+async function withEmails(deps: Deps, items: SubmissionDto[]): Promise<AdminSubmissionDto[]> {
+  const emails = await emailsOf(
+    deps.db,
+    items.map((s) => s.user._id),
+  );
+  return items.map((s) => ({ ...s, user: { ...s.user, email: emails.get(s.user._id) ?? '' } }));
+}
+
+/** GET /api/admin/submissions: one page, newest first, with a status filter and a search. */
+export async function adminSubmissions(
+  deps: Deps,
+  query: { status?: ReviewStatus; q?: string; page: number; limit: number },
+): Promise<Page<AdminSubmissionDto>> {
+  const page = await allSubmissions(deps, query);
+  return { ...page, items: await withEmails(deps, page.items) };
+}
+
+/** GET /api/admin/submissions/recent: the newest submissions of any status. */
+export async function recentSubmissions(deps: Deps, limit: number): Promise<AdminSubmissionDto[]> {
+  const page = await allSubmissions(deps, { page: 1, limit });
+  return withEmails(deps, page.items);
+}

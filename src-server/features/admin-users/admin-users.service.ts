@@ -1,0 +1,150 @@
+import { randomBytes } from 'node:crypto';
+import {
+  type AdminUserDetailDto,
+  type AdminUserSummaryDto,
+  type AdminUsersQuery,
+  type AdminUserUpdate,
+  checkAdminUserUpdate,
+} from '../../contract/admin';
+import type { Page } from '../../contract/types';
+import { nowIso } from '../../db/ids';
+import type { AppDeps } from '../../deps';
+import { fail } from '../../http/app-error';
+import type { UserRow } from '../../http/env';
+import { hashPassword } from '../auth/password';
+import { adjustBalance } from '../money/ledger';
+import { removeProfilePhoto } from '../profile/profile-photo';
+import { findUserByEmail, findUserById, userTotals } from '../users/users.repository';
+import { toAdminUserDetail, toAdminUserSummary } from './admin-users.mapper';
+import { countActiveAdmins, pageUsers, patchUser } from './admin-users.repository';
+
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
+
+export const DELETED_USER_NAME = 'Deleted user';
+export const DELETED_BAN_REASON = 'This account was deleted.';
+
+const isActiveAdmin = (u: Pick<UserRow, 'role' | 'status'>) => u.role === 'admin' && u.status === 'active';
+
+function isUniqueViolation(err: unknown): boolean {
+  return err instanceof Error && 'code' in err && String(err.code).startsWith('SQLITE_CONSTRAINT');
+}
+
+/** The role, status and ban reason after the edit; a ban needs a reason, sent or kept. */
+function nextStanding(current: UserRow, input: AdminUserUpdate) {
+  const status = input.status ?? current.status;
+  const role = input.role ?? current.role;
+  if (status !== 'banned') return { status, role, banReason: null };
+  const banReason = input.banReason !== undefined ? input.banReason : current.ban_reason?.trim() || null;
+  if (!banReason) throw fail.invalid('ban_reason_required', 'banReason');
+  return { status, role, banReason };
+}
+
+/** GET /api/admin/users: one page of live accounts, newest first. */
+export async function listUsers(deps: Deps, query: AdminUsersQuery): Promise<Page<AdminUserSummaryDto>> {
+  const { rows, total } = await pageUsers(deps.db, query);
+  return {
+    items: rows.map(toAdminUserSummary),
+    total,
+    page: query.page,
+    limit: query.limit,
+    pages: Math.ceil(total / query.limit),
+  };
+}
+
+/** A live account, or 404 user_not_found. */
+export async function requireUserRow(deps: Pick<AppDeps, 'db'>, id: string): Promise<UserRow> {
+  const user = await findUserById(deps.db, id);
+  if (!user) throw fail.notFound('user_not_found');
+  return user;
+}
+
+/** GET /api/admin/users/{id}. */
+export async function getUserDetail(deps: Deps, id: string): Promise<AdminUserDetailDto> {
+  const user = await requireUserRow(deps, id);
+  return toAdminUserDetail(user, await userTotals(deps.db, id));
+}
+
+/**
+ * PUT /api/admin/users/{id}. The new password is hashed before the transaction; inside it the
+ * account changes, a new balance is written as a ledger adjustment by this admin, and the
+ * change is undone (409 last_admin) if it left the panel without an active admin.
+ */
+export async function updateUserByAdmin(
+  deps: Deps,
+  adminId: string,
+  id: string,
+  body: unknown,
+): Promise<AdminUserDetailDto> {
+  const checked = checkAdminUserUpdate(body);
+  if (!checked.ok) throw fail.invalid(checked.problem.code, checked.problem.field, checked.problem.message);
+  const input = checked.value;
+  nextStanding(await requireUserRow(deps, id), input);
+  const holder = await findUserByEmail(deps.db, input.email);
+  if (holder && holder._id !== id) throw fail.conflict('email_in_use');
+  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+
+  try {
+    await deps.db.transaction().execute(async (tx) => {
+      const current = await findUserById(tx, id);
+      if (!current) throw fail.notFound('user_not_found');
+      const { status, role, banReason } = nextStanding(current, input);
+      const now = nowIso(deps.clock);
+      await patchUser(tx, id, {
+        name: input.name,
+        email: input.email,
+        role,
+        status,
+        ban_reason: banReason,
+        ...(passwordHash ? { password_hash: passwordHash } : {}),
+        updated_at: now,
+      });
+      if (input.balance !== undefined) await adjustBalance(tx, id, input.balance, adminId, now);
+      if (
+        isActiveAdmin(current) &&
+        !isActiveAdmin({ role, status }) &&
+        (await countActiveAdmins(tx, id)) === 0
+      ) {
+        throw fail.conflict('last_admin');
+      }
+    });
+  } catch (err) {
+    // two edits giving one address at the same moment: the unique index decides
+    if (isUniqueViolation(err)) throw fail.conflict('email_in_use');
+    throw err;
+  }
+  return getUserDetail(deps, id);
+}
+
+/**
+ * DELETE /api/admin/users/{id}: the account is anonymised, not removed, so its ledger,
+ * submissions and withdrawals stay whole. Its token stops working at once (deleted accounts
+ * are never found), and its stored photo is removed after the commit.
+ */
+export async function deleteUserByAdmin(deps: Deps, id: string): Promise<{ _id: string; deleted: true }> {
+  const user = await requireUserRow(deps, id);
+  const unusable = `!deleted:${randomBytes(32).toString('hex')}`;
+  await deps.db.transaction().execute(async (tx) => {
+    const current = await findUserById(tx, id);
+    if (!current) throw fail.notFound('user_not_found');
+    if (isActiveAdmin(current) && (await countActiveAdmins(tx, id)) === 0) throw fail.conflict('last_admin');
+    const now = nowIso(deps.clock);
+    await patchUser(tx, id, {
+      name: DELETED_USER_NAME,
+      email: `deleted-${id}@deleted.invalid`,
+      password_hash: unusable,
+      role: 'user',
+      status: 'banned',
+      ban_reason: DELETED_BAN_REASON,
+      phone: null,
+      address: null,
+      bio: null,
+      profile_image: null,
+      one_signal_id: null,
+      device_id: null,
+      updated_at: now,
+      deleted_at: now,
+    });
+  });
+  await removeProfilePhoto(deps, user.profile_image);
+  return { _id: id, deleted: true };
+}

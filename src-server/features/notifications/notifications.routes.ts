@@ -1,0 +1,12 @@
+import { Hono } from 'hono';
+import { requireAdmin } from '../../http/auth';
+import type { AppEnv } from '../../http/env';
+import { readJson } from '../../http/validate';
+import { anyObject } from '../money/body';
+import { sendNotification } from './notifications.service';
+
+/** POST /api/auth/send-notification (admins), mounted beside the auth routes. */
+export const notificationsRoutes = new Hono<AppEnv>().post('/send-notification', requireAdmin, async (c) => {
+  const body = await readJson(c, anyObject);
+  return c.json({ success: true, data: await sendNotification(c.var.deps, body) });
+});

@@ -1,0 +1,74 @@
+import type { NotificationType } from '../../contract/constants';
+import { checkNotificationRequest, type NotificationSentDto } from '../../contract/notifications';
+import type { AppDeps } from '../../deps';
+import { AppError, fail } from '../../http/app-error';
+import { NOTIFICATION_TEXTS } from './notification-texts';
+import { pushIdOf } from './notifications.repository';
+import { PushError, type PushMessage } from './push';
+
+type AutoType = keyof typeof NOTIFICATION_TEXTS;
+
+function fixedMessage(type: AutoType, target: PushMessage['target']): PushMessage {
+  return { type, target, ...NOTIFICATION_TEXTS[type] };
+}
+
+/**
+ * POST /api/auth/send-notification: the admin's dialog. Unconfigured is a 503
+ * push_not_configured, a refusing or silent push service a 502 push_failed.
+ */
+export async function sendNotification(
+  deps: Pick<AppDeps, 'push'>,
+  body: unknown,
+): Promise<NotificationSentDto> {
+  const checked = checkNotificationRequest(body);
+  if (!checked.ok) throw fail.invalid(checked.problem.code, checked.problem.field, checked.problem.message);
+  const request = checked.value;
+  const target = request.target === 'all' ? 'all' : { playerId: request.playerId };
+  const message: PushMessage =
+    request.notificationType === 'customMessage'
+      ? {
+          type: 'customMessage',
+          target,
+          headings: { en: request.title ?? '', tr: request.title ?? '' },
+          contents: { en: request.message ?? '', tr: request.message ?? '' },
+        }
+      : fixedMessage(request.notificationType, target);
+  try {
+    const { id } = await deps.push.send(message);
+    return { notificationType: request.notificationType, target: request.target, id };
+  } catch (err) {
+    if (err instanceof PushError && err.reason === 'not_configured') {
+      throw new AppError(503, 'push_not_configured');
+    }
+    console.warn(
+      `[push] ${message.type} from the dialog failed: ${err instanceof Error ? err.message : err}`,
+    );
+    throw new AppError(502, 'push_failed');
+  }
+}
+
+/**
+ * Runs a push after the reply, never failing or delaying it: the caller has committed its
+ * transaction; a failure is only logged. Unconfigured, nothing is attempted.
+ */
+function detached(deps: Pick<AppDeps, 'push'>, label: string, work: () => Promise<unknown>): void {
+  if (!deps.push.configured) return;
+  Promise.resolve()
+    .then(work)
+    .catch((err: unknown) => {
+      console.warn(`[push] ${label} not sent: ${err instanceof Error ? err.message : String(err)}`);
+    });
+}
+
+/** Tells one user about an event (approval, rejection, withdrawal result) when they have a push id. */
+export function notifyUser(deps: Pick<AppDeps, 'db' | 'push'>, userId: string, type: AutoType): void {
+  detached(deps, type, async () => {
+    const playerId = await pushIdOf(deps.db, userId);
+    if (playerId) await deps.push.send(fixedMessage(type, { playerId }));
+  });
+}
+
+/** Tells every subscribed device (a new task). */
+export function notifyAll(deps: Pick<AppDeps, 'push'>, type: Extract<NotificationType, 'newTask'>): void {
+  detached(deps, type, () => deps.push.send(fixedMessage(type, 'all')));
+}

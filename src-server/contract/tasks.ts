@@ -1,17 +1,5 @@
 import { z } from 'zod';
-import {
-  CATEGORIES,
-  type Category,
-  DIFFICULTIES,
-  type Difficulty,
-  PROOF_TYPES,
-  type ProofType,
-  REWARD_RANGES,
-  type ReviewStatus,
-  TASK_SORTS,
-  TASK_STATUSES,
-  type TaskStatus,
-} from './constants';
+import { CATEGORIES, DIFFICULTIES, PROOF_TYPES, REWARD_RANGES, TASK_SORTS, TASK_STATUSES } from './constants';
 import { tlToKurus } from './money';
 import { FIELD_MESSAGES } from './schemas';
 
@@ -241,76 +229,4 @@ export const taskListQuerySchema = z.object({
 });
 export type TaskListQuery = z.output<typeof taskListQuerySchema>;
 
-/** Counts of the automatic-comment pool; the texts go only to admins and the task's owner. */
-// a type alias (not an interface) so it also fits index-signature parameters like i18n options
-export type CommentStats = {
-  total: number;
-  used: number;
-  remaining: number;
-};
-
-/** The latest submission of a user task record, as the task page needs it. */
-export interface UserTaskSubmissionDto {
-  _id: string;
-  status: ReviewStatus;
-  description: string | null;
-  feedback: string | null;
-  rejectionReason: string | null;
-  reward: number;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** A user's record of a task (SPEC.md section 3, user task record). */
-export interface UserTaskDto {
-  _id: string;
-  task: { _id: string; title: string; reward: number; status: TaskStatus; deadline: string | null };
-  status: 'in_progress' | 'completed';
-  automaticComment: string | null;
-  startedAt: string;
-  completedAt: string | null;
-  submission: UserTaskSubmissionDto | null;
-}
-
-/** The task as the API shows it (SPEC.md section 3). `reward` is in TL. */
-export interface TaskDto {
-  _id: string;
-  title: string;
-  description: string;
-  category: Category;
-  reward: number;
-  deadline: string | null;
-  difficulty: Difficulty;
-  status: TaskStatus;
-  maxCompletions: number;
-  requiredProof: ProofType;
-  taskLink: string | null;
-  isFeatured: boolean;
-  steps: string[];
-  requirements: string[];
-  estimatedTime: number | null;
-  rating: number;
-  totalCompleted: number;
-  /** slots still free: maxCompletions minus records in progress, pending or approved */
-  remainingSlots: number;
-  createdAt: string;
-  updatedAt: string;
-  /** the creator's name */
-  createdBy: string | null;
-  /** the viewer created this task (they may edit it) */
-  isOwner: boolean;
-  commentStats: CommentStats;
-  /** only for admins and the task's owner: every comment, in order */
-  automaticComments?: string[];
-  /** only for admins and the task's owner: the comments already given out */
-  usedComments?: string[];
-  /** task detail for a signed-in user: their record, or null */
-  userTask?: UserTaskDto | null;
-}
-
-/** The reply of POST and PUT /api/tasks: the task, and how many comment lines were dropped. */
-export interface TaskSaveReply {
-  success: true;
-  data: TaskDto;
-  removedComments: number;
-}
+export type { CommentStats, TaskDto, TaskSaveReply, UserTaskDto, UserTaskSubmissionDto } from './task-dtos';

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UserRow } from '../../http/env';
+import { makeUser } from '../../testing/factories';
+import { makePendingSubmission } from '../../testing/money-factories';
+import { createTestApp, type TestApp } from '../../testing/test-app';
+import { verifyProofUrl } from '../files/file-urls';
+
+let t: TestApp;
+let adminToken: string;
+let ayse: UserRow;
+const ids: string[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  adminToken = await t.tokenFor(await makeUser(t.deps.db, { role: 'admin' }));
+  ayse = await makeUser(t.deps.db, { name: 'Ayşe Demir', email: 'ayse@example.test' });
+  const bora = await makeUser(t.deps.db, { name: 'Bora Şen', email: 'bora@example.test' });
+  const statuses = ['pending', 'approved', 'rejected', 'pending', 'approved', 'pending', 'pending'] as const;
+  for (const [n, status] of statuses.entries()) {
+    const { submissionId } = await makePendingSubmission(t.deps.db, n % 2 ? bora._id : ayse._id, {
+      reward: 100 * (n + 1),
+      createdAt: new Date(Date.UTC(2026, 3, 1 + n)).toISOString(),
+    });
+    await t.deps.db
+      .updateTable('submissions')
+      .set({ status, proof_file: `${String(n).repeat(32)}.png` })
+      .where('_id', '=', submissionId)
+      .execute();
+    ids.push(submissionId);
+  }
+});
+afterAll(() => t.dispose());
+
+const get = (path: string) => t.call('GET', path, { token: adminToken });
+const idsOf = (items: { _id: string }[]) => items.map((s) => s._id);
+
+describe('GET /api/admin/submissions', () => {
+  it('pages every submission newest first, each with its task, sender and email, and a signed proof URL', async () => {
+    const res = await get('/api/admin/submissions?limit=3');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ total: 7, page: 1, limit: 3, pages: 3 });
+    expect(idsOf(res.body.data.items)).toEqual([ids[6], ids[5], ids[4]]);
+    const item = res.body.data.items[0];
+    expect(item).toEqual({
+      _id: ids[6],
+      status: 'pending',
+      createdAt: '2026-04-07T00:00:00.000Z',
+      updatedAt: expect.any(String),
+      reviewedAt: null,
+      description: 'done',
+      feedback: null,
+      rejectionReason: null,
+      reward: 7,
+      proofImageUrl: expect.stringMatching(/^\/api\/files\/proofs\/6{32}\.png\?exp=\d+&sig=/),
+      task: { _id: expect.any(String), title: expect.any(String), reward: 7 },
+      user: { _id: ayse._id, name: 'Ayşe Demir', email: 'ayse@example.test' },
+    });
+    const url = new URL(item.proofImageUrl, 'http://x');
+    const name = url.pathname.split('/').pop()!;
+    expect(
+      verifyProofUrl(
+        t.deps.secret,
+        name,
+        url.searchParams.get('exp')!,
+        url.searchParams.get('sig')!,
+        new Date(),
+      ),
+    ).toBe(true);
+  });
+
+  it.each<[string, string, number[]]>([
+    ['all (no filter)', '', [6, 5, 4, 3, 2, 1, 0]],
+    ['all, spelled out', 'status=all', [6, 5, 4, 3, 2, 1, 0]],
+    ['pending', 'status=pending', [6, 5, 3, 0]],
+    ['approved', 'status=approved', [4, 1]],
+    ['rejected', 'status=rejected', [2]],
+    ['the sender name', 'q=bora', [5, 3, 1]],
+    ['the sender email', 'q=ayse@', [6, 4, 2, 0]],
+    ['a status and a search', 'status=pending&q=bora', [5, 3]],
+    ['the second page', 'limit=5&page=2', [1, 0]],
+  ])('filters by %s', async (_label, query, expected) => {
+    const res = await get(`/api/admin/submissions?${query}`);
+    expect(res.status).toBe(200);
+    expect(idsOf(res.body.data.items)).toEqual(expected.map((n) => ids[n]));
+  });
+
+  it.each(['status=done', 'page=0', 'limit=500', 'limit=x'])('refuses %s with a 422', async (query) => {
+    const res = await get(`/api/admin/submissions?${query}`);
+    expect([res.status, res.body.error.code]).toEqual([422, 'validation_error']);
+  });
+});
+
+describe('GET /api/admin/submissions/recent', () => {
+  it('gives the 5 newest of any status by default', async () => {
+    const res = await get('/api/admin/submissions/recent');
+    expect(res.status).toBe(200);
+    expect(idsOf(res.body.data)).toEqual([ids[6], ids[5], ids[4], ids[3], ids[2]]);
+    expect(res.body.data[2]).toMatchObject({ status: 'approved', user: { email: 'ayse@example.test' } });
+  });
+
+  it.each([
+    ['limit=2', 2],
+    ['limit=50', 7],
+    ['limit=', 5],
+  ])('takes %s', async (query, count) => {
+    const res = await get(`/api/admin/submissions/recent?${query}`);
+    expect(res.body.data).toHaveLength(count);
+  });
+
+  it.each(['limit=0', 'limit=51', 'limit=-1', 'limit=abc'])('refuses %s with a 422', async (query) => {
+    const res = await get(`/api/admin/submissions/recent?${query}`);
+    expect([res.status, res.body.error.code]).toEqual([422, 'validation_error']);
+  });
+});

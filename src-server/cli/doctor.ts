@@ -47,10 +47,21 @@ export async function runDoctor(folder: DataFolder): Promise<Finding[]> {
   if (!existsSync(folder.dbFile)) {
     return [{ check: 'database', message: `there is no database at ${folder.dbFile}` }];
   }
-  const { db, sqlite } = openDatabase(folder.dbFile);
+  let opened: ReturnType<typeof openDatabase>;
   try {
-    const integrity = sqlite.pragma('integrity_check') as { integrity_check: string }[];
-    const damaged = integrity.map((r) => r.integrity_check).filter((m) => m !== 'ok');
+    opened = openDatabase(folder.dbFile);
+  } catch (err) {
+    return [{ check: 'integrity', message: `the database cannot be opened: ${(err as Error).message}` }];
+  }
+  const { db, sqlite } = opened;
+  try {
+    let damaged: string[];
+    try {
+      const integrity = sqlite.pragma('integrity_check') as { integrity_check: string }[];
+      damaged = integrity.map((r) => r.integrity_check).filter((m) => m !== 'ok');
+    } catch (err) {
+      damaged = [(err as Error).message];
+    }
     if (damaged.length > 0) {
       // the other checks would read a damaged file: stop here
       return damaged.map((message) => ({ check: 'integrity', message: `SQLite integrity: ${message}` }));

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
@@ -42,7 +42,7 @@ describe('runCli help', () => {
     },
   );
 
-  it.each(['create-admin', 'serve', 'migrate'])(
+  it.each(['create-admin', 'serve', 'migrate', 'backup', 'restore', 'doctor'])(
     'prints the usage of %s for --help and returns 0',
     async (command) => {
       expect(await runCli([command, '--help'])).toBe(0);
@@ -156,5 +156,45 @@ describe('runCli migrate', () => {
     expect(await runCli(['migrate', '--data', dir])).toBe(0);
     expect(printed(log)).toContain('up to date');
     expect(await usersIn(dir)).toEqual([]);
+  });
+});
+
+describe('runCli backup, restore and doctor', () => {
+  it('backs up, restores into a fresh folder and the doctor passes it', async () => {
+    expect(
+      await runCli(['create-admin', '--email', 'a@example.test', '--password', 'secret123', '--data', dir]),
+    ).toBe(0);
+    const archive = join(dir, 'out', 'b.tar.gz');
+    expect(await runCli(['backup', archive, '--data', dir])).toBe(0);
+    expect(printed(log)).toContain(`backup written to ${archive}`);
+    const fresh = join(dir, 'fresh');
+    expect(await runCli(['restore', archive, '--data', fresh])).toBe(0);
+    expect(printed(log)).toContain(`into ${fresh}`);
+    expect(await runCli(['doctor', '--data', fresh])).toBe(0);
+    expect(printed(log)).toContain('all checks passed');
+    expect((await usersIn(fresh)).map((u) => u.email)).toEqual(['a@example.test']);
+  });
+
+  it('backs up into the backups folder when no file is given', async () => {
+    expect(await runCli(['migrate', '--data', dir])).toBe(0);
+    expect(await runCli(['backup', '--data', dir])).toBe(0);
+    expect(printed(log)).toMatch(/backup written to .*backups\/taskreward-\d{8}-\d{6}Z\.tar\.gz/);
+  });
+
+  it('refuses a damaged archive with 1 and says the folder was not touched', async () => {
+    const bad = join(dir, 'bad.tar');
+    writeFileSync(bad, 'not a backup');
+    expect(await runCli(['restore', bad, '--data', join(dir, 'x')])).toBe(1);
+    expect(printed(err)).toMatch(/^refused: .*The data folder was not touched\.$/);
+  });
+
+  it('asks for exactly one archive', async () => {
+    expect(await runCli(['restore', '--data', dir])).toBe(2);
+    expect(printed(err)).toContain('usage: taskreward restore');
+  });
+
+  it('doctor exits 1 and lists what is wrong', async () => {
+    expect(await runCli(['doctor', '--data', dir])).toBe(1);
+    expect(printed(err)).toContain('database: there is no database');
   });
 });

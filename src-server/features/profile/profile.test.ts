@@ -241,11 +241,7 @@ describe('PUT /api/users/me (multipart with a photo)', () => {
     );
   });
 
-  // Skipped until storage/upload.ts handles a refusal while streaming: its abort() destroys
-  // busboy inside busboy's own 'limit' callback (a file over 5 MB throws "Cannot set
-  // properties of null (setting 'truncated')" and kills the process over real HTTP) and the
-  // file part's stream has no 'error' listener ("Unexpected end of file" is unhandled).
-  it.skip.each<[string, Buffer, number, string]>([
+  it.each<[string, Buffer, number, string]>([
     ['a GIF', GIF_FILE, 415, 'file_type'],
     ['an SVG with a script', SVG_FILE, 415, 'file_type'],
     ['a file over 5 MB', pngFile(8, 6, { padTo: 5_242_881 }), 413, 'file_too_large'],

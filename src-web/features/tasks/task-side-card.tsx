@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
 import type { TaskDto } from '../../../src-server/contract/tasks';
 import { paths } from '../../app/paths';
-import { formatLongDate, formatMoney } from '../../lib/format';
+import { formatDate, formatMoney } from '../../lib/format';
 import type { TaskPageState } from './task-state';
 
 const SAFE_LINK = /^https?:\/\/\S+$/i;
@@ -39,7 +39,7 @@ export function TaskSideCard({
         <div>
           <dt>{t('detail.deadline')}</dt>
           <dd data-testid="task-deadline">
-            {task.deadline ? formatLongDate(task.deadline) : t('detail.unlimited')}
+            {task.deadline ? formatDate(task.deadline) : t('detail.unlimited')}
           </dd>
         </div>
         <div>

@@ -1,0 +1,258 @@
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedProofUrl } from '../features/files/file-urls';
+import { makeUser } from '../testing/factories';
+import { listen } from '../testing/money-factories';
+import { type ApiBody, createTestApp, type TestApp } from '../testing/test-app';
+
+/**
+ * Who may call what, for EVERY route of the app (SPEC.md section 6, DECISIONS.md Accounts):
+ * the table below must list exactly the routes of the app's route table, so a new route
+ * fails here until its access is decided. Each route is called by a visitor, a user, a
+ * suspended user, a banned user and an admin; path parameters are made-up ids, so an
+ * allowed call gets past the access check and stops at a 404 or 422 with nothing changed.
+ */
+
+type Access = 'public' | 'user' | 'active' | 'admin';
+type Who = 'visitor' | 'user' | 'suspended' | 'banned' | 'admin';
+
+const ROUTES: Record<string, Access> = {
+  'POST /api/auth/register': 'public',
+  'POST /api/auth/login': 'public',
+  'POST /api/auth/send-notification': 'admin',
+  'GET /api/users/me': 'user',
+  'PUT /api/users/me': 'user',
+  'GET /api/users/me/completed-tasks': 'user',
+  'GET /api/settings': 'public',
+  'PUT /api/settings': 'admin',
+  'PUT /api/settings/logo': 'admin',
+  'PUT /api/settings/favicon': 'admin',
+  'PUT /api/submissions/:id/review': 'admin',
+  'POST /api/submissions': 'active',
+  'GET /api/submissions/user': 'user',
+  'GET /api/submissions': 'admin',
+  'GET /api/tasks/user': 'user',
+  'GET /api/tasks': 'public',
+  'POST /api/tasks': 'admin',
+  'GET /api/tasks/:id': 'public',
+  // any signed-in user may try: the service lets only the task's creator or an admin edit it
+  'PUT /api/tasks/:id': 'user',
+  'DELETE /api/tasks/:id': 'admin',
+  'PUT /api/tasks/:id/feature': 'admin',
+  'POST /api/tasks/:id/start': 'active',
+  'POST /api/tasks/:id/restart': 'active',
+  'GET /api/files/proofs/:name': 'public',
+  'GET /api/files/images/:name': 'public',
+  'POST /api/withdraws': 'active',
+  'GET /api/withdraws': 'user',
+  'GET /api/admin/withdraws': 'admin',
+  'PUT /api/admin/withdraws/:id/approve': 'admin',
+  'PUT /api/admin/withdraws/:id/reject': 'admin',
+  'GET /api/admin/stats': 'admin',
+  'GET /api/admin/stats/today': 'admin',
+  'GET /api/admin/users': 'admin',
+  'GET /api/admin/users/:id': 'admin',
+  'PUT /api/admin/users/:id': 'admin',
+  'DELETE /api/admin/users/:id': 'admin',
+  'GET /api/admin/users/:id/submissions': 'admin',
+  'GET /api/admin/users/:id/withdrawals': 'admin',
+  'GET /api/admin/submissions/recent': 'admin',
+  'GET /api/admin/submissions': 'admin',
+};
+
+const WHO: Who[] = ['visitor', 'user', 'suspended', 'banned', 'admin'];
+const FAKE_ID = '0123456789abcdef01234567';
+const FAKE_FILE = `${'0'.repeat(32)}.png`;
+
+/** The refusal each caller gets from a route of that access, or null when they get past it. */
+function refusal(access: Access, who: Who): [number, string] | null {
+  if (access === 'public' || who === 'admin') return null;
+  if (who === 'visitor') return [401, 'unauthorized'];
+  if (who === 'banned') return [403, 'banned'];
+  if (access === 'admin') return [403, 'forbidden'];
+  if (access === 'active' && who === 'suspended') return [403, 'suspended'];
+  return null;
+}
+
+let t: TestApp;
+const tokens: Partial<Record<Who, string>> = {};
+beforeAll(async () => {
+  t = await createTestApp({ throttle: { perAccount: 10_000, perAddress: 100_000, windowSeconds: 60 } });
+  tokens.user = await t.tokenFor(await makeUser(t.deps.db));
+  tokens.suspended = await t.tokenFor(await makeUser(t.deps.db, { status: 'suspended' }));
+  tokens.banned = await t.tokenFor(
+    await makeUser(t.deps.db, { status: 'banned', ban_reason: 'kural ihlali' }),
+  );
+  tokens.admin = await t.tokenFor(await makeUser(t.deps.db, { role: 'admin' }));
+});
+afterAll(() => t.dispose());
+
+function concrete(path: string): string {
+  if (path === '/api/files/proofs/:name') return signedProofUrl(t.deps.secret, FAKE_FILE, new Date());
+  return path.replace(':name', FAKE_FILE).replace(/:[a-z]+/gi, FAKE_ID);
+}
+
+function call(method: string, path: string, who: Who) {
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  return t.call(method, path, { token: tokens[who], ...(hasBody ? { body: {} } : {}) });
+}
+
+function judge(access: Access, who: Who, res: { status: number; body: ApiBody }): string | null {
+  const expected = refusal(access, who);
+  if (expected) {
+    const [status, code] = expected;
+    if (res.status === status && res.body?.error?.code === code) return null;
+    return `expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`;
+  }
+  if (res.status >= 500 || res.status === 401 || res.status === 403) {
+    return `expected to pass the access check, got ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`;
+  }
+  return null;
+}
+
+describe('the access table', () => {
+  it("lists exactly the app's routes", () => {
+    const actual = new Set(
+      t.app.routes
+        .filter((r) => r.method !== 'ALL' && r.path.startsWith('/api/'))
+        .map((r) => `${r.method} ${r.path}`),
+    );
+    expect([...actual].sort()).toEqual(Object.keys(ROUTES).sort());
+  });
+
+  it.each(Object.entries(ROUTES))('%s is %s', async (route, access) => {
+    const [method, path] = route.split(' ');
+    const failures: string[] = [];
+    for (const who of WHO) {
+      const res = await call(method, concrete(path), who);
+      const problem = judge(access, who, res);
+      if (problem) failures.push(`${who}: ${problem}`);
+      if (who === 'banned' && refusal(access, who)) {
+        expect(res.body.error.banReason).toBe('kural ihlali');
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});
+
+// ---- other spellings of the admin paths ----
+
+const ADMIN_ROUTES = Object.entries(ROUTES).filter(([, access]) => access === 'admin');
+
+/** Spellings Hono routes exactly like the written path: same guard, same answer. */
+const SAME_ROUTE: [string, (path: string) => string][] = [
+  ['a trailing slash', (p) => `${p}/`],
+  [
+    'an encoded first letter of each segment',
+    (p) => p.replace(/\/([a-z])/g, (_m, ch: string) => `/%${ch.charCodeAt(0).toString(16)}`),
+  ],
+  [
+    'an encoded "admin" or "auth"',
+    (p) => p.replace('/admin', '/%61%64%6d%69%6e').replace('/auth', '/%61uth'),
+  ],
+  ['a dot segment', (p) => p.replace('/api/', '/api/x/../')],
+  ['an encoded dot segment', (p) => p.replace('/api/', '/api/x/%2e%2e/')],
+  ['a query string', (p) => `${p}?role=admin&page=1`],
+];
+
+/** Spellings that name no route: they must reach no handler (a 404, or the web app's shell). */
+const NO_ROUTE: [string, (path: string) => string][] = [
+  ['doubled slashes', (p) => p.replaceAll('/', '//')],
+  ['a doubled slash after /api', (p) => p.replace('/api/', '/api//')],
+  ['upper case', (p) => p.replace('/api/', '/API/').replace('admin', 'ADMIN')],
+  ['an encoded slash', (p) => p.replace('/api/', '/api%2F')],
+  ['a doubled trailing slash', (p) => `${p}//`],
+];
+
+describe.each(ADMIN_ROUTES)('%s spelled otherwise', (route) => {
+  const [method, path] = route.split(' ');
+
+  it.each(SAME_ROUTE)('with %s still takes an admin', async (_label, spell) => {
+    const failures: string[] = [];
+    for (const who of WHO) {
+      const res = await call(method, spell(concrete(path)), who);
+      const problem = judge('admin', who, res);
+      if (problem) failures.push(`${who}: ${problem}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it.each(NO_ROUTE)('with %s reaches no handler and never fails', async (_label, spell) => {
+    const failures: string[] = [];
+    for (const who of WHO) {
+      const res = await call(method, spell(concrete(path)), who);
+      const json = typeof res.body === 'object' && res.body !== null;
+      const harmless =
+        res.status < 500 &&
+        (json
+          ? res.body.success === false && [401, 403, 404].includes(res.status)
+          : method === 'GET' && res.status === 200 && String(res.body).includes('<html'));
+      if (!harmless) failures.push(`${who}: ${res.status} ${String(JSON.stringify(res.body)).slice(0, 120)}`);
+    }
+    expect(failures).toEqual([]);
+  });
+});
+
+describe('over a real HTTP connection', () => {
+  let server: { url: string; close(): Promise<void> };
+  beforeAll(async () => {
+    server = await listen(t.app);
+  });
+  afterAll(() => server.close());
+
+  /** The request line exactly as written: no client-side URL clean-up. */
+  function raw(path: string, token?: string): Promise<{ status: number; body: string }> {
+    const { port } = new URL(server.url);
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          path,
+          method: 'GET',
+          headers: token ? { Authorization: `Bearer ${token}` } : {},
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (c) => {
+            body += c;
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  it.each([
+    '/api/admin/users',
+    '/api/admin/users/',
+    '/api/%61dmin/users',
+    '/api/admin/%75sers',
+    '/api/x/../admin/users',
+    '/api/admin/./users',
+    '/api/x/%2e%2e/admin/users',
+    '/api/admin/stats/today',
+  ])('GET %s refuses a visitor and a user, and serves an admin', async (path) => {
+    expect((await raw(path)).status).toBe(401);
+    const asUser = await raw(path, tokens.user);
+    expect([asUser.status, JSON.parse(asUser.body).error.code]).toEqual([403, 'forbidden']);
+    const asAdmin = await raw(path, tokens.admin);
+    expect([asAdmin.status, JSON.parse(asAdmin.body).success]).toEqual([200, true]);
+  });
+
+  it.each([
+    '//api//admin/users',
+    '/api//admin/users',
+    '//api/admin/users',
+    '/api/admin%2Fusers',
+    '/API/admin/users',
+  ])('GET %s gives a user no admin data and no 5xx', async (path) => {
+    for (const token of [undefined, tokens.user]) {
+      const res = await raw(path, token);
+      expect(res.status).toBeLessThan(500);
+      expect(res.body).not.toMatch(/"success":true/);
+    }
+  });
+});

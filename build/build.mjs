@@ -41,6 +41,19 @@ function upToDate() {
   return Math.max(...sources) <= statSync(stamp).mtimeMs;
 }
 
+// The image worker (src-server/storage/image-worker-entry.ts) is bundled first and carried in the
+// server bundle as a string, so it runs from the bundle and from the single binary alike.
+const imageWorker = await esbuild.build({
+  entryPoints: [join(root, 'src-server/storage/image-worker-entry.ts')],
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  minify: true,
+  write: false,
+  logLevel: 'warning',
+});
+
 export const serverOptions = {
   entryPoints: [join(root, 'src-server/main.ts')],
   outfile: join(dist, 'server/main.cjs'),
@@ -50,7 +63,11 @@ export const serverOptions = {
   format: 'cjs',
   sourcemap: true,
   external: ['better-sqlite3', 'argon2'],
-  define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__import_meta_url' },
+  define: {
+    'process.env.NODE_ENV': '"production"',
+    'import.meta.url': '__import_meta_url',
+    __IMAGE_WORKER_SOURCE__: JSON.stringify(imageWorker.outputFiles[0].text),
+  },
   banner: { js: 'const __import_meta_url = require("url").pathToFileURL(__filename).href;' },
   logLevel: 'warning',
 };

@@ -3,7 +3,8 @@ import { FIELD_MESSAGES } from '../../contract/schemas';
 import type { AppDeps } from '../../deps';
 import { type AppError, fail } from '../../http/app-error';
 import { fileStoreFor } from '../../storage/file-store';
-import { ImageError, sanitizeImage, sniffImage } from '../../storage/image';
+import { ImageError, type sanitizeImage, sniffImage } from '../../storage/image';
+import { sanitizeImageOffThread } from '../../storage/image-worker';
 import { type ReceivedUpload, receiveUpload, UploadError } from '../../storage/upload';
 import { publicImageUrl } from '../files/file-urls';
 
@@ -47,7 +48,7 @@ export async function receiveProfileForm(
 export async function storeProfilePhoto(deps: Deps, upload: ReceivedUpload): Promise<string> {
   let image: ReturnType<typeof sanitizeImage>;
   try {
-    image = sanitizeImage(await upload.readFile(), { allow: PHOTO_FORMATS });
+    image = await sanitizeImageOffThread(await upload.readFile(), { allow: PHOTO_FORMATS });
   } catch (err) {
     if (!(err instanceof ImageError)) throw err;
     if (err.reason === 'too_big') throw fail.tooLarge('image_too_big');

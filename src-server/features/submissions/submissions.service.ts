@@ -8,7 +8,8 @@ import { type AppError, fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
 import { check } from '../../http/validate';
 import { fileStoreFor } from '../../storage/file-store';
-import { ImageError, type SanitizedImage, sanitizeImage, sniffImage } from '../../storage/image';
+import { ImageError, type SanitizedImage, sniffImage } from '../../storage/image';
+import { sanitizeImageOffThread } from '../../storage/image-worker';
 import { type ReceivedUpload, receiveUpload, UploadError } from '../../storage/upload';
 import { type Conn, findTask } from '../tasks/tasks.repository';
 import {
@@ -94,7 +95,7 @@ export async function submitProof(deps: Deps, user: UserRow, upload: ReceivedUpl
 
   let image: SanitizedImage;
   try {
-    image = sanitizeImage(await upload.readFile(), { allow: PROOF_FORMATS });
+    image = await sanitizeImageOffThread(await upload.readFile(), { allow: PROOF_FORMATS });
   } catch (err) {
     throw imageFailure(err);
   }

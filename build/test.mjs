@@ -1,4 +1,4 @@
-// npm test: typecheck, lint, build, the vitest unit suites, then the browser tests in Chromium.
+// npm test: typecheck, lint, build, the vitest unit suites, the browser tests in Chromium, then the single binary.
 // Without a Chromium the browser tests are skipped with a hint, and the run fails when CI is set.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -28,4 +28,16 @@ if (existsSync(CHROMIUM)) {
   );
   if (process.env.CI) process.exit(1);
   console.error('Skipping the browser tests (set CI=1 to make this a failure).');
+}
+
+// The single binary: built, copied alone into an empty folder, and run there (build/binary.check.ts).
+// A machine that cannot build it skips the step with a hint; with CI set that is a failure.
+console.log('\n== single binary');
+const sea = spawnSync(process.execPath, ['build/binary.mjs'], { stdio: 'inherit' });
+if (sea.status === 0) {
+  run('single binary tests', npx, ['vitest', 'run', '--config', 'build/binary.vitest.config.ts']);
+} else {
+  console.error('\nThe single binary could not be built (see above); its tests did not run.');
+  if (process.env.CI) process.exit(1);
+  console.error('Skipping the single-binary tests (set CI=1 to make this a failure).');
 }

@@ -1,0 +1,139 @@
+// The single binary, copied alone into an empty folder and run with no Node on the PATH and no
+// node_modules anywhere near: it serves the web app and the API, and backup, restore and doctor
+// work through it. Run by `npm run test:binary` (which builds the binary first) and by `npm test`.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const built = join(root, 'dist/binary', process.platform === 'win32' ? 'taskreward.exe' : 'taskreward');
+const present = existsSync(built);
+if (!present)
+  console.warn(`\nSKIPPED: no single binary at ${built}. Run "npm run test:binary" to build and test it.\n`);
+
+let box: string;
+let exe: string;
+let env: NodeJS.ProcessEnv;
+beforeAll(() => {
+  if (!present) return;
+  box = mkdtempSync(join(tmpdir(), 'taskreward-binary-'));
+  exe = join(box, 'taskreward');
+  copyFileSync(built, exe);
+  // nothing but the binary: no Node on the PATH, a home of its own for the native-module cache
+  mkdirSync(join(box, 'home'));
+  mkdirSync(join(box, 'empty-path'));
+  env = { HOME: join(box, 'home'), PATH: join(box, 'empty-path'), PORT: '0' };
+});
+afterAll(() => {
+  if (box) rmSync(box, { recursive: true, force: true });
+});
+
+function cli(...args: string[]) {
+  const res = spawnSync(exe, args, { cwd: box, env, encoding: 'utf8' });
+  return { code: res.status, out: `${res.stdout}${res.stderr}` };
+}
+
+async function serveOn(
+  data: string,
+): Promise<{ url: string; child: ChildProcess; stop(): Promise<number | null> }> {
+  const child = spawn(exe, ['serve', '--data', data], { cwd: box, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "listening on" line: ${out}`)), 20_000);
+    const seen = (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    child.stdout?.on('data', seen);
+    child.stderr?.on('data', seen);
+    child.once('exit', (code) => reject(new Error(`the server exited with ${code}: ${out}`)));
+  });
+  return {
+    url,
+    child,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', (code) => resolve(code));
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+async function login(url: string): Promise<string> {
+  const res = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: 'boss@example.test', password: 'boss-pass-1' }),
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { token: string }).token;
+}
+
+describe.runIf(present)('the single binary in an empty folder', () => {
+  it('answers --help for every command', () => {
+    const help = cli('--help');
+    expect(help.code).toBe(0);
+    for (const command of ['serve', 'migrate', 'create-admin', 'backup', 'restore', 'doctor']) {
+      expect(help.out).toContain(command);
+      const one = cli(command, '--help');
+      expect([one.code, one.out]).toEqual([0, expect.stringContaining(`usage: taskreward ${command}`)]);
+    }
+  });
+
+  it('serves the app and the API, backs up while serving, and restores into a fresh folder', async () => {
+    expect(
+      cli('create-admin', '--email', 'boss@example.test', '--password', 'boss-pass-1', '--data', 'data').code,
+    ).toBe(0);
+    const server = await serveOn('data');
+    try {
+      const page = await fetch(`${server.url}/`);
+      const html = await page.text();
+      expect([page.status, html]).toEqual([200, expect.stringContaining('<div id="root">')]);
+      const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+      const asset = await fetch(`${server.url}${script}`);
+      expect([asset.status, asset.headers.get('content-type')]).toEqual([
+        200,
+        'text/javascript; charset=utf-8',
+      ]);
+      const settings = await fetch(`${server.url}/api/settings`);
+      expect(((await settings.json()) as { success: boolean }).success).toBe(true);
+      const token = await login(server.url);
+      const me = await fetch(`${server.url}/api/users/me`, { headers: { Authorization: `Bearer ${token}` } });
+      expect(me.status).toBe(200);
+
+      const backup = cli('backup', 'copy.tar.gz', '--data', 'data');
+      expect(backup).toEqual({ code: 0, out: expect.stringContaining('backup written to') });
+      const refused = cli('restore', 'copy.tar.gz', '--data', 'data');
+      expect(refused.code).toBe(1);
+      expect(refused.out).toContain('in use by a running server');
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+    expect(readdirSync(join(box, 'data'))).not.toContain('server.lock');
+
+    expect(cli('restore', 'copy.tar.gz', '--data', 'restored')).toEqual({
+      code: 0,
+      out: expect.stringContaining('restored copy.tar.gz'),
+    });
+    expect(cli('doctor', '--data', 'restored')).toEqual({
+      code: 0,
+      out: expect.stringContaining('all checks passed'),
+    });
+    const again = await serveOn('restored');
+    try {
+      await login(again.url);
+    } finally {
+      await again.stop();
+    }
+    // it never needed anything beside itself
+    expect(existsSync(join(box, 'node_modules'))).toBe(false);
+    expect(existsSync(join(box, 'dist'))).toBe(false);
+  });
+});

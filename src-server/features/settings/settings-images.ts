@@ -3,7 +3,8 @@ import type { SettingsDto } from '../../contract/types';
 import type { AppDeps } from '../../deps';
 import { type AppError, fail } from '../../http/app-error';
 import { fileStoreFor } from '../../storage/file-store';
-import { ImageError, type ImageFormat, sanitizeImage, sniffImage } from '../../storage/image';
+import { ImageError, type ImageFormat, type sanitizeImage, sniffImage } from '../../storage/image';
+import { sanitizeImageOffThread } from '../../storage/image-worker';
 import { receiveUpload, UploadError } from '../../storage/upload';
 import { publicImageUrl } from '../files/file-urls';
 import { updateSettings } from './settings.service';
@@ -75,7 +76,7 @@ export async function uploadSiteImage(
     if (!upload.file) throw fail.invalid('file_type', field);
     let image: ReturnType<typeof sanitizeImage>;
     try {
-      image = sanitizeImage(await upload.readFile(), { allow: formats });
+      image = await sanitizeImageOffThread(await upload.readFile(), { allow: formats });
     } catch (err) {
       throw imageFailure(err, field);
     }

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pngFile } from '../src-server/storage/image-fixtures';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const built = join(root, 'dist/binary', process.platform === 'win32' ? 'taskreward.exe' : 'taskreward');
@@ -107,6 +108,19 @@ describe.runIf(present)('the single binary in an empty folder', () => {
       const token = await login(server.url);
       const me = await fetch(`${server.url}/api/users/me`, { headers: { Authorization: `Bearer ${token}` } });
       expect(me.status).toBe(200);
+      // an upload goes through the image worker and the file store inside the binary
+      const form = new FormData();
+      form.set('name', 'Patron');
+      form.set('profileImage', new Blob([new Uint8Array(pngFile(16, 12))], { type: 'image/png' }), 'me.png');
+      const put = await fetch(`${server.url}/api/users/me`, {
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${token}` },
+        body: form,
+      });
+      expect(put.status).toBe(200);
+      const photo = ((await put.json()) as { data: { profileImage: string } }).data.profileImage;
+      const image = await fetch(`${server.url}${photo}`);
+      expect([image.status, image.headers.get('content-type')]).toEqual([200, 'image/png']);
 
       const backup = cli('backup', 'copy.tar.gz', '--data', 'data');
       expect(backup).toEqual({ code: 0, out: expect.stringContaining('backup written to') });

@@ -135,6 +135,26 @@ describe('the access table', () => {
   });
 });
 
+describe('unknown paths under /api/admin', () => {
+  it.each([
+    ['GET', '/api/admin'],
+    ['GET', '/api/admin/'],
+    ['GET', '/api/admin/nope'],
+    ['POST', '/api/admin/users'],
+    ['PATCH', `/api/admin/users/${FAKE_ID}`],
+    ['DELETE', '/api/admin/stats'],
+    ['GET', '/api/admin/users/x/y/z'],
+  ])('%s %s tells only an admin that it does not exist', async (method, path) => {
+    const failures: string[] = [];
+    for (const who of WHO) {
+      const res = await call(method, path, who);
+      const [status, code] = refusal('admin', who) ?? [404, 'route_not_found'];
+      if (res.status !== status || res.body?.error?.code !== code) failures.push(`${who}: ${res.status}`);
+    }
+    expect(failures).toEqual([]);
+  });
+});
+
 // ---- other spellings of the admin paths ----
 
 const ADMIN_ROUTES = Object.entries(ROUTES).filter(([, access]) => access === 'admin');

@@ -295,6 +295,35 @@ describe('the last active admin', () => {
   });
 });
 
+describe('two admins demoting each other at the same instant', () => {
+  it('leaves exactly one active admin: one edit succeeds, the other is refused', async () => {
+    const pair = await createTestApp();
+    try {
+      const a = await makeUser(pair.deps.db, { role: 'admin' });
+      const b = await makeUser(pair.deps.db, { role: 'admin' });
+      const demote = async (actor: UserRow, target: UserRow) =>
+        pair.call('PUT', `/api/admin/users/${target._id}`, {
+          token: await pair.tokenFor(actor),
+          body: { name: target.name, email: target.email, role: 'user' },
+        });
+      const replies = await Promise.all([demote(a, b), demote(b, a)]);
+      // the loser is refused either by the rule (409) or, when the winner committed first, as a non-admin (403)
+      const [won, lost] = replies.map((r) => r.status).sort();
+      expect(won).toBe(200);
+      expect([403, 409]).toContain(lost);
+      const admins = await pair.deps.db
+        .selectFrom('users')
+        .select('_id')
+        .where('role', '=', 'admin')
+        .where('status', '=', 'active')
+        .execute();
+      expect(admins).toHaveLength(1);
+    } finally {
+      await pair.dispose();
+    }
+  });
+});
+
 describe('DELETE /api/admin/users/{id}', () => {
   it('anonymises the account, keeps its money history and ends its session at once', async () => {
     const store = fileStoreFor(t.deps.config.dataDir);

@@ -51,12 +51,24 @@ function fromRecord(record: UserTaskDto): Activity | null {
   const state = taskState(record);
   const base = { title: record.task.title, taskId: record.task._id };
   if (state === 'in_progress') {
-    return { ...base, id: `started-${record._id}`, type: 'task_started', date: record.startedAt, amount: null };
+    return {
+      ...base,
+      id: `started-${record._id}`,
+      type: 'task_started',
+      date: record.startedAt,
+      amount: null,
+    };
   }
   const sub = record.submission;
   if (!sub) return null;
   if (state === 'approved') {
-    return { ...base, id: `done-${sub._id}`, type: 'task_completed', date: sub.updatedAt, amount: sub.reward };
+    return {
+      ...base,
+      id: `done-${sub._id}`,
+      type: 'task_completed',
+      date: sub.updatedAt,
+      amount: sub.reward,
+    };
   }
   if (state === 'rejected') {
     return { ...base, id: `rejected-${sub._id}`, type: 'task_rejected', date: sub.updatedAt, amount: null };

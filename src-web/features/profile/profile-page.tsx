@@ -1,25 +1,146 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Avatar } from '../../components/avatar';
+import { Link } from 'react-router-dom';
+import { PAGE_SIZES, PAYMENT_METHODS } from '../../../src-server/contract/constants';
+import { tlToKurus } from '../../../src-server/contract/money';
+import { paths } from '../../app/paths';
+import { PageLoader } from '../../components/page-loader';
+import { useToast } from '../../components/toast';
 import { useAuth } from '../../lib/auth';
-import { formatLongDate, formatMoney } from '../../lib/format';
+import { useSettings } from '../../lib/settings';
+import { recentActivities, statusCounts } from './activity';
+import { BalanceCard } from './balance-card';
+import { newIdempotencyKey } from './idempotency-key';
+import { ProfileCard } from './profile-card';
+import {
+  profileKeys,
+  useFreshMe,
+  useMyApprovedSubmissions,
+  useMyTaskRecords,
+  useMyWithdrawals,
+} from './profile-queries';
+import { RecentActivity } from './recent-activity';
+import { profileStats } from './stats';
+import { StatsCard } from './stats-card';
+import { TaskStatusBoxes } from './task-status-boxes';
+import { WithdrawModal } from './withdraw-modal';
+import { offeredMethods } from './withdraw-validation';
+import { WithdrawalHistory } from './withdrawal-history';
 
-// Replaced by the full profile of the money issue.
+const kurus = (tl: number) => tlToKurus(tl) ?? Math.round(tl * 100);
+
+/** /profile: the user's card, money, statistics, task status, recent activity and withdrawals. */
 export function ProfilePage() {
-  const { user } = useAuth();
-  const { t } = useTranslation();
-  if (!user) return null;
+  const { t } = useTranslation(['profile', 'common']);
+  const { user, loading, setUser } = useAuth();
+  const settings = useSettings();
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  useFreshMe();
+  const withdrawals = useMyWithdrawals();
+  const records = useMyTaskRecords();
+  const approved = useMyApprovedSubmissions();
+  // one Idempotency-Key per opening of the modal; null while it is closed
+  const [withdrawKey, setWithdrawKey] = useState<string | null>(null);
+
+  const stats = useMemo(
+    () => (approved.data ? profileStats(approved.data, new Date()) : null),
+    [approved.data],
+  );
+  const activities = useMemo(
+    () =>
+      records.data && withdrawals.data
+        ? recentActivities(records.data, withdrawals.data, PAGE_SIZES.recentActivity)
+        : null,
+    [records.data, withdrawals.data],
+  );
+
+  if (loading) return <PageLoader />;
+  if (!user) {
+    return (
+      <section className="container narrow section">
+        <div className="card center-card">
+          <h1>{t('notFound.title')}</h1>
+          <p className="muted">{t('notFound.message')}</p>
+          <Link className="btn btn-primary" to={paths.login}>
+            {t('notFound.signIn')}
+          </Link>
+        </div>
+      </section>
+    );
+  }
+
+  const minimumPayout = settings.payment.minimumPayout;
+  const limits = {
+    minimumPayout,
+    balance: user.balance,
+    methods: offeredMethods(PAYMENT_METHODS, settings.payment.methods),
+  };
+  const canWithdraw = kurus(user.balance) >= kurus(minimumPayout) && user.balance > 0;
+  const failed = records.isError || approved.isError;
+
+  const withdrawn = (amount: number) => {
+    setWithdrawKey(null);
+    toast.success(t('profilePageWithdrawSuccess'));
+    setUser((u) => ({ ...u, balance: (kurus(u.balance) - kurus(amount)) / 100 }));
+    void queryClient.invalidateQueries({ queryKey: profileKeys.withdrawals });
+  };
+
   return (
-    <section className="container section">
-      <div className="card profile-card">
-        <Avatar name={user.name} image={user.profileImage} size={64} />
-        <div>
-          <h1>{user.name}</h1>
-          <p className="muted">{user.email}</p>
-          <p className="muted">{formatLongDate(user.joinDate)}</p>
-          <p>{formatMoney(user.balance)}</p>
+    <div className="container section profile-page" data-testid="profile-page">
+      <h1 className="sr-only">{t('pageTitle')}</h1>
+      {failed && (
+        <div className="notice notice-error row-between" role="alert">
+          <span>{t('loadError')}</span>
+          <button
+            type="button"
+            className="btn btn-outline btn-sm"
+            onClick={() => {
+              void records.refetch();
+              void approved.refetch();
+            }}
+          >
+            {t('common:actions.retry')}
+          </button>
+        </div>
+      )}
+      <div className="profile-grid">
+        <div className="profile-col">
+          <ProfileCard user={user} />
+          <BalanceCard
+            user={user}
+            minimumPayout={minimumPayout}
+            canWithdraw={canWithdraw}
+            onWithdraw={() => setWithdrawKey(newIdempotencyKey())}
+          />
+        </div>
+        <div className="profile-col">
+          <StatsCard
+            completed={user.completedTasks}
+            pending={user.pendingTasks}
+            week={stats?.week ?? null}
+            month={stats?.month ?? null}
+          />
+          <TaskStatusBoxes counts={records.data ? statusCounts(records.data) : null} />
+          <RecentActivity items={activities} />
         </div>
       </div>
-      <p className="muted">{t('nav.profile')}</p>
-    </section>
+      <WithdrawalHistory
+        withdrawals={withdrawals.data ?? []}
+        loading={withdrawals.isPending}
+        failed={withdrawals.isError}
+        onRetry={() => void withdrawals.refetch()}
+      />
+      {withdrawKey && (
+        <WithdrawModal
+          key={withdrawKey}
+          idempotencyKey={withdrawKey}
+          limits={limits}
+          onClose={() => setWithdrawKey(null)}
+          onDone={withdrawn}
+        />
+      )}
+    </div>
   );
 }

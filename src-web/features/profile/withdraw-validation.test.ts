@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { PAYMENT_METHODS } from '../../../src-server/contract/constants';
-import { offeredMethods, validateWithdraw, type WithdrawValues, withdrawProblem } from './withdraw-validation';
+import {
+  offeredMethods,
+  validateWithdraw,
+  type WithdrawLimits,
+  type WithdrawValues,
+  withdrawProblem,
+} from './withdraw-validation';
 
-const limits = { minimumPayout: 20, balance: 50.5, methods: PAYMENT_METHODS };
+const limits: WithdrawLimits = { minimumPayout: 20, balance: 50.5, methods: PAYMENT_METHODS };
 const good: WithdrawValues = {
   amount: '30',
   paymentMethod: 'papara',
@@ -70,13 +76,15 @@ describe('the withdraw form check', () => {
   });
 
   it('refuses a method the settings do not offer', () => {
-    expect(problemOf({ paymentMethod: 'iban', accountNumber: IBAN }, { ...limits, methods: ['papara'] })).toEqual(
-      { field: 'paymentMethod', key: 'errors:method_unavailable' },
-    );
+    expect(
+      problemOf({ paymentMethod: 'iban', accountNumber: IBAN }, { ...limits, methods: ['papara'] }),
+    ).toEqual({ field: 'paymentMethod', key: 'errors:method_unavailable' });
   });
 
   it('builds the request body with a lira number and a normalised account number', () => {
-    expect(validateWithdraw({ ...good, amount: '20,5', paymentMethod: 'iban', accountNumber: IBAN }, limits)).toEqual({
+    expect(
+      validateWithdraw({ ...good, amount: '20,5', paymentMethod: 'iban', accountNumber: IBAN }, limits),
+    ).toEqual({
       ok: true,
       body: {
         amount: 20.5,
@@ -93,10 +101,13 @@ describe('the server error of a withdrawal', () => {
       field: 'fullName',
       key: 'profile:profilePageAccountDetailsRequired',
     });
-    expect(withdrawProblem('suspended', undefined, limits)).toEqual({ field: 'amount', key: 'errors:suspended' });
-    expect(withdrawProblem('validation_error', 'accountDetails.fullName', limits, 'This value is too long')).toEqual(
-      { field: 'fullName', key: 'common:fields.tooLong' },
-    );
+    expect(withdrawProblem('suspended', undefined, limits)).toEqual({
+      field: 'amount',
+      key: 'errors:suspended',
+    });
+    expect(
+      withdrawProblem('validation_error', 'accountDetails.fullName', limits, 'This value is too long'),
+    ).toEqual({ field: 'fullName', key: 'common:fields.tooLong' });
   });
 });
 

@@ -1,0 +1,48 @@
+import { useQuery } from '@tanstack/react-query';
+import type { SubmissionDto } from '../../../src-server/contract/submissions';
+import type { UserTaskDto } from '../../../src-server/contract/tasks';
+import type { UserDto } from '../../../src-server/contract/types';
+import type { WithdrawalDto } from '../../../src-server/contract/withdrawals';
+import { getData } from '../../lib/api';
+import { ME_KEY } from '../../lib/auth';
+
+/** Query keys of the profile screen (its own, so another screen's lists never collide with them). */
+export const profileKeys = {
+  withdrawals: ['profile', 'withdrawals'] as const,
+  taskRecords: ['profile', 'task-records'] as const,
+  approved: ['profile', 'approved-submissions'] as const,
+};
+
+/** Reads the user again on every visit: a review or a refund may have moved the balance. */
+export function useFreshMe() {
+  return useQuery({
+    queryKey: ME_KEY,
+    queryFn: () => getData<UserDto>('/users/me'),
+    refetchOnMount: 'always',
+    retry: false,
+  });
+}
+
+/** GET /api/withdraws: the user's own withdrawals, newest first. */
+export function useMyWithdrawals() {
+  return useQuery({
+    queryKey: profileKeys.withdrawals,
+    queryFn: () => getData<WithdrawalDto[]>('/withdraws'),
+  });
+}
+
+/** GET /api/tasks/user: the status boxes and the recent activity. */
+export function useMyTaskRecords() {
+  return useQuery({
+    queryKey: profileKeys.taskRecords,
+    queryFn: () => getData<UserTaskDto[]>('/tasks/user'),
+  });
+}
+
+/** GET /api/submissions/user?status=approved: the week's and month's figures. */
+export function useMyApprovedSubmissions() {
+  return useQuery({
+    queryKey: profileKeys.approved,
+    queryFn: () => getData<SubmissionDto[]>('/submissions/user?status=approved'),
+  });
+}

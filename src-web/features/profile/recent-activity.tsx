@@ -1,0 +1,71 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { paths } from '../../app/paths';
+import { formatDateTime, formatMoney } from '../../lib/format';
+import type { Activity } from './activity';
+
+const TONES = {
+  task_completed: 'approved',
+  task_rejected: 'rejected',
+  task_started: 'in_progress',
+  payout: 'muted',
+} as const;
+
+function ActivityItem({ item }: { item: Activity }) {
+  const { t } = useTranslation('profile');
+  const typeLabel = t(`activity.${item.type}`);
+  return (
+    <li className="activity" data-testid="activity" data-type={item.type}>
+      <span className={`activity-dot badge-${TONES[item.type]}`} aria-hidden="true" />
+      <div className="activity-main">
+        <p className="activity-title">
+          {item.taskId ? <Link to={paths.task(item.taskId)}>{item.title}</Link> : <span>{typeLabel}</span>}
+        </p>
+        <p className="activity-meta muted">
+          {item.taskId && <span>{typeLabel} · </span>}
+          <time dateTime={item.date}>{formatDateTime(item.date)}</time>
+          {item.payoutStatus && <span> · {t(`withdrawalStatus.${item.payoutStatus}`)}</span>}
+        </p>
+      </div>
+      <div className="activity-side">
+        {item.type === 'task_completed' && item.amount !== null && (
+          <span className="activity-amount plus">+{formatMoney(item.amount)}</span>
+        )}
+        {item.type === 'payout' && item.amount !== null && (
+          <span className="activity-amount">{formatMoney(item.amount)}</span>
+        )}
+        {item.type === 'task_rejected' && item.taskId && (
+          <Link className="btn btn-outline btn-sm" to={paths.task(item.taskId)}>
+            {t('activity.restart')}
+          </Link>
+        )}
+        {item.type === 'task_started' && item.taskId && (
+          <Link className="btn btn-outline btn-sm" to={paths.task(item.taskId)}>
+            {t('activity.goToTask')}
+          </Link>
+        )}
+      </div>
+    </li>
+  );
+}
+
+/** The 5 latest events, newest first; each task event links to its task. */
+export function RecentActivity({ items }: { items: Activity[] | null }) {
+  const { t } = useTranslation(['profile', 'common']);
+  return (
+    <section className="card profile-activity" aria-labelledby="profile-activity-title">
+      <h2 id="profile-activity-title">{t('activity.title')}</h2>
+      {items === null ? (
+        <p className="muted">{t('common:status.loading')}</p>
+      ) : items.length === 0 ? (
+        <p className="muted">{t('activity.empty')}</p>
+      ) : (
+        <ol className="activity-list">
+          {items.map((item) => (
+            <ActivityItem key={item.id} item={item} />
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

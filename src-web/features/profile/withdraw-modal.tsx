@@ -1,0 +1,178 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { PaymentMethod } from '../../../src-server/contract/constants';
+import { Field } from '../../components/field';
+import { Modal } from '../../components/modal';
+import { ApiError, request } from '../../lib/api';
+import { errorText } from '../../lib/errors';
+import { formatMoney } from '../../lib/format';
+import {
+  validateWithdraw,
+  type WithdrawField,
+  type WithdrawLimits,
+  type WithdrawProblem,
+  type WithdrawValues,
+  withdrawProblem,
+} from './withdraw-validation';
+
+const FORM_ID = 'withdraw-form';
+
+/**
+ * The withdraw form. It is mounted afresh for every opening, with that opening's
+ * Idempotency-Key: a double click or a retry after a lost reply cannot create a second request.
+ */
+export function WithdrawModal({
+  idempotencyKey,
+  limits,
+  onClose,
+  onDone,
+}: {
+  idempotencyKey: string;
+  limits: WithdrawLimits;
+  onClose(): void;
+  onDone(amount: number): void;
+}) {
+  const { t } = useTranslation(['profile', 'common', 'errors']);
+  const [values, setValues] = useState<WithdrawValues>({
+    amount: '',
+    paymentMethod: limits.methods[0] ?? 'papara',
+    fullName: '',
+    accountNumber: '',
+  });
+  const [problem, setProblem] = useState<WithdrawProblem | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const sending = useRef(false);
+  const amountRef = useRef<HTMLInputElement>(null);
+  // after the dialog opened (the Modal's effect runs first): React's autoFocus would fire too early
+  useEffect(() => amountRef.current?.focus(), []);
+
+  const set = <K extends keyof WithdrawValues>(key: K, value: WithdrawValues[K]) => {
+    setValues((v) => ({ ...v, [key]: value }));
+    if (problem?.field === key) setProblem(null);
+  };
+  const errorOf = (field: WithdrawField) =>
+    problem?.field === field ? t(problem.key, problem.params) : undefined;
+
+  const show = (p: WithdrawProblem) => {
+    setProblem(p);
+    document.getElementById(`withdraw-${p.field}`)?.focus();
+  };
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    if (sending.current) return;
+    setFailure(null);
+    const checked = validateWithdraw(values, limits);
+    if (!checked.ok) return show(checked.problem);
+    sending.current = true;
+    setBusy(true);
+    try {
+      await request('/withdraws', {
+        method: 'POST',
+        body: checked.body,
+        headers: { 'Idempotency-Key': idempotencyKey },
+      });
+      onDone(checked.body.amount);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 422 && Object.keys(err.errors).length > 0) {
+        const [field, message] = Object.entries(err.errors)[0];
+        show(withdrawProblem(err.code, field, limits, message));
+      } else setFailure(errorText(t, err, 'profile:profilePageWithdrawError'));
+    } finally {
+      sending.current = false;
+      setBusy(false);
+    }
+  };
+
+  const method = values.paymentMethod;
+  const footer = (
+    <>
+      <button type="button" className="btn btn-outline" onClick={onClose}>
+        {t('common:actions.cancel')}
+      </button>
+      <button
+        type="submit"
+        form={FORM_ID}
+        className="btn btn-primary"
+        disabled={busy || limits.methods.length === 0}
+        data-testid="withdraw-submit"
+      >
+        {busy ? t('withdraw.sending') : t('withdraw.submit')}
+      </button>
+    </>
+  );
+
+  return (
+    <Modal open title={t('withdraw.title')} onClose={onClose} closeOnBackdrop={!busy} footer={footer}>
+      <form id={FORM_ID} className="withdraw-form" onSubmit={submit} noValidate>
+        {failure && (
+          <div className="notice notice-error" role="alert" data-testid="withdraw-failure">
+            {failure}
+          </div>
+        )}
+        {limits.methods.length === 0 && <p className="notice notice-info">{t('withdraw.noMethods')}</p>}
+        <Field id="withdraw-amount" label={t('withdraw.amount')} error={errorOf('amount')}>
+          <input
+            id="withdraw-amount"
+            type="number"
+            inputMode="decimal"
+            min={limits.minimumPayout}
+            max={limits.balance}
+            step={0.01}
+            required
+            ref={amountRef}
+            value={values.amount}
+            onChange={(e) => set('amount', e.target.value)}
+            aria-invalid={!!errorOf('amount')}
+            aria-describedby="withdraw-amount-hint"
+          />
+          <p className="profile-hint muted" id="withdraw-amount-hint">
+            {t('withdraw.amountHint', {
+              minimum: formatMoney(limits.minimumPayout),
+              balance: formatMoney(limits.balance),
+            })}
+          </p>
+        </Field>
+        <Field id="withdraw-paymentMethod" label={t('withdraw.method')} error={errorOf('paymentMethod')}>
+          <select
+            id="withdraw-paymentMethod"
+            value={method}
+            onChange={(e) => set('paymentMethod', e.target.value as PaymentMethod)}
+          >
+            {limits.methods.map((m) => (
+              <option key={m} value={m}>
+                {t(`methods.${m}`)}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field id="withdraw-fullName" label={t('withdraw.fullName')} error={errorOf('fullName')}>
+          <input
+            id="withdraw-fullName"
+            type="text"
+            autoComplete="name"
+            maxLength={100}
+            value={values.fullName}
+            onChange={(e) => set('fullName', e.target.value)}
+            aria-invalid={!!errorOf('fullName')}
+          />
+        </Field>
+        <Field id="withdraw-accountNumber" label={t(`withdraw.${method}`)} error={errorOf('accountNumber')}>
+          <input
+            id="withdraw-accountNumber"
+            type="text"
+            inputMode={method === 'papara' ? 'numeric' : 'text'}
+            autoComplete="off"
+            maxLength={64}
+            placeholder={t(`withdraw.${method}Placeholder`)}
+            value={values.accountNumber}
+            onChange={(e) => set('accountNumber', e.target.value)}
+            aria-invalid={!!errorOf('accountNumber')}
+          />
+        </Field>
+        <p className="muted profile-hint">{t('withdraw.payoutTime')}</p>
+      </form>
+    </Modal>
+  );
+}

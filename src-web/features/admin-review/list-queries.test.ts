@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import {
+  EMPTY_WITHDRAWAL_FILTERS,
+  hasWithdrawalFilters,
+  readSubmissionList,
+  readUserList,
+  readWithdrawalList,
+  submissionListApiQuery,
+  submissionListSearch,
+  userListApiQuery,
+  userListSearch,
+  withdrawalListApiQuery,
+  withdrawalListSearch,
+} from './list-queries';
+
+const params = (text: string) => new URLSearchParams(text);
+
+describe('the user list query', () => {
+  it('reads the search, the filter and the page from the URL', () => {
+    expect(readUserList(params('q=%20ay%C5%9Fe%20&status=banned&page=3'))).toEqual({
+      q: 'ayşe',
+      status: 'banned',
+      page: 3,
+    });
+  });
+
+  it('falls back to all users on page 1 for unknown values', () => {
+    expect(readUserList(params('status=vip&page=-2'))).toEqual({ q: '', status: 'all', page: 1 });
+    expect(readUserList(params('page=1.5'))).toEqual({ q: '', status: 'all', page: 1 });
+    expect(readUserList(params('page=abc'))).toEqual({ q: '', status: 'all', page: 1 });
+  });
+
+  it('reads the push filter', () => {
+    expect(readUserList(params('status=push')).status).toBe('push');
+  });
+
+  it('leaves the defaults out of the URL', () => {
+    expect(userListSearch({ q: '', status: 'all', page: 1 })).toBe('');
+    expect(userListSearch({ q: ' ali ', status: 'admin', page: 2 })).toBe('?q=ali&status=admin&page=2');
+  });
+
+  it('asks the server for 10 a page, with the filter spelled out', () => {
+    expect(userListApiQuery({ q: '', status: 'all', page: 1 })).toBe('?status=all&page=1&limit=10');
+    expect(userListApiQuery({ q: 'a&b', status: 'push', page: 4 })).toBe(
+      '?q=a%26b&status=push&page=4&limit=10',
+    );
+  });
+});
+
+describe('the submission list query', () => {
+  it('defaults to pending', () => {
+    expect(readSubmissionList(params(''))).toEqual({ status: 'pending', page: 1 });
+    expect(readSubmissionList(params('status=nope'))).toEqual({ status: 'pending', page: 1 });
+  });
+
+  it('keeps all, approved and rejected', () => {
+    expect(readSubmissionList(params('status=all')).status).toBe('all');
+    expect(readSubmissionList(params('status=rejected&page=2'))).toEqual({ status: 'rejected', page: 2 });
+  });
+
+  it('puts only the non-defaults in the URL', () => {
+    expect(submissionListSearch({ status: 'pending', page: 1 })).toBe('');
+    expect(submissionListSearch({ status: 'all', page: 3 })).toBe('?status=all&page=3');
+  });
+
+  it('sends no status for all', () => {
+    expect(submissionListApiQuery({ status: 'all', page: 1 })).toBe('?page=1&limit=10');
+    expect(submissionListApiQuery({ status: 'pending', page: 2 })).toBe('?status=pending&page=2&limit=10');
+  });
+});
+
+describe('the withdrawal list query', () => {
+  it('reads every filter', () => {
+    expect(readWithdrawalList(params('status=pending&from=2026-01-01&to=2026-01-31&q=TR12&page=2'))).toEqual({
+      status: 'pending',
+      from: '2026-01-01',
+      to: '2026-01-31',
+      q: 'TR12',
+      page: 2,
+    });
+  });
+
+  it('drops malformed dates and statuses', () => {
+    expect(readWithdrawalList(params('status=paid&from=01.01.2026&to=yesterday'))).toEqual(
+      EMPTY_WITHDRAWAL_FILTERS,
+    );
+  });
+
+  it('writes the URL and the API query', () => {
+    const state = { status: 'rejected' as const, from: '2026-02-01', to: '', q: ' Ali ', page: 1 };
+    expect(withdrawalListSearch(state)).toBe('?status=rejected&from=2026-02-01&q=Ali');
+    expect(withdrawalListApiQuery(state)).toBe('?status=rejected&from=2026-02-01&q=Ali&page=1&limit=10');
+    expect(withdrawalListApiQuery(EMPTY_WITHDRAWAL_FILTERS)).toBe('?page=1&limit=10');
+  });
+
+  it('knows when a reset has something to clear', () => {
+    expect(hasWithdrawalFilters(EMPTY_WITHDRAWAL_FILTERS)).toBe(false);
+    expect(hasWithdrawalFilters({ ...EMPTY_WITHDRAWAL_FILTERS, q: '  ' })).toBe(false);
+    expect(hasWithdrawalFilters({ ...EMPTY_WITHDRAWAL_FILTERS, to: '2026-03-01' })).toBe(true);
+    expect(hasWithdrawalFilters({ ...EMPTY_WITHDRAWAL_FILTERS, status: 'approved' })).toBe(true);
+  });
+});

@@ -1,0 +1,142 @@
+import { ADMIN_USER_FILTERS, type AdminUserFilter } from '../../../src-server/contract/admin';
+import { PAGE_SIZES, REVIEW_STATUSES, type ReviewStatus } from '../../../src-server/contract/constants';
+
+/** Lists of the admin screens keep their filters in the URL, so a reload or a shared link keeps them. */
+
+export const USERS_PAGE_SIZE = PAGE_SIZES.adminUsers;
+export const SUBMISSIONS_PAGE_SIZE = 10;
+export const WITHDRAWALS_PAGE_SIZE = 10;
+
+function readPage(value: string | null): number {
+  const n = Number(value);
+  return Number.isInteger(n) && n >= 1 && n <= 1_000_000 ? n : 1;
+}
+
+/** Builds `?a=1&b=2` from the entries that are set; '' when none is. */
+function queryString(entries: Record<string, string | number | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(entries)) {
+    if (value !== undefined && value !== '') params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+// ---- users ----
+
+export interface UserListState {
+  q: string;
+  status: AdminUserFilter;
+  page: number;
+}
+
+export function readUserList(params: URLSearchParams): UserListState {
+  const status = ADMIN_USER_FILTERS.find((f) => f === params.get('status')) ?? 'all';
+  return { q: (params.get('q') ?? '').trim(), status, page: readPage(params.get('page')) };
+}
+
+/** The URL search of the screen: defaults left out. */
+export function userListSearch(state: UserListState): string {
+  return queryString({
+    q: state.q.trim(),
+    status: state.status === 'all' ? undefined : state.status,
+    page: state.page > 1 ? state.page : undefined,
+  });
+}
+
+/** The query of GET /api/admin/users. */
+export function userListApiQuery(state: UserListState): string {
+  return queryString({
+    q: state.q.trim(),
+    status: state.status,
+    page: state.page,
+    limit: USERS_PAGE_SIZE,
+  });
+}
+
+// ---- submissions ----
+
+export type SubmissionFilter = 'all' | ReviewStatus;
+export const SUBMISSION_FILTERS: readonly SubmissionFilter[] = ['all', ...REVIEW_STATUSES];
+
+export interface SubmissionListState {
+  status: SubmissionFilter;
+  page: number;
+}
+
+/** Pending is the default: the review queue is what the screen is for. */
+export function readSubmissionList(params: URLSearchParams): SubmissionListState {
+  const status = SUBMISSION_FILTERS.find((f) => f === params.get('status')) ?? 'pending';
+  return { status, page: readPage(params.get('page')) };
+}
+
+export function submissionListSearch(state: SubmissionListState): string {
+  return queryString({
+    status: state.status === 'pending' ? undefined : state.status,
+    page: state.page > 1 ? state.page : undefined,
+  });
+}
+
+export function submissionListApiQuery(state: SubmissionListState): string {
+  return queryString({
+    status: state.status === 'all' ? undefined : state.status,
+    page: state.page,
+    limit: SUBMISSIONS_PAGE_SIZE,
+  });
+}
+
+// ---- withdrawals ----
+
+export type WithdrawalFilter = 'all' | ReviewStatus;
+export const WITHDRAWAL_FILTERS: readonly WithdrawalFilter[] = ['all', ...REVIEW_STATUSES];
+
+export interface WithdrawalListState {
+  status: WithdrawalFilter;
+  /** calendar days, YYYY-MM-DD, or '' */
+  from: string;
+  to: string;
+  q: string;
+  page: number;
+}
+
+export const EMPTY_WITHDRAWAL_FILTERS: WithdrawalListState = { status: 'all', from: '', to: '', q: '', page: 1 };
+
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+const readDay = (value: string | null) => (value && ISO_DAY.test(value) ? value : '');
+
+export function readWithdrawalList(params: URLSearchParams): WithdrawalListState {
+  const status = WITHDRAWAL_FILTERS.find((f) => f === params.get('status')) ?? 'all';
+  return {
+    status,
+    from: readDay(params.get('from')),
+    to: readDay(params.get('to')),
+    q: (params.get('q') ?? '').trim(),
+    page: readPage(params.get('page')),
+  };
+}
+
+export function withdrawalListSearch(state: WithdrawalListState): string {
+  return queryString({
+    status: state.status === 'all' ? undefined : state.status,
+    from: state.from,
+    to: state.to,
+    q: state.q.trim(),
+    page: state.page > 1 ? state.page : undefined,
+  });
+}
+
+export function withdrawalListApiQuery(state: WithdrawalListState): string {
+  return queryString({
+    status: state.status === 'all' ? undefined : state.status,
+    from: state.from,
+    to: state.to,
+    q: state.q.trim(),
+    page: state.page,
+    limit: WITHDRAWALS_PAGE_SIZE,
+  });
+}
+
+/** Whether any filter differs from the defaults (the reset button is offered then). */
+export function hasWithdrawalFilters(state: WithdrawalListState): boolean {
+  return state.status !== 'all' || state.from !== '' || state.to !== '' || state.q.trim() !== '';
+}

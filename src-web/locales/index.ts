@@ -1,4 +1,5 @@
 import enAdmin from './en/admin.json';
+import enAdminReview from './en/adminReview.json';
 import enAuth from './en/auth.json';
 import enCommon from './en/common.json';
 import enErrors from './en/errors.json';
@@ -7,6 +8,7 @@ import enProfile from './en/profile.json';
 import enSubmissions from './en/submissions.json';
 import enTasks from './en/tasks.json';
 import trAdmin from './tr/admin.json';
+import trAdminReview from './tr/adminReview.json';
 import trAuth from './tr/auth.json';
 import trCommon from './tr/common.json';
 import trErrors from './tr/errors.json';
@@ -23,6 +25,7 @@ export const resources = {
     landing: enLanding,
     errors: enErrors,
     admin: enAdmin,
+    adminReview: enAdminReview,
     profile: enProfile,
     tasks: enTasks,
     submissions: enSubmissions,
@@ -33,6 +36,7 @@ export const resources = {
     landing: trLanding,
     errors: trErrors,
     admin: trAdmin,
+    adminReview: trAdminReview,
     profile: trProfile,
     tasks: trTasks,
     submissions: trSubmissions,

@@ -241,7 +241,7 @@ describe('the profile screen and its money (issue 4)', () => {
     const row = await text(page, '[data-testid=withdrawal-row]');
     expect(row).toContain('₺30,00');
     expect(row).toContain('Papara');
-    expect(row).toContain('******7890');
+    expect(row).toContain('•••• 7890');
     expect(row).toContain('İnceleniyor');
     const count = server.db().prepare('SELECT COUNT(*) AS n FROM withdrawals').get() as { n: number };
     expect(count.n).toBe(1);
@@ -356,6 +356,9 @@ describe('the profile screen and its money (issue 4)', () => {
         .toContain(lang === 'en' ? 'Rejected' : 'Reddedildi');
       expect(await text(page, '[data-testid=rejection-reason]')).toBe(
         `${lang === 'en' ? 'Reason' : 'Sebep'}: ${REJECT_REASON}`,
+      );
+      expect(await text(page, '.profile-head p')).toMatch(
+        lang === 'en' ? /^Joined on \d\d\.\d\d\.\d{4}$/ : /^Katılım tarihi: \d{1,2} \p{L}+ \d{4}$/u,
       );
       expect(await text(page, '[data-testid=balance-current] dt')).toBe(
         lang === 'en' ? 'Current balance' : 'Mevcut bakiye',

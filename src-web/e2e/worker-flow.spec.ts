@@ -187,6 +187,8 @@ function overflowing(page: Page): Promise<string[]> {
 /** A screenshot, after checking that nothing sticks out sideways at this width. */
 async function snap(page: Page, name: string): Promise<void> {
   expect(await overflowing(page), name).toEqual([]);
+  // from the top, so the sticky top bar is not painted across the middle of a full-page shot
+  await page.evaluate(() => window.scrollTo(0, 0));
   await shot(page, name);
 }
 
@@ -407,7 +409,6 @@ describe('the worker flow in a real browser', () => {
       await page.locator('#proof-file').setInputFiles(files.fakePng);
       await expect.poll(() => proofError.textContent()).toBe(text.fileType);
       expect(await submit.isDisabled()).toBe(true);
-      await page.locator('[data-testid=proof-form]').scrollIntoViewIfNeeded();
       await snap(page, name('proof-refused'));
       expect(posts).toEqual([]);
 
@@ -598,7 +599,6 @@ describe('the worker flow in a real browser', () => {
       await page.locator('[data-testid=edit-save]').click();
       await expect.poll(() => page.locator('#edit-deadline-error').textContent()).toBe(text.deadlinePast);
       expect(await page.locator('#edit-title-error').isVisible()).toBe(true);
-      await page.locator('#edit-title-error').scrollIntoViewIfNeeded();
       await snap(page, name('task-edit-errors'));
       const newTitle = `${EDIT_TITLE} (${lang} ${label})`;
       await page.locator('#edit-title').fill(newTitle);

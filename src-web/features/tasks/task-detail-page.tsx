@@ -83,10 +83,6 @@ function TaskView({ task }: { task: TaskDto }) {
           />
         </aside>
         <div className="task-detail-main">
-          {record?.automaticComment && <CommentBox comment={record.automaticComment} />}
-          {user && state === 'in_progress' && (
-            <ProofForm taskId={task._id} onSent={() => void progress.refresh()} />
-          )}
           <section className="card" aria-labelledby="desc-title">
             <h2 id="desc-title">{t('detail.description')}</h2>
             <p className="pre-line" data-testid="task-description">
@@ -114,6 +110,10 @@ function TaskView({ task }: { task: TaskDto }) {
                 ))}
               </ul>
             </section>
+          )}
+          {record?.automaticComment && <CommentBox comment={record.automaticComment} />}
+          {user && state === 'in_progress' && (
+            <ProofForm taskId={task._id} onSent={() => void progress.refresh()} />
           )}
           <section className="card" aria-labelledby="reward-title">
             <h2 id="reward-title">{t('detail.rewardInfo')}</h2>

@@ -19,7 +19,7 @@ describe('build/electron-builder.yml', () => {
     await expect(validateConfiguration(config, debug)).resolves.toBeUndefined();
     await expect(
       validateConfiguration({ ...config, linux: { tagret: 'deb' } } as Configuration, debug),
-    ).rejects.toThrow(/tagret/);
+    ).rejects.toThrow(/Invalid configuration object/);
   });
 
   it('packages Linux (AppImage, deb), Windows (nsis) and macOS (dmg), with the single binary inside', () => {

@@ -42,6 +42,25 @@ export const routes: { public: RouteObject[]; signedIn: RouteObject[]; admin: Ro
           lazy: () =>
             import('../features/admin/dashboard-page').then((m) => ({ Component: m.DashboardPage })),
         },
+        {
+          path: 'tasks',
+          lazy: () => import('../features/admin/tasks-page').then((m) => ({ Component: m.AdminTasksPage })),
+        },
+        {
+          path: 'tasks/new',
+          lazy: () =>
+            import('../features/admin/task-form-page').then((m) => ({ Component: m.AdminTaskFormPage })),
+        },
+        {
+          path: 'tasks/edit/:id',
+          lazy: () =>
+            import('../features/admin/task-form-page').then((m) => ({ Component: m.AdminTaskFormPage })),
+        },
+        {
+          path: 'settings',
+          lazy: () =>
+            import('../features/admin/settings-page').then((m) => ({ Component: m.AdminSettingsPage })),
+        },
       ],
     },
   ],

@@ -1,50 +1,64 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, NavLink, Outlet } from 'react-router-dom';
-import { paths } from '../../app/paths';
+import { Outlet, ScrollRestoration } from 'react-router-dom';
 import { BanModal } from '../../components/ban-modal';
-import { LanguageSwitch } from '../../components/language-switch';
+import { MenuIcon } from '../../components/icons';
+import { SendNotificationDialog } from '../../components/send-notification-dialog';
 import { useAuth } from '../../lib/auth';
+import { AdminDrawer } from './admin-drawer';
+import { BellIcon } from './admin-icons';
+import { AdminBrand, AdminMenu } from './admin-menu';
 
-/** The admin area: a side menu beside the page (a top strip at phone width). */
+/**
+ * The admin area: a side menu beside the page on wide screens, a menu button opening a drawer
+ * at phone width, and the send-notification entry in the top bar and the menu.
+ */
 export function AdminLayout() {
   const { t } = useTranslation('admin');
   const { user } = useAuth();
-  const items = [
-    { to: paths.admin, label: t('menu.dashboard'), end: true },
-    { to: paths.adminTasks, label: t('menu.tasks') },
-    { to: paths.adminUsers, label: t('menu.users') },
-    { to: paths.adminSubmissions, label: t('menu.submissions') },
-    { to: paths.adminWithdrawals, label: t('menu.withdrawals') },
-    { to: paths.adminSettings, label: t('menu.settings') },
-  ];
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [notifyOpen, setNotifyOpen] = useState(false);
+  const openNotify = () => setNotifyOpen(true);
   return (
     <div className="admin-shell">
-      <aside className="admin-side" aria-label={t('menu.label')}>
-        <Link to={paths.admin} className="brand admin-brand">
-          <img src="/icon.svg" alt="" width={28} height={28} />
-          <span>{t('title')}</span>
-        </Link>
-        <nav className="admin-nav">
-          {items.map((item) => (
-            <NavLink key={item.to} to={item.to} end={item.end}>
-              {item.label}
-            </NavLink>
-          ))}
-        </nav>
-        <div className="admin-side-foot">
-          <LanguageSwitch />
-          <Link to={paths.tasks}>{t('menu.backToSite')}</Link>
-        </div>
-      </aside>
+      <div className="admin-side">
+        <AdminBrand />
+        <AdminMenu onNotify={openNotify} />
+      </div>
       <div className="admin-main">
         <header className="admin-top">
-          <span className="muted">{user?.email}</span>
+          <button
+            type="button"
+            className="icon-btn admin-menu-button"
+            aria-label={t('menu.open')}
+            aria-expanded={menuOpen}
+            aria-controls="admin-drawer"
+            onClick={() => setMenuOpen(true)}
+          >
+            <MenuIcon />
+          </button>
+          <div className="admin-top-brand">
+            <AdminBrand />
+          </div>
+          <span className="muted admin-top-user">{user?.email}</span>
+          <button
+            type="button"
+            className="btn btn-primary btn-sm admin-notify-button"
+            onClick={openNotify}
+            data-testid="open-notify"
+          >
+            <BellIcon size={16} />
+            <span className="admin-notify-label">{t('menu.notify')}</span>
+          </button>
         </header>
         <main className="admin-content" id="main">
           <Outlet />
         </main>
       </div>
+      <AdminDrawer open={menuOpen} onClose={() => setMenuOpen(false)} onNotify={openNotify} />
+      <SendNotificationDialog open={notifyOpen} onClose={() => setNotifyOpen(false)} />
       <BanModal />
+      <ScrollRestoration />
     </div>
   );
 }

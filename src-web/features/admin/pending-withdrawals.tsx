@@ -1,0 +1,110 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import type { WithdrawalDto } from '../../../src-server/contract/withdrawals';
+import { paths } from '../../app/paths';
+import { useToast } from '../../components/toast';
+import { formatDateTime, formatMoney } from '../../lib/format';
+import { actionError } from './action-error';
+import { useSettleWithdrawal } from './dashboard-api';
+import { RejectWithdrawalModal } from './reject-withdrawal-modal';
+
+/** Up to 5 newest pending withdrawals, approved or rejected right here. */
+export function PendingWithdrawals({ items, total }: { items: WithdrawalDto[]; total: number }) {
+  const { t } = useTranslation('admin');
+  const toast = useToast();
+  const { approve, reject } = useSettleWithdrawal();
+  const [rejecting, setRejecting] = useState<WithdrawalDto | null>(null);
+  const busy = approve.isPending || reject.isPending;
+
+  const onApprove = (w: WithdrawalDto) =>
+    approve.mutate(w._id, {
+      onSuccess: () => toast.success(t('dashboard.approvalSuccess')),
+      onError: (err) => toast.error(actionError(t, err, 'admin:dashboard.approvalProcessError')),
+    });
+  const onReject = (reason: string) => {
+    if (!rejecting) return;
+    reject.mutate(
+      { id: rejecting._id, reason },
+      {
+        onSuccess: () => {
+          setRejecting(null);
+          toast.success(t('dashboard.rejectionSuccess'));
+        },
+        onError: (err) => toast.error(actionError(t, err, 'admin:dashboard.rejectionProcessError')),
+      },
+    );
+  };
+
+  return (
+    <section className="card admin-panel" aria-labelledby="pending-withdrawals-title">
+      <div className="admin-panel-head">
+        <h2 id="pending-withdrawals-title">
+          {t('dashboard.withdrawals.title')} <span className="badge badge-pending">{total}</span>
+        </h2>
+        <Link to={paths.adminWithdrawals}>{t('dashboard.withdrawals.viewAll')}</Link>
+      </div>
+      {items.length === 0 ? (
+        <p className="muted" data-testid="no-pending-withdrawals">
+          {t('dashboard.withdrawals.empty')}
+        </p>
+      ) : (
+        <div className="table-wrap">
+          <table className="table" data-testid="pending-withdrawals">
+            <thead>
+              <tr>
+                <th scope="col">{t('dashboard.withdrawals.date')}</th>
+                <th scope="col">{t('dashboard.withdrawals.user')}</th>
+                <th scope="col">{t('dashboard.withdrawals.amount')}</th>
+                <th scope="col">{t('dashboard.withdrawals.account')}</th>
+                <th scope="col">{t('dashboard.withdrawals.actions')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((w) => (
+                <tr key={w._id}>
+                  <td className="nowrap">{formatDateTime(w.createdAt)}</td>
+                  <td>
+                    <Link to={paths.adminUser(w.user._id)}>{w.user.name}</Link>
+                  </td>
+                  <td className="nowrap strong">{formatMoney(w.amount)}</td>
+                  <td>
+                    <span className="badge">{t(`methods.${w.paymentMethod}`)}</span>
+                    <div>{w.accountDetails.fullName}</div>
+                    <div className="muted small mono">{w.accountDetails.accountNumber}</div>
+                  </td>
+                  <td>
+                    <div className="row-actions">
+                      <button
+                        type="button"
+                        className="btn btn-success btn-sm"
+                        disabled={busy}
+                        onClick={() => onApprove(w)}
+                      >
+                        {t('dashboard.withdrawals.approve')}
+                      </button>
+                      <button
+                        type="button"
+                        className="btn btn-danger btn-sm"
+                        disabled={busy}
+                        onClick={() => setRejecting(w)}
+                      >
+                        {t('dashboard.withdrawals.reject')}
+                      </button>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <RejectWithdrawalModal
+        withdrawal={rejecting}
+        pending={reject.isPending}
+        onClose={() => setRejecting(null)}
+        onReject={onReject}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,35 @@
+import type { InputHTMLAttributes } from 'react';
+import { Field } from '../../components/field';
+
+/** A labelled settings input with the id `settings-<name>` (the error focus looks for it). */
+export function SettingsInput({
+  name,
+  label,
+  error,
+  value,
+  onValue,
+  multiline,
+  ...rest
+}: {
+  name: string;
+  label: string;
+  error?: string;
+  value: string;
+  onValue(value: string): void;
+  multiline?: boolean;
+} & Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'name'>) {
+  const id = `settings-${name}`;
+  const aria = {
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': error ? `${id}-error` : undefined,
+  };
+  return (
+    <Field id={id} label={label} error={error}>
+      {multiline ? (
+        <textarea id={id} rows={3} value={value} onChange={(e) => onValue(e.target.value)} {...aria} />
+      ) : (
+        <input id={id} value={value} onChange={(e) => onValue(e.target.value)} {...aria} {...rest} />
+      )}
+    </Field>
+  );
+}

@@ -62,7 +62,7 @@ const TABLE: [Who, string, string, string, string][] = [
   ['suspended', 'ok', 'suspended', 'forbidden', 'ok'],
   ['banned', 'banned', 'banned', 'banned', 'visitor'],
   ['admin', 'ok', 'ok', 'ok', 'ok'],
-  ['suspendedAdmin', 'ok', 'suspended', 'ok', 'ok'],
+  ['suspendedAdmin', 'ok', 'suspended', 'suspended', 'ok'],
   ['bannedAdmin', 'banned', 'banned', 'banned', 'visitor'],
 ];
 

@@ -49,6 +49,8 @@ export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!user) throw fail.unauthorized();
   if (user.status === 'banned') throw bannedError(user);
   if (user.role !== 'admin') throw fail.forbidden('forbidden');
+  // a suspended admin keeps a signed-in session but no admin powers
+  if (user.status === 'suspended') throw fail.forbidden('suspended');
   c.set('user', user);
   await next();
 };

@@ -22,7 +22,8 @@ import { listUserTaskRecords } from './user-tasks.repository';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
 
-const isAdmin = (user?: UserRow) => user?.role === 'admin';
+// admin powers need an active admin: a suspended one is treated like any other user
+const isAdmin = (user?: UserRow) => user?.role === 'admin' && user.status === 'active';
 const isOwner = (row: TaskRow, user?: UserRow) => user !== undefined && row.created_by === user._id;
 
 /** Active, within its deadline: what users and visitors may see and start. */

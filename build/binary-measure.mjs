@@ -25,10 +25,13 @@ const env = {
 };
 
 /** Milliseconds from spawn to the "listening on" line; the server is stopped after. */
-function startOnce(dataDir) {
+function startOnce(dataDir, command = exe, pre = []) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(exe, ['serve', '--data', dataDir], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, [...pre, 'serve', '--data', dataDir], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => {
       out += d;
@@ -65,6 +68,15 @@ try {
     `warm start:        ${median.toFixed(0)} ms median of ${WARM_RUNS} (min ${warm[0].toFixed(0)}, max ${warm.at(-1).toFixed(0)})`,
   );
   console.log(`--help:            ${help.toFixed(0)} ms`);
+  const bundle = join(root, 'dist/server/main.cjs');
+  if (existsSync(bundle)) {
+    const runs = [];
+    for (let i = 0; i < WARM_RUNS; i++) runs.push(await startOnce(data, process.execPath, [bundle]));
+    runs.sort((a, b) => a - b);
+    console.log(
+      `for comparison:    ${runs[Math.floor(runs.length / 2)].toFixed(0)} ms median for node dist/server/main.cjs`,
+    );
+  }
   console.log(`machine:           ${process.platform}-${process.arch}, Node ${process.versions.node} inside`);
 } finally {
   rmSync(scratch, { recursive: true, force: true });

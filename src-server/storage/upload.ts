@@ -146,7 +146,8 @@ export function receiveUpload(
     });
     parser.on('field', (name, value, info) => {
       if (info.nameTruncated || info.valueTruncated) abort(new UploadError('field_too_long'));
-      else if (!(name in fields)) fields[name] = value;
+      // browsers send form text with CRLF line breaks: stored text uses LF like JSON bodies
+      else if (!(name in fields)) fields[name] = value.replace(/\r\n?/g, '\n');
     });
     parser.on('error', () => abort(new UploadError('malformed')));
     source.on('error', () => abort(new UploadError('malformed')));

@@ -42,6 +42,12 @@ export function InstallBanner() {
     return () => window.removeEventListener('beforeinstallprompt', onPrompt);
   }, []);
 
+  // the page keeps room below its content for the banner while it shows
+  useEffect(() => {
+    document.body.classList.toggle('has-install-banner', visible);
+    return () => document.body.classList.remove('has-install-banner');
+  }, [visible]);
+
   if (!visible) return null;
   const dismiss = () => {
     setVisible(false);

@@ -39,6 +39,17 @@ const recordOf = (userId: string, taskId: string) =>
     .executeTakeFirstOrThrow();
 
 describe('POST /api/submissions', () => {
+  it('stores the description with LF line breaks, as browsers send CRLF in form fields', async () => {
+    const { token, taskId } = await started();
+    const res = await submit(t, token, {
+      task: taskId,
+      file: png,
+      description: 'satır bir\r\nsatır iki\rüç',
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.data.description).toBe('satır bir\nsatır iki\nüç');
+  });
+
   it('takes the proof of a task in progress: pending, with the task reward, and the record completed', async () => {
     const { user, token, taskId } = await started();
     const res = await submit(t, token, { task: taskId, file: png, description: '  Paylaştım  ' });

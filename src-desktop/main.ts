@@ -57,7 +57,7 @@ async function connect(): Promise<string> {
       env: process.env,
       packaged: app.isPackaged,
       resourcesPath: process.resourcesPath,
-      appRoot: join(here, '..', '..'),
+      appRoot: app.getAppPath(),
     });
     local = new LocalServer(program, join(app.getPath('userData'), 'data'));
   }

@@ -74,6 +74,7 @@ describe('resolveServerProgram', () => {
     expect(resolveServerProgram({ ...base, env: {}, packaged: false })).toEqual({
       command: 'node',
       args: [join('/nowhere', 'dist', 'server', 'main.cjs')],
+      env: { WEB_DIR: join('/nowhere', 'dist', 'web') },
     });
   });
 });

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 export interface ServerProgram {
   command: string;
   args: string[];
+  /** Extra environment for it (the bundle needs to be told where the built web app is). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -74,7 +76,7 @@ export function startServer(options: {
   const { program, dataDir } = options;
   const args = [...program.args, 'serve', '--host', '127.0.0.1', '--port', '0', '--data', dataDir];
   const child = spawn(program.command, args, {
-    env: { ...(options.env ?? process.env), PORT: '0', HOST: '127.0.0.1' },
+    env: { ...(options.env ?? process.env), ...program.env, PORT: '0', HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
     windowsHide: true,
   });
@@ -135,7 +137,7 @@ export function runCommand(
 ): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(program.command, [...program.args, ...args], {
-      env,
+      env: { ...env, ...program.env },
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,
     });

@@ -61,6 +61,31 @@ export const routes: { public: RouteObject[]; signedIn: RouteObject[]; admin: Ro
           lazy: () =>
             import('../features/admin/settings-page').then((m) => ({ Component: m.AdminSettingsPage })),
         },
+        {
+          path: 'users',
+          lazy: () => import('../features/admin-review/users-page').then((m) => ({ Component: m.UsersPage })),
+        },
+        {
+          path: 'users/:id',
+          lazy: () =>
+            import('../features/admin-review/user-detail-page').then((m) => ({
+              Component: m.UserDetailPage,
+            })),
+        },
+        {
+          path: 'submissions',
+          lazy: () =>
+            import('../features/admin-review/submissions-page').then((m) => ({
+              Component: m.SubmissionsPage,
+            })),
+        },
+        {
+          path: 'withdrawals',
+          lazy: () =>
+            import('../features/admin-review/withdrawals-page').then((m) => ({
+              Component: m.WithdrawalsPage,
+            })),
+        },
       ],
     },
   ],

@@ -99,7 +99,13 @@ export interface WithdrawalListState {
   page: number;
 }
 
-export const EMPTY_WITHDRAWAL_FILTERS: WithdrawalListState = { status: 'all', from: '', to: '', q: '', page: 1 };
+export const EMPTY_WITHDRAWAL_FILTERS: WithdrawalListState = {
+  status: 'all',
+  from: '',
+  to: '',
+  q: '',
+  page: 1,
+};
 
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 const readDay = (value: string | null) => (value && ISO_DAY.test(value) ? value : '');

@@ -1,0 +1,20 @@
+import { useTranslation } from 'react-i18next';
+import type { ReviewStatus, UserStatus } from '../../../src-server/contract/constants';
+
+export function UserStatusBadge({ status }: { status: UserStatus }) {
+  const { t } = useTranslation('adminReview');
+  return (
+    <span className={`badge badge-${status}`} data-testid="user-status" data-status={status}>
+      {t(`userStatus.${status}`)}
+    </span>
+  );
+}
+
+export function ReviewStatusBadge({ status }: { status: ReviewStatus }) {
+  const { t } = useTranslation('adminReview');
+  return (
+    <span className={`badge badge-${status}`} data-testid="review-status" data-status={status}>
+      {t(`reviewStatus.${status}`)}
+    </span>
+  );
+}

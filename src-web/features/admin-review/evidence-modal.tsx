@@ -1,0 +1,147 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AdminSubmissionDto } from '../../../src-server/contract/admin';
+import { QUICK_APPROVE_FEEDBACK } from '../../../src-server/contract/constants';
+import { Modal } from '../../components/modal';
+import { formatDateTime, formatMoney } from '../../lib/format';
+import { ReviewStatusBadge } from './badges';
+import { QuickActions } from './quick-actions';
+import { quickApproveRequest, quickRejectRequest } from './review-form';
+import { useReview } from './use-review';
+
+/**
+ * The proof image of a submission with its details; for a pending one, quick approve (the fixed
+ * feedback) or quick reject with a preset reason, or the full review. Escape or a click on the
+ * backdrop closes it.
+ */
+export function EvidenceModal({
+  item,
+  onClose,
+  onReview,
+  onExpired,
+}: {
+  item: AdminSubmissionDto | null;
+  onClose(): void;
+  onReview(item: AdminSubmissionDto): void;
+  onExpired(): void;
+}) {
+  const { t } = useTranslation('adminReview');
+  return (
+    <Modal
+      open={item !== null}
+      title={t('evidence.title', { title: item?.task.title ?? '' })}
+      onClose={onClose}
+      size="lg"
+    >
+      {item && (
+        <EvidenceBody
+          key={item._id}
+          item={item}
+          onClose={onClose}
+          onReview={() => onReview(item)}
+          onExpired={onExpired}
+        />
+      )}
+    </Modal>
+  );
+}
+
+function EvidenceBody({
+  item,
+  onClose,
+  onReview,
+  onExpired,
+}: {
+  item: AdminSubmissionDto;
+  onClose(): void;
+  onReview(): void;
+  onExpired(): void;
+}) {
+  const { t } = useTranslation('adminReview');
+  const review = useReview(item._id, onClose);
+  const [failedUrl, setFailedUrl] = useState<string | null>(null);
+  const [retried, setRetried] = useState(false);
+  const url = item.proofImageUrl;
+  const reasonLabel = item.rejectionReason
+    ? t(`rejectionReasons.${item.rejectionReason}`, { defaultValue: item.rejectionReason })
+    : null;
+
+  return (
+    <div className="ar-evidence" data-testid="evidence-modal">
+      <div className="ar-evidence-image">
+        {url && failedUrl !== url ? (
+          <img
+            className="proof-image"
+            src={url}
+            alt={t('evidence.alt', { name: item.user.name, title: item.task.title })}
+            data-testid="evidence-image"
+            onError={() => {
+              setFailedUrl(url);
+              // the signed URL may have expired: ask the list for fresh ones once
+              if (!retried) {
+                setRetried(true);
+                onExpired();
+              }
+            }}
+          />
+        ) : (
+          <p className="notice notice-info">{url ? t('evidence.loadError') : t('evidence.noImage')}</p>
+        )}
+      </div>
+      <dl className="ar-info ar-evidence-info">
+        <div>
+          <dt>{t('evidence.sender')}</dt>
+          <dd className="ar-break">{item.user.name}</dd>
+        </div>
+        <div>
+          <dt>{t('evidence.date')}</dt>
+          <dd>{formatDateTime(item.createdAt)}</dd>
+        </div>
+        <div>
+          <dt>{t('evidence.reward')}</dt>
+          <dd>{formatMoney(item.reward)}</dd>
+        </div>
+        <div>
+          <dt>{t('submissions.columns.status')}</dt>
+          <dd>
+            <ReviewStatusBadge status={item.status} />
+          </dd>
+        </div>
+        <div className="ar-span-all">
+          <dt>{t('evidence.description')}</dt>
+          <dd className={item.description ? 'pre-line ar-break' : 'muted'}>
+            {item.description || t('evidence.noDescription')}
+          </dd>
+        </div>
+        {reasonLabel && (
+          <div className="ar-span-all">
+            <dt>{t('evidence.rejectionReason')}</dt>
+            <dd>{reasonLabel}</dd>
+          </div>
+        )}
+        {item.status !== 'pending' && item.feedback && (
+          <div className="ar-span-all">
+            <dt>{t('evidence.feedback')}</dt>
+            <dd className="pre-line ar-break">{item.feedback}</dd>
+          </div>
+        )}
+      </dl>
+      {item.status === 'pending' && (
+        <QuickActions
+          sending={review.sending}
+          pendingStatus={review.pendingStatus}
+          onApprove={() => review.send(quickApproveRequest(QUICK_APPROVE_FEEDBACK), 'approvalProcessError')}
+          onReject={(reason) =>
+            review.send(quickRejectRequest(reason, t(`rejectionReasons.${reason}`)), 'rejectionProcessError')
+          }
+          onReview={onReview}
+        />
+      )}
+      {review.failure && (
+        <p className="notice notice-error" role="alert" data-testid="review-failure">
+          {review.failure}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+import { useTranslation } from 'react-i18next';
+import { listRange } from './list-range';
+
+/** A load failure with a retry button. */
+export function LoadError({
+  message,
+  onRetry,
+  testId,
+}: {
+  message: string;
+  onRetry(): void;
+  testId: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="notice notice-error ar-load-error" role="alert" data-testid={testId}>
+      <span>{message}</span>
+      <button type="button" className="btn btn-outline btn-sm" onClick={onRetry}>
+        {t('actions.retry')}
+      </button>
+    </div>
+  );
+}
+
+/** "Showing 11–20 of 57". */
+export function RangeText({
+  page,
+  limit,
+  total,
+  textKey,
+  testId,
+}: {
+  page: number;
+  limit: number;
+  total: number;
+  textKey: string;
+  testId: string;
+}) {
+  const { t } = useTranslation('adminReview');
+  if (total === 0) return null;
+  return (
+    <p className="muted ar-range" data-testid={testId} aria-live="polite">
+      {t(textKey, { ...listRange(page, limit, total) })}
+    </p>
+  );
+}

@@ -3,7 +3,7 @@
 // origin, answers the bridge only from the connection page, and stops the server with the window.
 import { spawnSync } from 'node:child_process';
 import type { EventEmitter } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -23,7 +23,13 @@ const h = vi.hoisted(() => ({
   root: '',
 }));
 h.userData = userData;
-h.root = root;
+// an app folder with the built server and web app but no single binary, so the shell takes its
+// development path (system Node and the bundle) whatever else was built in this tree
+const appRoot = join(userData, 'app');
+mkdirSync(join(appRoot, 'dist'), { recursive: true });
+symlinkSync(join(root, 'dist/server'), join(appRoot, 'dist/server'), 'junction');
+symlinkSync(join(root, 'dist/web'), join(appRoot, 'dist/web'), 'junction');
+h.root = appRoot;
 
 vi.mock('electron', async () => {
   const { EventEmitter: Emitter } = await import('node:events');
@@ -105,7 +111,14 @@ let adminUrl = '';
 beforeAll(async () => {
   const built = spawnSync(process.execPath, ['build/build.mjs', '--if-needed', '--quiet'], { cwd: root });
   if (built.status !== 0) throw new Error(`the build failed: ${built.stderr}`);
-  await import('./main');
+  // started from anywhere, as a desktop app is: the server must not depend on the cwd
+  const cwd = process.cwd();
+  process.chdir(userData);
+  try {
+    await import('./main');
+  } finally {
+    process.chdir(cwd);
+  }
   for (let i = 0; i < 300 && !mainWindow()?.loaded.length; i++) await new Promise((r) => setTimeout(r, 50));
   adminUrl = mainWindow()?.loaded[0] ?? '';
 });
@@ -123,6 +136,8 @@ describe('the desktop main process', () => {
     expect(adminUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/admin$/);
     const page = await fetch(adminUrl);
     expect([page.status, await page.text()]).toEqual([200, expect.stringContaining('<div id="root">')]);
+    expect(existsSync(join(userData, 'data', 'taskreward.db'))).toBe(true);
+    expect(existsSync(join(userData, 'data', 'server.lock'))).toBe(true);
   });
 
   it('opens the window isolated, sandboxed, without Node and without a preload', () => {
@@ -163,5 +178,6 @@ describe('the desktop main process', () => {
     for (let i = 0; i < 100 && h.quits === 0; i++) await new Promise((r) => setTimeout(r, 50));
     expect(h.quits).toBeGreaterThan(0);
     await expect(fetch(adminUrl)).rejects.toThrow();
+    expect(existsSync(join(userData, 'data', 'server.lock'))).toBe(false);
   });
 });

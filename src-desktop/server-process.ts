@@ -31,6 +31,7 @@ export function resolveServerProgram(options: {
   return {
     command: options.env.TASKREWARD_NODE || 'node',
     args: [join(options.appRoot, 'dist', 'server', 'main.cjs')],
+    env: { WEB_DIR: join(options.appRoot, 'dist', 'web') },
   };
 }
 

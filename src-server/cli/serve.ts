@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { serve } from '@hono/node-server';
 import { createApp } from '../app';
 import { openApp } from '../bootstrap';
@@ -15,9 +16,10 @@ import { runSelf } from './self';
  */
 export async function runServe(config: Config): Promise<void> {
   const folder = new DataFolder(config.dataDir);
-  folder.prepare();
   const schedule = readBackupSchedule();
-  // a restarting dev server may still be letting go of the folder
+  // the lock comes before anything touches the folder (openApp clears its temp area); a
+  // restarting dev server may still be letting go of it
+  mkdirSync(folder.root, { recursive: true });
   const lock = await acquireLock(folder, 5_000);
   process.once('exit', () => lock.release());
   let opened: Awaited<ReturnType<typeof openApp>>;

@@ -64,9 +64,10 @@ export interface ScheduleHandle {
 
 /**
  * Backs up into DataFolder.backupsDir every `intervalHours`, then keeps the newest `keep`. The
- * first run comes one interval after the newest existing backup (soon after start when that is
- * overdue), so a server restarted daily still backs up daily. `run` makes one archive (the
- * server spawns its own `backup` command, so the copy never runs on its event loop).
+ * first run comes one interval after the newest existing backup (a minute after start when that
+ * is overdue, or one interval if shorter), so a server restarted daily still backs up daily.
+ * `run` makes one archive (the server spawns its own `backup` command, so the copy never runs
+ * on its event loop).
  */
 export function startBackupSchedule(
   folder: DataFolder,
@@ -103,7 +104,8 @@ export function startBackupSchedule(
   };
   void (async () => {
     const names = await listScheduledBackups(folder);
-    let delay = options.firstDelayMs ?? 60_000;
+    // soon after start, but never sooner than an interval as short as that
+    let delay = Math.min(options.firstDelayMs ?? 60_000, intervalMs);
     const newest = names.at(-1);
     if (newest) {
       const made = (await stat(join(folder.backupsDir, newest)).catch(() => null))?.mtimeMs ?? 0;

@@ -1,0 +1,84 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// `serve` as operators run it: the built bundle in a child process.
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+let scratch: string;
+beforeAll(() => {
+  const built = spawnSync(process.execPath, ['build/build.mjs', '--if-needed', '--quiet'], { cwd: root });
+  if (built.status !== 0) throw new Error(`the build failed: ${built.stderr}`);
+  scratch = mkdtempSync(join(tmpdir(), 'taskreward-serve-'));
+});
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function serve(data: string, env: Record<string, string> = {}) {
+  const child = spawn(
+    process.execPath,
+    [join(root, 'dist/server/main.cjs'), 'serve', '--port', '0', '--data', data],
+    {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  const collect = (d: Buffer) => {
+    output += d.toString();
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { child, exited, output: () => output };
+}
+
+async function until(check: () => boolean, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function stop(child: ChildProcess) {
+  child.kill('SIGTERM');
+}
+
+describe('serve', () => {
+  it('holds the data folder: a second server on it is refused, the lock goes at a clean stop', async () => {
+    const data = join(scratch, 'locked');
+    const first = serve(data);
+    try {
+      await until(() => first.output().includes('listening on'), 20_000);
+      expect(readFileSync(join(data, 'server.lock'), 'utf8').trim()).toBe(String(first.child.pid));
+      // an upload the first server is receiving: the refused second one must not clear it
+      writeFileSync(join(data, 'tmp', 'upload.part'), 'half a photo');
+      const second = serve(data);
+      expect(await second.exited).toBe(1);
+      expect(second.output()).toContain(`in use by a running server (pid ${first.child.pid})`);
+      expect(existsSync(join(data, 'tmp', 'upload.part'))).toBe(true);
+    } finally {
+      stop(first.child);
+    }
+    expect(await first.exited).toBe(0);
+    expect(existsSync(join(data, 'server.lock'))).toBe(false);
+  });
+
+  it('makes scheduled backups in the backups folder and keeps the newest N', async () => {
+    const data = join(scratch, 'scheduled');
+    // every 1.8 s, keeping 2
+    const server = serve(data, { BACKUP_INTERVAL_HOURS: '0.0005', BACKUP_KEEP: '2' });
+    try {
+      await until(() => (server.output().match(/scheduled backup written/g) ?? []).length >= 3, 30_000);
+    } finally {
+      stop(server.child);
+    }
+    await server.exited;
+    expect(server.output()).toMatch(/backing up every 0\.0005 h into .*backups, keeping 2/);
+    const kept = readdirSync(join(data, 'backups'));
+    expect(kept).toHaveLength(2);
+    for (const name of kept) expect(name).toMatch(/^taskreward-\d{8}-\d{6}Z\.tar\.gz$/);
+  });
+});

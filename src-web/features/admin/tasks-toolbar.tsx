@@ -22,11 +22,14 @@ export function TasksToolbar({
   const { t } = useTranslation('admin');
   const [text, setText] = useState(q);
   const sent = useRef(q);
+  // the latest callback: a search fired by the timer must not act on an older address bar
+  const onSearchRef = useRef(onSearch);
+  onSearchRef.current = onSearch;
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const search = (value: string) => {
     clearTimeout(timer.current);
     sent.current = value;
-    onSearch(value);
+    onSearchRef.current(value);
   };
   // the search follows the typing after a short pause
   const type = (value: string) => {

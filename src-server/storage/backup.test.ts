@@ -1,6 +1,8 @@
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as tar from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app';
@@ -24,6 +26,28 @@ import { restoreBackup } from './restore';
  * server that passes the doctor and holds every write acknowledged before the backup began.
  */
 const CLIENTS = 20;
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** `node dist/server/main.cjs backup FILE --data DIR`: resolves with its exit code and output. */
+function backupCommand(file: string, dataDir: string): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [
+      join(root, 'dist/server/main.cjs'),
+      'backup',
+      file,
+      '--data',
+      dataDir,
+    ]);
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => {
+      output += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      output += d.toString();
+    });
+    child.once('close', (code) => resolve({ code, output }));
+  });
+}
 const ROUNDS = 12;
 
 let t: TestApp;
@@ -33,6 +57,8 @@ let adminToken: string;
 let seeded: Seeded;
 let scratch: string;
 beforeAll(async () => {
+  const built = spawnSync(process.execPath, ['build/build.mjs', '--if-needed', '--quiet'], { cwd: root });
+  if (built.status !== 0) throw new Error(`the build failed: ${built.stderr}`);
   t = await createTestApp();
   server = await listen(t.app);
   admin = await makeUser(t.deps.db, { role: 'admin' });
@@ -95,7 +121,8 @@ describe('backup and restore under load', () => {
     const began = performance.now();
     const before = acks.filter((a) => a.at <= began);
     const archive = join(scratch, 'under-load.tar.gz');
-    const result = await createBackup(new DataFolder(t.dataDir), archive);
+    // the backup command in its own process, as an operator (or the schedule) runs it
+    const result = await backupCommand(archive, t.dataDir);
     const ended = performance.now();
     await load;
 
@@ -105,16 +132,20 @@ describe('backup and restore under load', () => {
     expect(during.length + after.length).toBeGreaterThan(0);
     const slowest = Math.max(0, ...during.map((a) => a.ms));
     const slowestBefore = Math.max(0, ...before.map((a) => a.ms));
-    expect(slowest).toBeLessThan(2_000);
+    // in WAL mode the snapshot blocks no writer: writes went on during the backup, no slower than
+    // the load itself makes them (the bound follows the machine's load, shared with other tests)
+    expect(during.length).toBeGreaterThan(0);
+    expect(slowest).toBeLessThan(Math.max(2_000, 3 * slowestBefore));
     console.log(
       `backup under load: ${before.length} writes before, ${during.length} during, ${after.length} after; ` +
-        `snapshot ${result.snapshotMs.toFixed(1)} ms; slowest write before ${slowestBefore.toFixed(0)} ms, ` +
-        `during ${slowest.toFixed(0)} ms`,
+        `backup command ${(ended - began).toFixed(0)} ms (${/snapshot \d+ ms/.exec(result.output)?.[0]}); ` +
+        `slowest write before ${slowestBefore.toFixed(0)} ms, during ${slowest.toFixed(0)} ms`,
     );
-    expect(result.manifest.lastMigration).toBe(latestMigrationName());
-    expect(result.manifest.missing).toEqual([]);
-    expect(result.manifest.counts.proofs).toBe(CLIENTS * ROUNDS);
-    expect(result.manifest.counts.images).toBe(CLIENTS + 1);
+    expect(result.code).toBe(0);
+    expect(result.output).toContain(
+      `${CLIENTS * ROUNDS} proof(s), ${CLIENTS + 1} image(s), migration ${latestMigrationName()}`,
+    );
+    expect(result.output).not.toContain('warning');
 
     // the live server is still sound after all that
     expect(await runDoctor(new DataFolder(t.dataDir))).toEqual([]);

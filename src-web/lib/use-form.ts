@@ -25,5 +25,14 @@ export function useForm<S extends z.ZodType, V extends Record<string, string | b
     setErrors(fieldErrors(parsed.error));
     return null;
   };
-  return { values, set, errors, setErrors, validate };
+  /** The props that bind a text input to a string field (id, value, change, invalid state). */
+  const input = <K extends keyof V & string>(key: K) => ({
+    id: key,
+    name: key,
+    value: String(values[key]),
+    onChange: (e: { target: { value: string } }) => set(key, e.target.value as V[K]),
+    'aria-invalid': key in errors,
+    'aria-describedby': key in errors ? `${key}-error` : undefined,
+  });
+  return { values, set, errors, setErrors, validate, input };
 }

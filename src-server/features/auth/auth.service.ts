@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
 import { bannedError } from '../../http/auth';
 import type { UserRow } from '../../http/env';
-import { findUserByEmail, findUserById, insertUser, updateUser } from '../users/users.repository';
+import { findUserByEmail, findUserById, insertUser, newUserRow, updateUser } from '../users/users.repository';
 import { dummyVerify, hashPassword, verifyPassword } from './password';
 import { signToken } from './token';
 
@@ -26,25 +26,21 @@ export async function register(
   const now = nowIso(deps.clock);
   const id = newId();
   try {
-    await insertUser(deps.db, {
-      _id: id,
-      name: input.name,
-      email: input.email,
-      password_hash: passwordHash,
-      role: 'user',
-      status: 'active',
-      ban_reason: null,
-      phone: null,
-      address: null,
-      bio: null,
-      profile_image: null,
-      one_signal_id: input.oneSignalId,
-      device_id: input.device_id,
-      created_at: now,
-      updated_at: now,
-      last_active: now,
-      deleted_at: null,
-    });
+    await insertUser(
+      deps.db,
+      newUserRow({
+        _id: id,
+        name: input.name,
+        email: input.email,
+        password_hash: passwordHash,
+        role: 'user',
+        status: 'active',
+        one_signal_id: input.oneSignalId,
+        device_id: input.device_id,
+        created_at: now,
+        last_active: now,
+      }),
+    );
   } catch (err) {
     // two registrations of one address at the same moment: the unique index decides
     if (isUniqueViolation(err)) throw fail.conflict('email_in_use');

@@ -4,7 +4,7 @@ import { emailSchema, nameSchema } from '../../contract/schemas';
 import { newId, nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { hashPassword } from '../auth/password';
-import { countUsers, findUserByEmail, insertUser, updateUser } from './users.repository';
+import { countUsers, findUserByEmail, insertUser, newUserRow, updateUser } from './users.repository';
 
 export interface AdminInput {
   email: string;
@@ -45,25 +45,18 @@ export async function createOrPromoteAdmin(
     });
     return 'promoted';
   }
-  await insertUser(deps.db, {
-    _id: newId(),
-    name,
-    email,
-    password_hash: hash,
-    role: 'admin',
-    status: 'active',
-    ban_reason: null,
-    phone: null,
-    address: null,
-    bio: null,
-    profile_image: null,
-    one_signal_id: null,
-    device_id: null,
-    created_at: now,
-    updated_at: now,
-    last_active: null,
-    deleted_at: null,
-  });
+  await insertUser(
+    deps.db,
+    newUserRow({
+      _id: newId(),
+      name,
+      email,
+      password_hash: hash,
+      role: 'admin',
+      status: 'active',
+      created_at: now,
+    }),
+  );
   return 'created';
 }
 

@@ -23,6 +23,30 @@ export function findUserByEmail(db: Conn, email: string): Promise<UserRow | unde
     .executeTakeFirst();
 }
 
+/** The required fields of a new account; everything optional starts empty. */
+export type NewUser = Pick<
+  Insertable<UsersTable>,
+  '_id' | 'name' | 'email' | 'password_hash' | 'role' | 'status' | 'created_at'
+> &
+  Partial<Insertable<UsersTable>>;
+
+/** A complete users row for a new account: optional fields null, updated_at = created_at. */
+export function newUserRow(user: NewUser): Insertable<UsersTable> {
+  return {
+    ban_reason: null,
+    phone: null,
+    address: null,
+    bio: null,
+    profile_image: null,
+    one_signal_id: null,
+    device_id: null,
+    last_active: null,
+    deleted_at: null,
+    updated_at: user.created_at,
+    ...user,
+  };
+}
+
 export async function insertUser(db: Conn, user: Insertable<UsersTable>): Promise<void> {
   await db.insertInto('users').values(user).execute();
 }

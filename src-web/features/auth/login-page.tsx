@@ -55,23 +55,10 @@ export function LoginPage() {
         )}
         <form onSubmit={submit} noValidate>
           <Field id="email" label={t('fields.email')} error={fields.email}>
-            <input
-              id="email"
-              type="email"
-              autoComplete="email"
-              value={form.values.email}
-              onChange={(e) => form.set('email', e.target.value)}
-              aria-invalid={!!fields.email}
-            />
+            <input type="email" autoComplete="email" {...form.input('email')} />
           </Field>
           <Field id="password" label={t('fields.password')} error={fields.password}>
-            <PasswordInput
-              id="password"
-              autoComplete="current-password"
-              value={form.values.password}
-              onChange={(e) => form.set('password', e.target.value)}
-              aria-invalid={!!fields.password}
-            />
+            <PasswordInput autoComplete="current-password" {...form.input('password')} />
           </Field>
           <div className="row-between">
             <label className="checkbox">

@@ -85,41 +85,16 @@ export function RegisterPage() {
         )}
         <form onSubmit={submit} noValidate>
           <Field id="name" label={t('fields.name')} error={fields.name}>
-            <input
-              id="name"
-              autoComplete="name"
-              value={form.values.name}
-              onChange={(e) => form.set('name', e.target.value)}
-              aria-invalid={!!fields.name}
-            />
+            <input autoComplete="name" {...form.input('name')} />
           </Field>
           <Field id="email" label={t('fields.email')} error={fields.email}>
-            <input
-              id="email"
-              type="email"
-              autoComplete="email"
-              value={form.values.email}
-              onChange={(e) => form.set('email', e.target.value)}
-              aria-invalid={!!fields.email}
-            />
+            <input type="email" autoComplete="email" {...form.input('email')} />
           </Field>
           <Field id="password" label={t('fields.password')} error={fields.password}>
-            <PasswordInput
-              id="password"
-              autoComplete="new-password"
-              value={form.values.password}
-              onChange={(e) => form.set('password', e.target.value)}
-              aria-invalid={!!fields.password}
-            />
+            <PasswordInput autoComplete="new-password" {...form.input('password')} />
           </Field>
           <Field id="confirmPassword" label={t('fields.confirmPassword')} error={fields.confirmPassword}>
-            <PasswordInput
-              id="confirmPassword"
-              autoComplete="new-password"
-              value={form.values.confirmPassword}
-              onChange={(e) => form.set('confirmPassword', e.target.value)}
-              aria-invalid={!!fields.confirmPassword}
-            />
+            <PasswordInput autoComplete="new-password" {...form.input('confirmPassword')} />
           </Field>
           <div className={`field${fields.terms ? ' has-error' : ''}`}>
             <label className="checkbox">

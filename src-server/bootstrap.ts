@@ -18,10 +18,17 @@ export interface Opened {
 /** config -> data folder -> database -> migrations -> first admin: everything createApp needs. */
 export async function openApp(
   config: Config,
-  options: { web?: WebAssets; throttle?: ThrottleLimits; clock?: () => Date; push?: PushNotifier } = {},
+  options: {
+    web?: WebAssets;
+    throttle?: ThrottleLimits;
+    clock?: () => Date;
+    push?: PushNotifier;
+    /** Empty the temp folder (left-overs of a crash): only for the server holding the folder's lock. */
+    clearTemp?: boolean;
+  } = {},
 ): Promise<Opened> {
   const folder = new DataFolder(config.dataDir);
-  folder.prepare();
+  folder.prepare({ clearTemp: options.clearTemp });
   const database = openDatabase(folder.dbFile);
   await migrateToLatest(database.db);
   const secret = folder.secret(config.tokenSecret);

@@ -25,7 +25,8 @@ export async function runServe(config: Config): Promise<void> {
   let opened: Awaited<ReturnType<typeof openApp>>;
   try {
     const web = embeddedWebAssets();
-    opened = await openApp(config, web ? { web } : {});
+    // holding the lock, this is the only process using tmp/: what is there is left from a crash
+    opened = await openApp(config, { clearTemp: true, ...(web ? { web } : {}) });
   } catch (err) {
     lock.release();
     throw err;

@@ -35,14 +35,22 @@ describe('DataFolder', () => {
     expect(statSync(folder.tmpDir).isDirectory()).toBe(true);
   });
 
-  it('clears the temp folder at start but keeps the files', () => {
+  it('clears the temp folder for the lock holder but keeps the files', () => {
     const folder = new DataFolder(root);
     folder.prepare();
     writeFileSync(join(folder.tmpDir, 'half-written.upload'), 'x');
     writeFileSync(join(folder.filesDir, 'proof.png'), 'x');
-    folder.prepare();
+    folder.prepare({ clearTemp: true });
     expect(existsSync(join(folder.tmpDir, 'half-written.upload'))).toBe(false);
     expect(existsSync(join(folder.filesDir, 'proof.png'))).toBe(true);
+  });
+
+  it('leaves the temp folder alone for other commands (a running server may be mid-upload)', () => {
+    const folder = new DataFolder(root);
+    folder.prepare();
+    writeFileSync(join(folder.tmpDir, 'in-flight.upload'), 'x');
+    folder.prepare();
+    expect(existsSync(join(folder.tmpDir, 'in-flight.upload'))).toBe(true);
   });
 
   it('generates a secret once, readable only by its owner, and returns the same one later', () => {

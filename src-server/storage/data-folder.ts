@@ -37,11 +37,11 @@ export class DataFolder {
     return join(this.root, 'server.lock');
   }
 
-  /** Creates the folder layout and clears the temp folder (left-overs of a crash). */
-  prepare(): void {
+  /** Creates the folder layout; with clearTemp (the lock holder only) empties the temp folder of crash left-overs. */
+  prepare(options: { clearTemp?: boolean } = {}): void {
     mkdirSync(this.root, { recursive: true });
     mkdirSync(this.filesDir, { recursive: true });
-    rmSync(this.tmpDir, { recursive: true, force: true });
+    if (options.clearTemp) rmSync(this.tmpDir, { recursive: true, force: true });
     mkdirSync(this.tmpDir, { recursive: true });
   }
 

@@ -120,6 +120,7 @@ const RAW_KEY = /\b(menu|notify|dashboard|tasks|taskForm|settings|statuses|metho
 /** A screenshot from the top, after checking that nothing sticks out sideways and no key shows raw. */
 async function snap(page: Page, name: string): Promise<void> {
   expect(await overflowing(page), name).toEqual([]);
+  // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText is the text as shown
   expect((await page.locator('body').innerText()).match(RAW_KEY), name).toBeNull();
   await page.evaluate(() => window.scrollTo(0, 0));
   await shot(page, name);
@@ -232,6 +233,10 @@ describe('admin screens, part A, in a real browser', () => {
     expect(await page.locator('.admin-side').isVisible()).toBe(false);
     await page.getByRole('button', { name: 'Menüyü aç' }).click();
     await expect.poll(() => page.locator('[data-testid=admin-drawer]').isVisible()).toBe(true);
+    // the slide-in animation has ended
+    await page
+      .locator('[data-testid=admin-drawer]')
+      .evaluate((el) => Promise.all(el.getAnimations().map((a) => a.finished)));
     await snap(page, 'admin-a-drawer-tr-phone');
     await page.locator('[data-testid=admin-drawer]').getByRole('link', { name: 'Ayarlar' }).click();
     await page.waitForURL('**/admin/settings');

@@ -71,17 +71,25 @@ export function ImageUpload({ field, current }: { field: SiteImage; current: str
           )}
         </div>
         <div className="image-upload-controls">
-          <label htmlFor={`${id}-file`} className="sr-only">
-            {t('settings.general.chooseFile', { name: t(`settings.general.${field}`) })}
-          </label>
+          {/* the native input is hidden: its own button and "no file" text follow the browser's language */}
           <input
             key={inputKey}
             id={`${id}-file`}
+            className="sr-only file-input"
             type="file"
             accept={ACCEPT[field]}
-            aria-describedby={`${id}-hint`}
+            aria-describedby={`${id}-hint ${id}-name`}
             onChange={(e) => choose(e.target.files?.[0] ?? null)}
           />
+          <div className="file-pick">
+            <label htmlFor={`${id}-file`} className="btn btn-outline btn-sm">
+              {t('settings.general.chooseFile')}
+              <span className="sr-only"> ({t(`settings.general.${field}`)})</span>
+            </label>
+            <span id={`${id}-name`} className="muted small file-name">
+              {file ? file.name : t('settings.general.noFile')}
+            </span>
+          </div>
           <p id={`${id}-hint`} className="muted small">
             {t(`settings.general.${field}Hint`)}
           </p>

@@ -40,7 +40,8 @@ export function PendingWithdrawals({ items, total }: { items: WithdrawalDto[]; t
     <section className="card admin-panel" aria-labelledby="pending-withdrawals-title">
       <div className="admin-panel-head">
         <h2 id="pending-withdrawals-title">
-          {t('dashboard.withdrawals.title')} <span className="badge badge-pending">{total}</span>
+          {t('dashboard.withdrawals.title')}{' '}
+          {total > 0 && <span className="badge badge-pending">{total}</span>}
         </h2>
         <Link to={paths.adminWithdrawals}>{t('dashboard.withdrawals.viewAll')}</Link>
       </div>
@@ -50,7 +51,7 @@ export function PendingWithdrawals({ items, total }: { items: WithdrawalDto[]; t
         </p>
       ) : (
         <div className="table-wrap">
-          <table className="table" data-testid="pending-withdrawals">
+          <table className="table table-stack" data-testid="pending-withdrawals">
             <thead>
               <tr>
                 <th scope="col">{t('dashboard.withdrawals.date')}</th>
@@ -63,17 +64,23 @@ export function PendingWithdrawals({ items, total }: { items: WithdrawalDto[]; t
             <tbody>
               {items.map((w) => (
                 <tr key={w._id}>
-                  <td className="nowrap">{formatDateTime(w.createdAt)}</td>
-                  <td>
+                  <td className="nowrap" data-label={t('dashboard.withdrawals.date')}>
+                    {formatDateTime(w.createdAt)}
+                  </td>
+                  <td data-label={t('dashboard.withdrawals.user')}>
                     <Link to={paths.adminUser(w.user._id)}>{w.user.name}</Link>
                   </td>
-                  <td className="nowrap strong">{formatMoney(w.amount)}</td>
-                  <td>
-                    <span className="badge">{t(`methods.${w.paymentMethod}`)}</span>
-                    <div>{w.accountDetails.fullName}</div>
-                    <div className="muted small mono">{w.accountDetails.accountNumber}</div>
+                  <td className="nowrap strong" data-label={t('dashboard.withdrawals.amount')}>
+                    {formatMoney(w.amount)}
                   </td>
-                  <td>
+                  <td data-label={t('dashboard.withdrawals.account')}>
+                    <div>
+                      <span className="badge">{t(`methods.${w.paymentMethod}`)}</span>
+                      <div>{w.accountDetails.fullName}</div>
+                      <div className="muted small mono">{w.accountDetails.accountNumber}</div>
+                    </div>
+                  </td>
+                  <td className="cell-actions">
                     <div className="row-actions">
                       <button
                         type="button"

@@ -18,7 +18,7 @@ export function RecentSubmissions({ items }: { items: AdminSubmissionDto[] }) {
         <p className="muted">{t('dashboard.recent.empty')}</p>
       ) : (
         <div className="table-wrap">
-          <table className="table" data-testid="recent-submissions">
+          <table className="table table-stack" data-testid="recent-submissions">
             <thead>
               <tr>
                 <th scope="col">{t('dashboard.recent.task')}</th>
@@ -31,16 +31,22 @@ export function RecentSubmissions({ items }: { items: AdminSubmissionDto[] }) {
             <tbody>
               {items.map((s) => (
                 <tr key={s._id}>
-                  <td className="cell-title">
+                  <td className="cell-title cell-head">
                     <Link to={paths.adminTaskEdit(s.task._id)}>{s.task.title}</Link>
                   </td>
-                  <td>
-                    <Link to={paths.adminUser(s.user._id)}>{s.user.name}</Link>
-                    <div className="muted small">{s.user.email}</div>
+                  <td data-label={t('dashboard.recent.user')}>
+                    <div>
+                      <Link to={paths.adminUser(s.user._id)}>{s.user.name}</Link>
+                      <div className="muted small">{s.user.email}</div>
+                    </div>
                   </td>
-                  <td className="nowrap">{formatDateTime(s.createdAt)}</td>
-                  <td className="nowrap">{formatMoney(s.reward)}</td>
-                  <td>
+                  <td className="nowrap" data-label={t('dashboard.recent.date')}>
+                    {formatDateTime(s.createdAt)}
+                  </td>
+                  <td className="nowrap" data-label={t('dashboard.recent.reward')}>
+                    {formatMoney(s.reward)}
+                  </td>
+                  <td data-label={t('dashboard.recent.status')}>
                     <StatusBadge status={s.status} />
                   </td>
                 </tr>

@@ -60,13 +60,16 @@ function ReasonForm({
           rows={3}
           value={reason}
           maxLength={MAX_REJECTION_REASON_LENGTH}
-          aria-describedby={`${id}-hint`}
+          aria-describedby={blank ? `${id}-hint` : undefined}
           onChange={(e) => setReason(e.target.value)}
         />
       </Field>
-      <p id={`${id}-hint`} className="muted small">
-        {t('dashboard.rejectionReasonRequired')}
-      </p>
+      {/* why the button is disabled, while it is */}
+      {blank && (
+        <p id={`${id}-hint`} className="muted small">
+          {t('dashboard.rejectionReasonRequired')}
+        </p>
+      )}
       <div className="form-actions">
         <button type="button" className="btn btn-outline" onClick={onClose}>
           {t('common:actions.cancel')}

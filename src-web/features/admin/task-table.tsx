@@ -20,7 +20,7 @@ export function TaskTable({ tasks, featuring, onFeature, onDelete }: Props) {
   const { t } = useTranslation('admin');
   return (
     <div className="table-wrap">
-      <table className="table admin-task-table" data-testid="admin-task-table">
+      <table className="table table-stack admin-task-table" data-testid="admin-task-table">
         <thead>
           <tr>
             <th scope="col">{t('tasks.columns.title')}</th>
@@ -37,23 +37,29 @@ export function TaskTable({ tasks, featuring, onFeature, onDelete }: Props) {
         <tbody>
           {tasks.map((task) => (
             <tr key={task._id} data-testid="admin-task-row" data-id={task._id}>
-              <td className="cell-title">
+              <td className="cell-title cell-head">
                 <Link to={paths.adminTaskEdit(task._id)} className="strong">
                   {task.title}
                 </Link>
-                <div className="muted small mono">{t('tasks.id', { id: task._id })}</div>
+                <div className="muted small mono task-id" title={task._id}>
+                  {t('tasks.id', { id: task._id })}
+                </div>
               </td>
-              <td className="nowrap">{t(`common:categories.${task.category}`)}</td>
-              <td className="nowrap strong">{formatMoney(task.reward)}</td>
-              <td>
+              <td className="nowrap" data-label={t('tasks.columns.category')}>
+                {t(`common:categories.${task.category}`)}
+              </td>
+              <td className="nowrap strong" data-label={t('tasks.columns.reward')}>
+                {formatMoney(task.reward)}
+              </td>
+              <td data-label={t('tasks.columns.difficulty')}>
                 <span className={`badge diff-${task.difficulty}`}>
                   {t(`common:difficulties.${task.difficulty}`)}
                 </span>
               </td>
-              <td>
+              <td data-label={t('tasks.columns.status')}>
                 <StatusBadge status={task.status} />
               </td>
-              <td>
+              <td data-label={t('tasks.columns.featured')}>
                 <button
                   type="button"
                   className={`star-toggle${task.isFeatured ? ' is-on' : ''}`}
@@ -67,31 +73,35 @@ export function TaskTable({ tasks, featuring, onFeature, onDelete }: Props) {
                   <StarIcon size={20} filled={task.isFeatured} />
                 </button>
               </td>
-              <td className="nowrap" data-testid="completions">
+              <td className="nowrap" data-testid="completions" data-label={t('tasks.columns.completions')}>
                 {t('tasks.completions', {
                   done: formatCount(task.totalCompleted),
                   max: formatCount(task.maxCompletions),
                 })}
               </td>
-              <td className="nowrap">{formatDate(task.createdAt)}</td>
-              <td>
+              <td className="nowrap" data-label={t('tasks.columns.createdAt')}>
+                {formatDate(task.createdAt)}
+              </td>
+              <td className="cell-actions">
                 <div className="row-actions">
                   <Link
                     to={paths.adminTaskEdit(task._id)}
                     className="btn btn-outline btn-sm"
                     aria-label={t('tasks.editNamed', { title: task.title })}
+                    title={t('tasks.editNamed', { title: task.title })}
                   >
                     <PencilIcon />
-                    <span>{t('tasks.edit')}</span>
+                    <span className="action-label">{t('tasks.edit')}</span>
                   </Link>
                   <button
                     type="button"
                     className="btn btn-outline btn-sm btn-danger-outline"
                     aria-label={t('tasks.deleteNamed', { title: task.title })}
+                    title={t('tasks.deleteNamed', { title: task.title })}
                     onClick={() => onDelete(task)}
                   >
                     <TrashIcon />
-                    <span>{t('tasks.delete')}</span>
+                    <span className="action-label">{t('tasks.delete')}</span>
                   </button>
                 </div>
               </td>

@@ -10,7 +10,6 @@ import { LoadError, RangeText } from './list-parts';
 import {
   readSubmissionList,
   SUBMISSION_FILTERS,
-  SUBMISSIONS_PAGE_SIZE,
   type SubmissionListState,
   submissionListSearch,
 } from './list-queries';
@@ -78,8 +77,8 @@ export function SubmissionsPage() {
             />
           )}
           <RangeText
-            page={state.page}
-            limit={SUBMISSIONS_PAGE_SIZE}
+            page={data.page}
+            limit={data.limit}
             total={data.total}
             textKey="submissions.range"
             testId="submissions-range"

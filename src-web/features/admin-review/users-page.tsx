@@ -9,7 +9,7 @@ import { SendNotificationDialog } from '../../components/send-notification-dialo
 import { useAuth } from '../../lib/auth';
 import { adminKeys, fetchUsers } from './admin-review-api';
 import { LoadError, RangeText } from './list-parts';
-import { readUserList, USERS_PAGE_SIZE, type UserListState, userListSearch } from './list-queries';
+import { readUserList, type UserListState, userListSearch } from './list-queries';
 import { UserDeleteModal } from './user-delete-modal';
 import { UserEditModal } from './user-edit-modal';
 import { UsersTable } from './users-table';
@@ -66,8 +66,8 @@ export function UsersPage() {
             <LoadError message={t('userLoadError')} onRetry={() => list.refetch()} testId="users-error" />
           )}
           <RangeText
-            page={state.page}
-            limit={USERS_PAGE_SIZE}
+            page={data.page}
+            limit={data.limit}
             total={data.total}
             textKey="users.range"
             testId="users-range"

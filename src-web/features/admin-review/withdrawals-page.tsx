@@ -12,7 +12,6 @@ import { LoadError, RangeText } from './list-parts';
 import {
   EMPTY_WITHDRAWAL_FILTERS,
   readWithdrawalList,
-  WITHDRAWALS_PAGE_SIZE,
   type WithdrawalListState,
   withdrawalListSearch,
 } from './list-queries';
@@ -85,8 +84,8 @@ export function WithdrawalsPage() {
           <div className="ar-summary">
             <strong data-testid="withdrawals-total">{t('withdrawals.total', { count: data.total })}</strong>
             <RangeText
-              page={state.page}
-              limit={WITHDRAWALS_PAGE_SIZE}
+              page={data.page}
+              limit={data.limit}
               total={data.total}
               textKey="withdrawals.range"
               testId="withdrawals-range"

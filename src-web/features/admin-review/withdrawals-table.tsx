@@ -58,7 +58,10 @@ export function WithdrawalsTable({
                 <td data-label={label('description')} className="ar-break" data-testid="withdrawal-note">
                   {w.rejectionReason || w.description || '—'}
                 </td>
-                <td data-label={label('actions')}>
+                <td
+                  data-label={label('actions')}
+                  className={w.status === 'pending' ? undefined : 'ar-hide-phone'}
+                >
                   {w.status === 'pending' ? (
                     <div className="ar-actions">
                       <button

@@ -12,8 +12,7 @@ export const routes: { public: RouteObject[]; signedIn: RouteObject[]; admin: Ro
     },
     {
       path: '/tasks/:id',
-      lazy: () =>
-        import('../features/tasks/task-detail-page').then((m) => ({ Component: m.TaskDetailPage })),
+      lazy: () => import('../features/tasks/task-detail-page').then((m) => ({ Component: m.TaskDetailPage })),
     },
   ],
   signedIn: [

@@ -120,7 +120,6 @@ const RAW_KEY = /\b(menu|notify|dashboard|tasks|taskForm|settings|statuses|metho
 /** A screenshot from the top, after checking that nothing sticks out sideways and no key shows raw. */
 async function snap(page: Page, name: string): Promise<void> {
   expect(await overflowing(page), name).toEqual([]);
-  // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText is the text as shown
   expect((await page.locator('body').innerText()).match(RAW_KEY), name).toBeNull();
   await page.evaluate(() => window.scrollTo(0, 0));
   await shot(page, name);

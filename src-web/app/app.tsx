@@ -1,5 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router-dom';
+import { SiteHead } from '../components/site-head';
 import { ToastProvider } from '../components/toast';
 import { AuthProvider } from '../lib/auth';
 import { router } from './router';
@@ -11,6 +12,7 @@ const queryClient = new QueryClient({
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
+      <SiteHead />
       <ToastProvider>
         <AuthProvider>
           <RouterProvider router={router} />

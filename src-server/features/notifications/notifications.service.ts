@@ -13,8 +13,10 @@ function fixedMessage(type: AutoType, target: PushMessage['target']): PushMessag
 }
 
 /**
- * POST /api/auth/send-notification: the admin's dialog. Unconfigured is a 503
- * push_not_configured, a refusing or silent push service a 502 push_failed.
+ * POST /api/auth/send-notification: the admin's dialog. Unconfigured is a 409
+ * push_not_configured (the server's state refuses it), a refusing or silent push service a
+ * 424 push_failed (the request failed on the service it depends on): DECISIONS.md keeps 5xx
+ * for our own bugs.
  */
 export async function sendNotification(
   deps: Pick<AppDeps, 'push'>,
@@ -38,12 +40,12 @@ export async function sendNotification(
     return { notificationType: request.notificationType, target: request.target, id };
   } catch (err) {
     if (err instanceof PushError && err.reason === 'not_configured') {
-      throw new AppError(503, 'push_not_configured');
+      throw new AppError(409, 'push_not_configured');
     }
     console.warn(
       `[push] ${message.type} from the dialog failed: ${err instanceof Error ? err.message : err}`,
     );
-    throw new AppError(502, 'push_failed');
+    throw new AppError(424, 'push_failed');
   }
 }
 

@@ -174,24 +174,24 @@ describe('POST /api/auth/send-notification', () => {
       '',
     ],
     ['a 401 (wrong key)', () => rec.reply({ status: 401, body: '{"errors":["Access denied"]}' }), ''],
-  ])('answers 502 push_failed when the push service gives %s', async (_label, setup) => {
+  ])('answers 424 push_failed when the push service gives %s', async (_label, setup) => {
     setup();
     const res = await send({ notificationType: 'isAccepted', playerId: 'p' });
-    expect(res.status).toBe(502);
+    expect(res.status).toBe(424);
     expect(res.body.error).toEqual({
       code: 'push_failed',
       message: 'The push service refused the notification',
     });
   });
 
-  it('answers 502 push_failed when nothing listens at the push service', async () => {
+  it('answers 424 push_failed when nothing listens at the push service', async () => {
     const down = await createTestApp({
       env: { ONESIGNAL_APP_ID: 'a', ONESIGNAL_API_KEY: 'k', ONESIGNAL_BASE_URL: await closedPortUrl() },
     });
     try {
       const token = await down.tokenFor(await makeUser(down.deps.db, { role: 'admin' }));
       const res = await send({ notificationType: 'newTask', target: 'all' }, token, down);
-      expect([res.status, res.body.error.code]).toEqual([502, 'push_failed']);
+      expect([res.status, res.body.error.code]).toEqual([424, 'push_failed']);
     } finally {
       await down.dispose();
     }
@@ -201,12 +201,12 @@ describe('POST /api/auth/send-notification', () => {
     ['no app id', { ONESIGNAL_API_KEY: 'k' }],
     ['no API key', { ONESIGNAL_APP_ID: 'a' }],
     ['nothing', {}],
-  ])('answers 503 push_not_configured with %s configured', async (_label, env) => {
+  ])('answers 409 push_not_configured with %s configured', async (_label, env) => {
     const bare = await createTestApp({ env: { ...env, ONESIGNAL_BASE_URL: rec.url } });
     try {
       const token = await bare.tokenFor(await makeUser(bare.deps.db, { role: 'admin' }));
       const res = await send({ notificationType: 'isAccepted', playerId: 'p' }, token, bare);
-      expect(res.status).toBe(503);
+      expect(res.status).toBe(409);
       expect(res.body.error).toEqual({
         code: 'push_not_configured',
         message: 'Push notifications are not configured',

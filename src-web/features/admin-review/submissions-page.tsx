@@ -15,6 +15,7 @@ import {
 } from './list-queries';
 import { ReviewModal } from './review-modal';
 import { SubmissionsTable } from './submissions-table';
+import { useClampPage } from './use-clamp-page';
 
 /** /admin/submissions ("task completion"): the proofs by status, pending first, with their review. */
 export function SubmissionsPage() {
@@ -32,6 +33,7 @@ export function SubmissionsPage() {
   const go = (next: SubmissionListState) =>
     setParams(new URLSearchParams(submissionListSearch(next)), { replace: true });
   const data = list.data;
+  useClampPage(data, state.page, (page) => go({ ...state, page }));
   const find = (id: string | null) => data?.items.find((s) => s._id === id) ?? null;
 
   return (

@@ -1,20 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import type { AdminUserDetailDto } from '../../../src-server/contract/admin';
-import type { UserStatus } from '../../../src-server/contract/constants';
 import { useUserEdit } from './use-user-edit';
+import { detailStatuses } from './user-edit';
 import { UserEditFields } from './user-edit-fields';
 
 const OPTIONS = { withRole: false, withPassword: false };
 const MESSAGES = { success: 'userDetailUserUpdateSuccess', error: 'userDetailUserUpdateError' };
 
-/**
- * The detail's edit form: name, email, balance and status. The spec offers only active and
- * banned here; a suspended user keeps "suspended" in the list so a save does not lift it silently.
- */
-export function detailStatuses(current: UserStatus): UserStatus[] {
-  return current === 'suspended' ? ['active', 'suspended', 'banned'] : ['active', 'banned'];
-}
-
+/** The detail's edit form: name, email, balance and status (with the ban reason when banned). */
 export function UserDetailForm({ user, onDone }: { user: AdminUserDetailDto; onDone(): void }) {
   const { t } = useTranslation('adminReview');
   const form = useUserEdit(user, OPTIONS, MESSAGES, onDone);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkUserEdit, parseTl, type UserEditValues, userEditValues } from './user-edit';
+import { checkUserEdit, detailStatuses, parseTl, type UserEditValues, userEditValues } from './user-edit';
 
 const initial: UserEditValues = userEditValues({
   name: 'Ayşe Yılmaz',
@@ -113,5 +113,16 @@ describe('checkUserEdit', () => {
       ok: true,
       body: { name: 'Ayşe Yılmaz', email: 'ayse@example.test', status: 'active' },
     });
+  });
+});
+
+describe('detailStatuses', () => {
+  it('offers active and banned', () => {
+    expect(detailStatuses('active')).toEqual(['active', 'banned']);
+    expect(detailStatuses('banned')).toEqual(['active', 'banned']);
+  });
+
+  it('keeps a suspension visible instead of lifting it on save', () => {
+    expect(detailStatuses('suspended')).toEqual(['active', 'suspended', 'banned']);
   });
 });

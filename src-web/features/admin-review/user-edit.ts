@@ -34,6 +34,14 @@ export interface UserEditProblem {
   message: string;
 }
 
+/**
+ * The statuses of the detail's edit form. The spec offers only active and banned there; a
+ * suspended user keeps "suspended" in the list, so that a save does not lift it silently.
+ */
+export function detailStatuses(current: UserStatus): UserStatus[] {
+  return current === 'suspended' ? ['active', 'suspended', 'banned'] : ['active', 'banned'];
+}
+
 export function userEditValues(user: {
   name: string;
   email: string;

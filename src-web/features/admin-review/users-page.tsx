@@ -10,6 +10,7 @@ import { useAuth } from '../../lib/auth';
 import { adminKeys, fetchUsers } from './admin-review-api';
 import { LoadError, RangeText } from './list-parts';
 import { readUserList, type UserListState, userListSearch } from './list-queries';
+import { useClampPage } from './use-clamp-page';
 import { UserDeleteModal } from './user-delete-modal';
 import { UserEditModal } from './user-edit-modal';
 import { UsersTable } from './users-table';
@@ -40,6 +41,7 @@ export function UsersPage() {
   const onSearch = useCallback((q: string) => go({ ...latest.current, q, page: 1 }), [go]);
 
   const data = list.data;
+  useClampPage(data, state.page, (page) => go({ ...state, page }));
   return (
     <section className="ar-page" aria-labelledby="users-title">
       <header className="page-head">

@@ -5,11 +5,7 @@ import { paths } from '../../app/paths';
 import { Avatar } from '../../components/avatar';
 import { formatDate, formatMoney } from '../../lib/format';
 import { UserStatusBadge } from './badges';
-
-/** The push id a notification goes to: the OneSignal id, else the device id; null without either. */
-export function pushIdOf(user: Pick<AdminUserSummaryDto, 'oneSignalId' | 'device_id'>): string | null {
-  return user.oneSignalId?.trim() || user.device_id?.trim() || null;
-}
+import { pushIdOf } from './push-id';
 
 const COLUMNS = ['user', 'email', 'registered', 'status', 'role', 'balance', 'actions'] as const;
 

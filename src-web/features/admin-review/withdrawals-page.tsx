@@ -17,6 +17,7 @@ import {
 } from './list-queries';
 import { RejectWithdrawalModal } from './reject-withdrawal-modal';
 import { serverErrorText } from './server-error';
+import { useClampPage } from './use-clamp-page';
 import { WithdrawalsFilters } from './withdrawals-filters';
 import { WithdrawalsTable } from './withdrawals-table';
 
@@ -52,6 +53,7 @@ export function WithdrawalsPage() {
   const go = (next: WithdrawalListState) =>
     setParams(new URLSearchParams(withdrawalListSearch(next)), { replace: true });
   const data = list.data;
+  useClampPage(data, state.page, (page) => go({ ...state, page }));
 
   return (
     <section className="ar-page" aria-labelledby="withdrawals-title">

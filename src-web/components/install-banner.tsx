@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSettings } from '../lib/settings';
 
 const DISMISSED_KEY = 'installBannerDismissed';
 
@@ -27,6 +28,7 @@ function wasDismissed(): boolean {
 /** On phones: offers to install the app (the browser's prompt, or the iOS share-sheet hint). */
 export function InstallBanner() {
   const { t } = useTranslation();
+  const { site } = useSettings();
   const [prompt, setPrompt] = useState<InstallPromptEvent | null>(null);
   const [visible, setVisible] = useState(false);
   const ios = /iphone|ipad|ipod/i.test(navigator.userAgent);
@@ -58,10 +60,14 @@ export function InstallBanner() {
     }
   };
   return (
-    <aside className="install-banner" data-testid="install-banner" aria-label={t('install.title')}>
+    <aside
+      className="install-banner"
+      data-testid="install-banner"
+      aria-label={t('install.title', { name: site.name })}
+    >
       <img src="/icon-192.png" alt="" width={40} height={40} />
       <div>
-        <strong>{t('install.title')}</strong>
+        <strong>{t('install.title', { name: site.name })}</strong>
         <p>{prompt ? t('install.message') : ios ? t('install.ios') : t('install.manual')}</p>
       </div>
       {prompt && (

@@ -244,6 +244,27 @@ describe('the app shell in a real browser', () => {
     await desk.context.close();
   });
 
+  it('cuts a long site name in the top bar instead of widening the phone page', async () => {
+    const db = server.db();
+    const name = 'Çok Uzun Bir Görev ve Ödül Platformu Adı '.repeat(3).slice(0, 100);
+    const now = new Date().toISOString();
+    db.prepare("INSERT OR REPLACE INTO settings (key, value, updated_at) VALUES ('site', ?, ?)").run(
+      JSON.stringify({ name }),
+      now,
+    );
+    for (const lang of ['tr', 'en'] as const) {
+      const { context, page } = await newPage(browser, server.url, { lang, size: PHONE });
+      await page.goto('/login');
+      await expect.poll(() => page.locator('.topbar .brand span').textContent()).toBe(name);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        PHONE.width,
+      );
+      await shot(page, `shell-long-site-name-${lang}-phone`);
+      await context.close();
+    }
+    db.prepare("DELETE FROM settings WHERE key = 'site'").run();
+  });
+
   it('serves the web app manifest and the service worker so phones can install it', async () => {
     const manifest = await fetch(`${server.url}/manifest.webmanifest`);
     expect(manifest.headers.get('content-type')).toContain('application/manifest+json');

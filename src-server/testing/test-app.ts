@@ -8,6 +8,7 @@ import type { ThrottleLimits } from '../features/auth/throttle';
 import { signToken } from '../features/auth/token';
 import type { UserRow } from '../http/env';
 import type { WebAssets } from '../http/web-assets';
+import { makeUser } from './factories';
 
 export interface TestApp extends Opened {
   app: ReturnType<typeof createApp>;
@@ -75,4 +76,13 @@ export async function createTestApp(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A test app with one admin ("Admin") and their token: the start of most route tests. */
+export async function createAdminTestApp(
+  options: Parameters<typeof createTestApp>[0] = {},
+): Promise<{ t: TestApp; admin: UserRow; adminToken: string }> {
+  const t = await createTestApp(options);
+  const admin = await makeUser(t.deps.db, { role: 'admin', name: 'Admin' });
+  return { t, admin, adminToken: await t.tokenFor(admin) };
 }

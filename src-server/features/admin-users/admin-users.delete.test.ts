@@ -4,7 +4,7 @@ import { fileStoreFor } from '../../storage/file-store';
 import { pngFile } from '../../storage/image-fixtures';
 import { makeUser } from '../../testing/factories';
 import { fund, makePendingSubmission, makeWithdrawal } from '../../testing/money-factories';
-import { createTestApp, type TestApp } from '../../testing/test-app';
+import { createAdminTestApp, createTestApp, type TestApp } from '../../testing/test-app';
 import { publicImageUrl } from '../files/file-urls';
 import { runMoneyChecks } from '../money/doctor';
 
@@ -12,9 +12,7 @@ let t: TestApp;
 let admin: UserRow;
 let adminToken: string;
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = await makeUser(t.deps.db, { role: 'admin', name: 'Admin' });
-  adminToken = await t.tokenFor(admin);
+  ({ t, admin, adminToken } = await createAdminTestApp());
 });
 afterEach(async () => {
   // every ledger row the edits wrote explains a balance

@@ -2,16 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../http/env';
 import { makeUser } from '../../testing/factories';
 import { fund, makeIban, makeWithdrawal } from '../../testing/money-factories';
-import { createTestApp, type TestApp } from '../../testing/test-app';
+import { createAdminTestApp, createTestApp, type TestApp } from '../../testing/test-app';
 import { runMoneyChecks } from '../money/doctor';
 
 let t: TestApp;
 let admin: UserRow;
 let adminToken: string;
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = await makeUser(t.deps.db, { role: 'admin', name: 'Admin' });
-  adminToken = await t.tokenFor(admin);
+  ({ t, admin, adminToken } = await createAdminTestApp());
 });
 afterAll(async () => {
   expect(await runMoneyChecks(t.deps.db)).toEqual([]);

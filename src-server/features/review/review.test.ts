@@ -3,16 +3,14 @@ import { QUICK_APPROVE_FEEDBACK } from '../../contract/constants';
 import type { UserRow } from '../../http/env';
 import { makeUser } from '../../testing/factories';
 import { makePendingSubmission, makeTask } from '../../testing/money-factories';
-import { createTestApp, type TestApp } from '../../testing/test-app';
+import { createAdminTestApp, type TestApp } from '../../testing/test-app';
 import { runMoneyChecks } from '../money/doctor';
 
 let t: TestApp;
 let admin: UserRow;
 let adminToken: string;
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = await makeUser(t.deps.db, { role: 'admin', name: 'Admin' });
-  adminToken = await t.tokenFor(admin);
+  ({ t, admin, adminToken } = await createAdminTestApp());
 });
 afterAll(async () => {
   expect(await runMoneyChecks(t.deps.db)).toEqual([]);

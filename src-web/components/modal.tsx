@@ -1,5 +1,5 @@
-import { type ReactNode, useEffect, useId, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import type { ReactNode } from 'react';
+import { DialogFrame } from './dialog-frame';
 
 interface ModalProps {
   open: boolean;
@@ -25,46 +25,17 @@ export function Modal({
   size = 'md',
   footer,
 }: ModalProps) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  const { t } = useTranslation();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
   return (
-    <dialog
-      ref={ref}
+    <DialogFrame
+      variant="modal"
       className={`modal modal-${size}`}
-      aria-labelledby={titleId}
-      onCancel={(e) => {
-        e.preventDefault();
-        onClose();
-      }}
-      onClick={(e) => {
-        if (closeOnBackdrop && e.target === ref.current) onClose();
-      }}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') {
-          e.preventDefault();
-          onClose();
-        }
-      }}
+      open={open}
+      title={title}
+      onClose={onClose}
+      closeOnBackdrop={closeOnBackdrop}
+      footer={footer}
     >
-      {open && (
-        <div className="modal-box">
-          <header className="modal-header">
-            <h2 id={titleId}>{title}</h2>
-            <button type="button" className="icon-btn" onClick={onClose} aria-label={t('actions.close')}>
-              ×
-            </button>
-          </header>
-          <div className="modal-body">{children}</div>
-          {footer && <footer className="modal-footer">{footer}</footer>}
-        </div>
-      )}
-    </dialog>
+      {children}
+    </DialogFrame>
   );
 }

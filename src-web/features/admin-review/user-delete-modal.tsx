@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Modal } from '../../components/modal';
+import { ConfirmModal } from '../../components/confirm-modal';
 import { useToast } from '../../components/toast';
 import { adminKeys, deleteUser } from './admin-review-api';
 import { serverErrorText } from './server-error';
@@ -33,27 +33,14 @@ export function UserDeleteModal({
     onClose();
   };
   return (
-    <Modal
+    <ConfirmModal
       open={user !== null}
       title={t('deleteDialog.title')}
+      confirmLabel={remove.isPending ? t('deleteDialog.deleting') : t('deleteDialog.confirm')}
+      confirmTestId="user-delete-confirm"
+      pending={remove.isPending}
       onClose={close}
-      size="sm"
-      footer={
-        <>
-          <button type="button" className="btn btn-outline" onClick={close}>
-            {t('common:actions.cancel')}
-          </button>
-          <button
-            type="button"
-            className="btn btn-danger"
-            disabled={remove.isPending}
-            onClick={() => user && remove.mutate(user._id)}
-            data-testid="user-delete-confirm"
-          >
-            {remove.isPending ? t('deleteDialog.deleting') : t('deleteDialog.confirm')}
-          </button>
-        </>
-      }
+      onConfirm={() => user && remove.mutate(user._id)}
     >
       {user && <p>{t('deleteDialog.message', { name: user.name, email: user.email })}</p>}
       {failure && (
@@ -61,6 +48,6 @@ export function UserDeleteModal({
           {failure}
         </p>
       )}
-    </Modal>
+    </ConfirmModal>
   );
 }

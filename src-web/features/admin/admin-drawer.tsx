@@ -1,5 +1,5 @@
-import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { NativeDialog } from '../../components/native-dialog';
 import { AdminBrand, AdminMenu } from './admin-menu';
 
 /**
@@ -15,57 +15,36 @@ export function AdminDrawer({
   onClose(): void;
   onNotify(): void;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
   const { t } = useTranslation('admin');
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
   return (
-    <dialog
-      ref={ref}
+    <NativeDialog
+      open={open}
+      onClose={onClose}
       id="admin-drawer"
       className="admin-drawer"
       aria-label={t('menu.label')}
       data-testid="admin-drawer"
-      onCancel={(e) => {
-        e.preventDefault();
-        onClose();
-      }}
-      onClick={(e) => {
-        if (e.target === ref.current) onClose();
-      }}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') {
-          e.preventDefault();
-          onClose();
-        }
-      }}
     >
-      {open && (
-        <div className="admin-drawer-box">
-          <div className="admin-drawer-head">
-            <AdminBrand onNavigate={onClose} />
-            <button
-              type="button"
-              className="icon-btn admin-drawer-close"
-              onClick={onClose}
-              aria-label={t('menu.close')}
-            >
-              ×
-            </button>
-          </div>
-          <AdminMenu
-            onNavigate={onClose}
-            onNotify={() => {
-              onClose();
-              onNotify();
-            }}
-          />
+      <div className="admin-drawer-box">
+        <div className="admin-drawer-head">
+          <AdminBrand onNavigate={onClose} />
+          <button
+            type="button"
+            className="icon-btn admin-drawer-close"
+            onClick={onClose}
+            aria-label={t('menu.close')}
+          >
+            ×
+          </button>
         </div>
-      )}
-    </dialog>
+        <AdminMenu
+          onNavigate={onClose}
+          onNotify={() => {
+            onClose();
+            onNotify();
+          }}
+        />
+      </div>
+    </NativeDialog>
   );
 }

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { TaskDto } from '../../../src-server/contract/tasks';
-import { Modal } from '../../components/modal';
+import { ConfirmModal } from '../../components/confirm-modal';
 
 /** Asks before a task is deleted. */
 export function DeleteTaskModal({
@@ -16,29 +16,16 @@ export function DeleteTaskModal({
 }) {
   const { t } = useTranslation('admin');
   return (
-    <Modal
+    <ConfirmModal
       open={task !== null}
       title={t('tasks.deleteTitle')}
+      confirmLabel={t('tasks.deleteConfirmButton')}
+      confirmTestId="confirm-delete"
+      pending={pending}
       onClose={onClose}
-      size="sm"
-      footer={
-        <>
-          <button type="button" className="btn btn-outline" onClick={onClose}>
-            {t('common:actions.cancel')}
-          </button>
-          <button
-            type="button"
-            className="btn btn-danger"
-            disabled={pending}
-            onClick={() => task && onConfirm(task)}
-            data-testid="confirm-delete"
-          >
-            {t('tasks.deleteConfirmButton')}
-          </button>
-        </>
-      }
+      onConfirm={() => task && onConfirm(task)}
     >
       <p>{t('tasks.deleteConfirm', { title: task?.title ?? '' })}</p>
-    </Modal>
+    </ConfirmModal>
   );
 }

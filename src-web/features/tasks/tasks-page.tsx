@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
-import { FilterDrawer } from './filter-drawer';
+import { Drawer } from '../../components/drawer';
 import { FilterPanel } from './filter-panel';
 import { DEFAULT_FILTERS, hasAnyFilter, readFilters, type TaskFilters, writeFilters } from './task-filters';
 import { TaskResults } from './task-results';
@@ -59,7 +59,8 @@ export function TasksPage() {
         </div>
       </div>
       {!wide && (
-        <FilterDrawer
+        <Drawer
+          testId="filter-drawer"
           open={drawerOpen}
           title={t('list.filters')}
           onClose={() => setDrawerOpen(false)}
@@ -78,7 +79,7 @@ export function TasksPage() {
           }
         >
           <FilterPanel idPrefix="drawer" filters={filters} onChange={update} />
-        </FilterDrawer>
+        </Drawer>
       )}
     </section>
   );

@@ -1,11 +1,9 @@
-import { MAX_PROOF_BYTES } from '../../contract/constants';
 import type { SettingsDto } from '../../contract/types';
 import type { AppDeps } from '../../deps';
-import { type AppError, fail } from '../../http/app-error';
+import { fail } from '../../http/app-error';
+import { receiveImageForm, sanitizeReceivedImage } from '../../http/image-upload';
 import { fileStoreFor } from '../../storage/file-store';
-import { ImageError, type ImageFormat, type sanitizeImage, sniffImage } from '../../storage/image';
-import { sanitizeImageOffThread } from '../../storage/image-worker';
-import { receiveUpload, UploadError } from '../../storage/upload';
+import type { ImageFormat } from '../../storage/image';
 import { publicImageUrl } from '../files/file-urls';
 import { updateSettings } from './settings.service';
 
@@ -19,20 +17,6 @@ export const SITE_IMAGES = {
 export type SiteImage = keyof typeof SITE_IMAGES;
 
 const STORED_PREFIX = publicImageUrl('');
-
-function uploadFailure(err: unknown): AppError | unknown {
-  if (!(err instanceof UploadError)) return err;
-  if (err.reason === 'too_large') return fail.tooLarge('file_too_large');
-  if (err.reason === 'type') return fail.unsupported('file_type');
-  return fail.badRequest();
-}
-
-function imageFailure(err: unknown, field: SiteImage): AppError | unknown {
-  if (!(err instanceof ImageError)) return err;
-  if (err.reason === 'too_big') return fail.tooLarge('image_too_big');
-  if (err.reason === 'type') return fail.unsupported('file_type');
-  return fail.invalid('image_unreadable', field);
-}
 
 /** Deletes images this server stored (other URLs are left alone). */
 export async function removeStoredImages(
@@ -56,30 +40,15 @@ export async function uploadSiteImage(
   body: ReadableStream<Uint8Array> | null,
   contentType: string | undefined,
 ): Promise<SettingsDto> {
-  if (!contentType?.toLowerCase().startsWith('multipart/form-data')) throw fail.unsupported();
   const formats: readonly ImageFormat[] = SITE_IMAGES[field];
   const store = fileStoreFor(deps.config.dataDir);
-  let upload: Awaited<ReturnType<typeof receiveUpload>>;
-  try {
-    upload = await receiveUpload(store, body, contentType, {
-      fileField: field,
-      maxFileBytes: MAX_PROOF_BYTES,
-      accept: (head) => {
-        const format = sniffImage(head);
-        return format !== null && formats.includes(format);
-      },
-    });
-  } catch (err) {
-    throw uploadFailure(err);
-  }
+  const upload = await receiveImageForm(deps.config.dataDir, body, contentType, {
+    fileField: field,
+    formats,
+  });
   try {
     if (!upload.file) throw fail.invalid('file_type', field);
-    let image: ReturnType<typeof sanitizeImage>;
-    try {
-      image = await sanitizeImageOffThread(await upload.readFile(), { allow: formats });
-    } catch (err) {
-      throw imageFailure(err, field);
-    }
+    const image = await sanitizeReceivedImage(upload, formats, field);
     const name = await store.save('images', image.bytes, image.contentType);
     const url = publicImageUrl(name);
     let result: Awaited<ReturnType<typeof updateSettings>>;

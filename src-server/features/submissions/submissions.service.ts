@@ -1,16 +1,14 @@
 import type { Page } from '../../contract';
-import { MAX_PROOF_BYTES, type ReviewStatus } from '../../contract/constants';
-import { FIELD_MESSAGES } from '../../contract/schemas';
+import type { ReviewStatus } from '../../contract/constants';
 import { type SubmissionDto, submissionFieldsSchema } from '../../contract/submissions';
 import { newId, nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { type AppError, fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
+import { receiveImageForm, sanitizeReceivedImage } from '../../http/image-upload';
 import { check } from '../../http/validate';
 import { fileStoreFor } from '../../storage/file-store';
-import { ImageError, type SanitizedImage, sniffImage } from '../../storage/image';
-import { sanitizeImageOffThread } from '../../storage/image-worker';
-import { type ReceivedUpload, receiveUpload, UploadError } from '../../storage/upload';
+import type { ReceivedUpload } from '../../storage/upload';
 import { type Conn, findTask } from '../tasks/tasks.repository';
 import {
   completeUserTask,
@@ -34,21 +32,6 @@ function isUniqueViolation(err: unknown): boolean {
   return err instanceof Error && 'code' in err && err.code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
-function uploadFailure(err: unknown): AppError | unknown {
-  if (!(err instanceof UploadError)) return err;
-  if (err.reason === 'too_large') return fail.tooLarge('file_too_large');
-  if (err.reason === 'type') return fail.unsupported('file_type');
-  if (err.reason === 'field_too_long') return fail.validation({ description: FIELD_MESSAGES.tooLong });
-  return fail.badRequest();
-}
-
-function imageFailure(err: unknown): AppError | unknown {
-  if (!(err instanceof ImageError)) return err;
-  if (err.reason === 'too_big') return fail.tooLarge('image_too_big');
-  if (err.reason === 'type') return fail.unsupported('file_type');
-  return fail.invalid('image_unreadable', 'proofImage');
-}
-
 /** Why a record cannot take a proof now: none in progress, or one already waiting for review. */
 async function submitRefusal(db: Conn, record: UserTaskRow | undefined): Promise<AppError | null> {
   if (!record) return fail.conflict('submission_not_allowed');
@@ -60,24 +43,12 @@ async function submitRefusal(db: Conn, record: UserTaskRow | undefined): Promise
 }
 
 /** Streams the multipart body into the temp folder, refusing a wrong or too large file on the way. */
-export async function receiveProof(
-  deps: Deps,
-  body: ReadableStream<Uint8Array> | null,
-  contentType?: string,
-) {
-  if (!contentType?.toLowerCase().startsWith('multipart/form-data')) throw fail.unsupported();
-  try {
-    return await receiveUpload(fileStoreFor(deps.config.dataDir), body, contentType, {
-      fileField: 'proofImage',
-      maxFileBytes: MAX_PROOF_BYTES,
-      accept: (head) => {
-        const format = sniffImage(head);
-        return format === 'png' || format === 'jpeg';
-      },
-    });
-  } catch (err) {
-    throw uploadFailure(err);
-  }
+export function receiveProof(deps: Deps, body: ReadableStream<Uint8Array> | null, contentType?: string) {
+  return receiveImageForm(deps.config.dataDir, body, contentType, {
+    fileField: 'proofImage',
+    formats: PROOF_FORMATS,
+    textField: 'description',
+  });
 }
 
 /**
@@ -93,12 +64,7 @@ export async function submitProof(deps: Deps, user: UserRow, upload: ReceivedUpl
   const refusal = await submitRefusal(deps.db, await findUserTask(deps.db, user._id, task._id));
   if (refusal) throw refusal;
 
-  let image: SanitizedImage;
-  try {
-    image = await sanitizeImageOffThread(await upload.readFile(), { allow: PROOF_FORMATS });
-  } catch (err) {
-    throw imageFailure(err);
-  }
+  const image = await sanitizeReceivedImage(upload, PROOF_FORMATS, 'proofImage');
   const store = fileStoreFor(deps.config.dataDir);
   const name = await store.save('proofs', image.bytes, image.contentType);
   const id = newId();

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import type { AdminSubmissionDto } from '../../../src-server/contract/admin';
 import { formatDateTime } from '../../lib/format';
 import { ReviewStatusBadge } from './badges';
+import { columnHeaders, ReviewTable } from './review-table';
 
 const COLUMNS = ['task', 'sender', 'date', 'status', 'evidence'] as const;
 
@@ -18,59 +19,46 @@ export function SubmissionsTable({
   const { t } = useTranslation('adminReview');
   const label = (key: (typeof COLUMNS)[number]) => t(`submissions.columns.${key}`);
   return (
-    <div className="table-wrap ar-table-wrap">
-      <table className="table ar-table ar-submissions-table">
-        <thead>
-          <tr>
-            {COLUMNS.map((key) => (
-              <th key={key} scope="col">
-                {label(key)}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {items.map((s) => (
-            <tr key={s._id} data-testid="submission-row" data-status={s.status}>
-              <td className="ar-cell-head ar-break">{s.task.title}</td>
-              <td data-label={label('sender')} className="ar-break">
-                <span className="ar-stack">
-                  <span>{s.user.name}</span>
-                  {s.user.email && <span className="muted small">{s.user.email}</span>}
-                </span>
-              </td>
-              <td data-label={label('date')}>{formatDateTime(s.createdAt)}</td>
-              <td data-label={label('status')}>
-                <ReviewStatusBadge status={s.status} />
-              </td>
-              <td data-label={label('evidence')}>
-                <div className="ar-actions">
-                  <button
-                    type="button"
-                    className="btn btn-outline btn-sm"
-                    onClick={() => onView(s)}
-                    aria-label={t('submissions.viewEvidence', { title: s.task.title })}
-                    data-testid="view-evidence"
-                  >
-                    {t('submissions.view')}
-                  </button>
-                  {s.status === 'pending' && (
-                    <button
-                      type="button"
-                      className="btn btn-primary btn-sm"
-                      onClick={() => onReview(s)}
-                      aria-label={t('submissions.reviewItem', { title: s.task.title })}
-                      data-testid="open-review"
-                    >
-                      {t('submissions.review')}
-                    </button>
-                  )}
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ReviewTable className="ar-submissions-table" headers={columnHeaders(COLUMNS, label)}>
+      {items.map((s) => (
+        <tr key={s._id} data-testid="submission-row" data-status={s.status}>
+          <td className="ar-cell-head ar-break">{s.task.title}</td>
+          <td data-label={label('sender')} className="ar-break">
+            <span className="ar-stack">
+              <span>{s.user.name}</span>
+              {s.user.email && <span className="muted small">{s.user.email}</span>}
+            </span>
+          </td>
+          <td data-label={label('date')}>{formatDateTime(s.createdAt)}</td>
+          <td data-label={label('status')}>
+            <ReviewStatusBadge status={s.status} />
+          </td>
+          <td data-label={label('evidence')}>
+            <div className="ar-actions">
+              <button
+                type="button"
+                className="btn btn-outline btn-sm"
+                onClick={() => onView(s)}
+                aria-label={t('submissions.viewEvidence', { title: s.task.title })}
+                data-testid="view-evidence"
+              >
+                {t('submissions.view')}
+              </button>
+              {s.status === 'pending' && (
+                <button
+                  type="button"
+                  className="btn btn-primary btn-sm"
+                  onClick={() => onReview(s)}
+                  aria-label={t('submissions.reviewItem', { title: s.task.title })}
+                  data-testid="open-review"
+                >
+                  {t('submissions.review')}
+                </button>
+              )}
+            </div>
+          </td>
+        </tr>
+      ))}
+    </ReviewTable>
   );
 }

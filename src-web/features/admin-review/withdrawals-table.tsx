@@ -4,6 +4,7 @@ import type { WithdrawalDto } from '../../../src-server/contract/withdrawals';
 import { paths } from '../../app/paths';
 import { formatDateTime, formatMoney } from '../../lib/format';
 import { ReviewStatusBadge } from './badges';
+import { columnHeaders, ReviewTable } from './review-table';
 
 const COLUMNS = ['date', 'user', 'amount', 'method', 'account', 'status', 'description', 'actions'] as const;
 
@@ -22,78 +23,65 @@ export function WithdrawalsTable({
   const { t } = useTranslation('adminReview');
   const label = (key: (typeof COLUMNS)[number]) => t(`withdrawals.columns.${key}`);
   return (
-    <div className="table-wrap ar-table-wrap">
-      <table className="table ar-table ar-withdrawals-table">
-        <thead>
-          <tr>
-            {COLUMNS.map((key) => (
-              <th key={key} scope="col">
-                {label(key)}
-              </th>
-            ))}
+    <ReviewTable className="ar-withdrawals-table" headers={columnHeaders(COLUMNS, label)}>
+      {items.map((w) => {
+        const amount = formatMoney(w.amount);
+        return (
+          <tr key={w._id} data-testid="withdrawal-row" data-status={w.status}>
+            <td className="ar-cell-head">{formatDateTime(w.createdAt)}</td>
+            <td data-label={label('user')} className="ar-break">
+              <Link to={paths.adminUser(w.user._id)}>{w.user.name}</Link>
+            </td>
+            <td data-label={label('amount')} className="ar-money" data-testid="withdrawal-amount">
+              {amount}
+            </td>
+            <td data-label={label('method')}>{t(`methods.${w.paymentMethod}`)}</td>
+            <td data-label={label('account')}>
+              <span className="ar-stack">
+                <span className="ar-break">{w.accountDetails.fullName}</span>
+                <span className="muted small ar-break ar-mono">{w.accountDetails.accountNumber}</span>
+              </span>
+            </td>
+            <td data-label={label('status')}>
+              <ReviewStatusBadge status={w.status} />
+            </td>
+            <td data-label={label('description')} className="ar-break" data-testid="withdrawal-note">
+              {w.rejectionReason || w.description || '—'}
+            </td>
+            <td
+              data-label={label('actions')}
+              className={w.status === 'pending' ? undefined : 'ar-hide-phone'}
+            >
+              {w.status === 'pending' ? (
+                <div className="ar-actions">
+                  <button
+                    type="button"
+                    className="btn btn-success btn-sm"
+                    disabled={busyId === w._id}
+                    onClick={() => onApprove(w)}
+                    aria-label={t('withdrawals.approveItem', { amount, name: w.user.name })}
+                    data-testid="withdrawal-approve"
+                  >
+                    {t('withdrawals.approve')}
+                  </button>
+                  <button
+                    type="button"
+                    className="btn btn-danger btn-sm"
+                    disabled={busyId === w._id}
+                    onClick={() => onReject(w)}
+                    aria-label={t('withdrawals.rejectItem', { amount, name: w.user.name })}
+                    data-testid="withdrawal-reject"
+                  >
+                    {t('withdrawals.reject')}
+                  </button>
+                </div>
+              ) : (
+                <span className="muted">—</span>
+              )}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {items.map((w) => {
-            const amount = formatMoney(w.amount);
-            return (
-              <tr key={w._id} data-testid="withdrawal-row" data-status={w.status}>
-                <td className="ar-cell-head">{formatDateTime(w.createdAt)}</td>
-                <td data-label={label('user')} className="ar-break">
-                  <Link to={paths.adminUser(w.user._id)}>{w.user.name}</Link>
-                </td>
-                <td data-label={label('amount')} className="ar-money" data-testid="withdrawal-amount">
-                  {amount}
-                </td>
-                <td data-label={label('method')}>{t(`methods.${w.paymentMethod}`)}</td>
-                <td data-label={label('account')}>
-                  <span className="ar-stack">
-                    <span className="ar-break">{w.accountDetails.fullName}</span>
-                    <span className="muted small ar-break ar-mono">{w.accountDetails.accountNumber}</span>
-                  </span>
-                </td>
-                <td data-label={label('status')}>
-                  <ReviewStatusBadge status={w.status} />
-                </td>
-                <td data-label={label('description')} className="ar-break" data-testid="withdrawal-note">
-                  {w.rejectionReason || w.description || '—'}
-                </td>
-                <td
-                  data-label={label('actions')}
-                  className={w.status === 'pending' ? undefined : 'ar-hide-phone'}
-                >
-                  {w.status === 'pending' ? (
-                    <div className="ar-actions">
-                      <button
-                        type="button"
-                        className="btn btn-success btn-sm"
-                        disabled={busyId === w._id}
-                        onClick={() => onApprove(w)}
-                        aria-label={t('withdrawals.approveItem', { amount, name: w.user.name })}
-                        data-testid="withdrawal-approve"
-                      >
-                        {t('withdrawals.approve')}
-                      </button>
-                      <button
-                        type="button"
-                        className="btn btn-danger btn-sm"
-                        disabled={busyId === w._id}
-                        onClick={() => onReject(w)}
-                        aria-label={t('withdrawals.rejectItem', { amount, name: w.user.name })}
-                        data-testid="withdrawal-reject"
-                      >
-                        {t('withdrawals.reject')}
-                      </button>
-                    </div>
-                  ) : (
-                    <span className="muted">—</span>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+        );
+      })}
+    </ReviewTable>
   );
 }

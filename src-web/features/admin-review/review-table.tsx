@@ -1,0 +1,42 @@
+import type { ReactNode } from 'react';
+
+/**
+ * The admin-review table shell: a scrolling wrapper, a header row of column labels, and the rows.
+ * On phones the CSS turns each row into a card and shows each cell's data-label.
+ */
+export function ReviewTable({
+  className,
+  testId,
+  headers,
+  children,
+}: {
+  className?: string;
+  testId?: string;
+  headers: readonly { key: string; label: string }[];
+  children: ReactNode;
+}) {
+  return (
+    <div className="table-wrap ar-table-wrap">
+      <table className={className ? `table ar-table ${className}` : 'table ar-table'} data-testid={testId}>
+        <thead>
+          <tr>
+            {headers.map(({ key, label }) => (
+              <th key={key} scope="col">
+                {label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Column keys with their labels, for the header row of a ReviewTable. */
+export function columnHeaders<K extends string>(
+  keys: readonly K[],
+  label: (key: K) => string,
+): { key: K; label: string }[] {
+  return keys.map((key) => ({ key, label: label(key) }));
+}

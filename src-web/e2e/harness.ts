@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const SCREENSHOT_DIR = join(process.cwd(), 'test-results', 'screenshots');
@@ -77,6 +78,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   };
 }
 
+/** Launches Debian's headless Chromium. */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
@@ -91,6 +93,38 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/** The server and the browser a spec shares; read them inside hooks and tests only. */
+export interface Suite {
+  readonly server: RunningServer;
+  readonly browser: Browser;
+}
+
+/** Starts the server (env may be a function, read once earlier hooks ran) and the browser; closes both after. */
+export function withServerAndBrowser(
+  env: Record<string, string> | (() => Record<string, string>) = {},
+): Suite {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    server = await startServer(typeof env === 'function' ? env() : env);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  return {
+    get server() {
+      if (!server) throw new Error('the server is not started yet');
+      return server;
+    },
+    get browser() {
+      if (!browser) throw new Error('the browser is not launched yet');
+      return browser;
+    },
+  };
 }
 
 /** A fresh browser context at phone or desktop size, in the given language. */

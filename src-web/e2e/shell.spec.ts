@@ -1,30 +1,7 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ADMIN,
-  apiRegister,
-  DESKTOP,
-  launchBrowser,
-  newPage,
-  PHONE,
-  type RunningServer,
-  shot,
-  startServer,
-  uiLogin,
-} from './harness';
+import { describe, expect, it } from 'vitest';
+import { ADMIN, apiRegister, DESKTOP, newPage, PHONE, shot, uiLogin, withServerAndBrowser } from './harness';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = withServerAndBrowser();
 
 describe('the app shell in a real browser', () => {
   it('shows the landing page to visitors in both languages, at phone and desktop width', async () => {
@@ -33,7 +10,7 @@ describe('the app shell in a real browser', () => {
         ['phone', PHONE],
         ['desktop', DESKTOP],
       ] as const) {
-        const { context, page } = await newPage(browser, server.url, { lang, size });
+        const { context, page } = await newPage(suite.browser, suite.server.url, { lang, size });
         await page.goto('/');
         const hero = page.locator('.hero h1');
         await expect
@@ -54,7 +31,7 @@ describe('the app shell in a real browser', () => {
   });
 
   it('registers a new user who lands on /tasks, and sends them from / to /tasks afterwards', async () => {
-    const { context, page } = await newPage(browser, server.url, { lang: 'en' });
+    const { context, page } = await newPage(suite.browser, suite.server.url, { lang: 'en' });
     await page.goto('/register');
     await page.locator('form button[type=submit]').click();
     // the browser checks the form first, with the spec's messages
@@ -81,7 +58,7 @@ describe('the app shell in a real browser', () => {
   });
 
   it('refuses a second registration of the same email whatever its case', async () => {
-    const { context, page } = await newPage(browser, server.url, { lang: 'tr' });
+    const { context, page } = await newPage(suite.browser, suite.server.url, { lang: 'tr' });
     await page.goto('/register');
     await page.locator('#name').fill('Başka');
     await page.locator('#email').fill('DENIZ@example.test');
@@ -95,7 +72,7 @@ describe('the app shell in a real browser', () => {
   });
 
   it('logs an admin in to /admin and logs them out again', async () => {
-    const { context, page } = await newPage(browser, server.url, { lang: 'en' });
+    const { context, page } = await newPage(suite.browser, suite.server.url, { lang: 'en' });
     await uiLogin(page, ADMIN.email, ADMIN.password);
     await page.waitForURL('**/admin');
     await expect.poll(() => page.locator('[data-testid=admin-title]').textContent()).toBe('Dashboard');
@@ -104,14 +81,14 @@ describe('the app shell in a real browser', () => {
     await expect.poll(() => page.locator('.topnav').textContent()).toContain('Admin panel');
     await page.locator('[data-testid=user-menu]').click();
     await page.getByRole('menuitem', { name: 'Log out' }).click();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${suite.server.url}/`);
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
     await expect.poll(() => page.locator('.auth-links').isVisible()).toBe(true);
     await context.close();
   });
 
   it('shows a wrong password as an error and keeps the visitor on /login', async () => {
-    const { context, page } = await newPage(browser, server.url, { lang: 'tr' });
+    const { context, page } = await newPage(suite.browser, suite.server.url, { lang: 'tr' });
     await uiLogin(page, ADMIN.email, 'wrong-password');
     await expect.poll(() => page.locator('.notice-error').textContent()).toBe('E-posta veya şifre hatalı');
     expect(page.url()).toContain('/login');
@@ -120,7 +97,7 @@ describe('the app shell in a real browser', () => {
   });
 
   it('keeps the chosen language across a reload', async () => {
-    const { context, page } = await newPage(browser, server.url, { lang: 'tr' });
+    const { context, page } = await newPage(suite.browser, suite.server.url, { lang: 'tr' });
     await page.goto('/login');
     await expect.poll(() => page.locator('h1').textContent()).toBe('Tekrar hoş geldiniz');
     await page.getByRole('button', { name: 'EN' }).click();
@@ -136,7 +113,7 @@ describe('the app shell in a real browser', () => {
 
   it('shows the 404 page for an unknown path, with a home link and a go-back button', async () => {
     for (const lang of ['tr', 'en'] as const) {
-      const { context, page } = await newPage(browser, server.url, { lang, size: PHONE });
+      const { context, page } = await newPage(suite.browser, suite.server.url, { lang, size: PHONE });
       await page.goto('/login');
       await page.goto('/no/such/page');
       await expect.poll(() => page.locator('[data-testid=not-found]').isVisible()).toBe(true);
@@ -145,20 +122,20 @@ describe('the app shell in a real browser', () => {
       await page.waitForURL('**/login');
       await page.goto('/no/such/page');
       await page.getByRole('link', { name: lang === 'tr' ? 'Ana sayfaya git' : 'Go to home page' }).click();
-      await page.waitForURL(`${server.url}/`);
+      await page.waitForURL(`${suite.server.url}/`);
       await context.close();
     }
   });
 
   it('sends logged-out visitors from /profile and /my-submissions to /login, and non-admins away from /admin', async () => {
-    const { context, page } = await newPage(browser, server.url, { lang: 'en' });
+    const { context, page } = await newPage(suite.browser, suite.server.url, { lang: 'en' });
     await page.goto('/profile');
     await page.waitForURL('**/login');
     await page.goto('/my-submissions');
     await page.waitForURL('**/login');
     await page.goto('/admin');
-    await page.waitForURL(`${server.url}/`);
-    const user = await apiRegister(server.url, {
+    await page.waitForURL(`${suite.server.url}/`);
+    const user = await apiRegister(suite.server.url, {
       name: 'Plain User',
       email: 'plain@example.test',
       password: 'secret123',
@@ -171,17 +148,17 @@ describe('the app shell in a real browser', () => {
   });
 
   it('shows a banned user the ban modal with the reason, on the next load and on login', async () => {
-    const user = await apiRegister(server.url, {
+    const user = await apiRegister(suite.server.url, {
       name: 'Soon Banned',
       email: 'banned@example.test',
       password: 'secret123',
     });
-    const { context, page } = await newPage(browser, server.url, { lang: 'en', size: PHONE });
+    const { context, page } = await newPage(suite.browser, suite.server.url, { lang: 'en', size: PHONE });
     await page.goto('/');
     await page.evaluate((token) => localStorage.setItem('token', token), user.token);
     await page.goto('/tasks');
     await expect.poll(() => page.locator('[data-testid=bottom-bar]').isVisible()).toBe(true);
-    const db = server.db();
+    const db = suite.server.db();
     db.prepare("UPDATE users SET status = 'banned', ban_reason = ? WHERE _id = ?").run(
       'Fake proofs',
       user.id,
@@ -198,13 +175,13 @@ describe('the app shell in a real browser', () => {
   });
 
   it('shows a suspended user the limited-access notice while keeping them signed in', async () => {
-    const user = await apiRegister(server.url, {
+    const user = await apiRegister(suite.server.url, {
       name: 'Suspended',
       email: 'susp@example.test',
       password: 'secret123',
     });
-    server.db().prepare("UPDATE users SET status = 'suspended' WHERE _id = ?").run(user.id);
-    const { context, page } = await newPage(browser, server.url, { lang: 'tr' });
+    suite.server.db().prepare("UPDATE users SET status = 'suspended' WHERE _id = ?").run(user.id);
+    const { context, page } = await newPage(suite.browser, suite.server.url, { lang: 'tr' });
     await uiLogin(page, 'susp@example.test', 'secret123');
     await page.waitForURL('**/tasks');
     await expect
@@ -215,13 +192,13 @@ describe('the app shell in a real browser', () => {
   });
 
   it('gives signed-in users the bottom bar at phone width and not at desktop width', async () => {
-    const user = await apiRegister(server.url, {
+    const user = await apiRegister(suite.server.url, {
       name: 'Mobile',
       email: 'mobile@example.test',
       password: 'secret123',
     });
     for (const lang of ['tr', 'en'] as const) {
-      const phone = await newPage(browser, server.url, { lang, size: PHONE });
+      const phone = await newPage(suite.browser, suite.server.url, { lang, size: PHONE });
       await phone.page.goto('/');
       await phone.page.evaluate((token) => localStorage.setItem('token', token), user.token);
       await phone.page.goto('/tasks');
@@ -234,7 +211,7 @@ describe('the app shell in a real browser', () => {
       await phone.page.waitForURL('**/profile');
       await phone.context.close();
     }
-    const desk = await newPage(browser, server.url, { lang: 'en', size: DESKTOP });
+    const desk = await newPage(suite.browser, suite.server.url, { lang: 'en', size: DESKTOP });
     await desk.page.goto('/');
     await desk.page.evaluate((token) => localStorage.setItem('token', token), user.token);
     await desk.page.goto('/tasks');
@@ -245,7 +222,7 @@ describe('the app shell in a real browser', () => {
   });
 
   it('cuts a long site name in the top bar instead of widening the phone page', async () => {
-    const db = server.db();
+    const db = suite.server.db();
     const name = 'Çok Uzun Bir Görev ve Ödül Platformu Adı '.repeat(3).slice(0, 100);
     const now = new Date().toISOString();
     db.prepare("INSERT OR REPLACE INTO settings (key, value, updated_at) VALUES ('site', ?, ?)").run(
@@ -253,7 +230,7 @@ describe('the app shell in a real browser', () => {
       now,
     );
     for (const lang of ['tr', 'en'] as const) {
-      const { context, page } = await newPage(browser, server.url, { lang, size: PHONE });
+      const { context, page } = await newPage(suite.browser, suite.server.url, { lang, size: PHONE });
       await page.goto('/login');
       await expect.poll(() => page.locator('.topbar .brand span').textContent()).toBe(name);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
@@ -266,15 +243,15 @@ describe('the app shell in a real browser', () => {
   });
 
   it('serves the web app manifest and the service worker so phones can install it', async () => {
-    const manifest = await fetch(`${server.url}/manifest.webmanifest`);
+    const manifest = await fetch(`${suite.server.url}/manifest.webmanifest`);
     expect(manifest.headers.get('content-type')).toContain('application/manifest+json');
     const body = (await manifest.json()) as { icons: { sizes: string }[]; display: string };
     expect(body.display).toBe('standalone');
     expect(body.icons.map((i) => i.sizes)).toContain('512x512');
-    const sw = await fetch(`${server.url}/sw.js`);
+    const sw = await fetch(`${suite.server.url}/sw.js`);
     expect(sw.status).toBe(200);
     expect(sw.headers.get('content-type')).toContain('javascript');
-    const icon = await fetch(`${server.url}/icon-192.png`);
+    const icon = await fetch(`${suite.server.url}/icon-192.png`);
     expect(icon.headers.get('content-type')).toBe('image/png');
   });
 });

@@ -44,3 +44,13 @@ export function RangeText({
     </p>
   );
 }
+
+/** The title and the line under it, at the top of a list page. */
+export function ListPageHead({ id, title, subtitle }: { id: string; title: string; subtitle: string }) {
+  return (
+    <header className="page-head">
+      <h1 id={id}>{title}</h1>
+      <p className="muted">{subtitle}</p>
+    </header>
+  );
+}

@@ -2,25 +2,20 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MAX_REJECTION_REASON_LENGTH, type WithdrawalDto } from '../../../src-server/contract/withdrawals';
-import { Modal } from '../../components/modal';
 import { useToast } from '../../components/toast';
 import { formatMoney } from '../../lib/format';
 import { adminKeys, rejectWithdrawal } from './admin-review-api';
 import { newIdempotencyKey } from './idempotency-key';
+import { ItemFormModal } from './item-form-modal';
 import { serverErrorText } from './server-error';
 
 /** Rejects a withdrawal with a required reason; the amount goes back to the user's balance. */
 export function RejectWithdrawalModal({ item, onClose }: { item: WithdrawalDto | null; onClose(): void }) {
   const { t } = useTranslation('adminReview');
   return (
-    <Modal
-      open={item !== null}
-      title={t('withdrawals.rejectTitle')}
-      onClose={onClose}
-      closeOnBackdrop={false}
-    >
-      {item && <RejectForm key={item._id} item={item} onClose={onClose} />}
-    </Modal>
+    <ItemFormModal item={item} title={t('withdrawals.rejectTitle')} onClose={onClose}>
+      {(current) => <RejectForm item={current} onClose={onClose} />}
+    </ItemFormModal>
   );
 }
 

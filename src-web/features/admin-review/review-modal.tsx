@@ -4,7 +4,7 @@ import type { AdminSubmissionDto } from '../../../src-server/contract/admin';
 import { REJECTION_REASONS } from '../../../src-server/contract/constants';
 import { MAX_FEEDBACK_LENGTH } from '../../../src-server/contract/review';
 import { Field } from '../../components/field';
-import { Modal } from '../../components/modal';
+import { ItemFormModal } from './item-form-modal';
 import { checkReviewForm, isRejectionReason, type ReviewField, type ReviewValues } from './review-form';
 import { useReview } from './use-review';
 
@@ -12,14 +12,13 @@ import { useReview } from './use-review';
 export function ReviewModal({ item, onClose }: { item: AdminSubmissionDto | null; onClose(): void }) {
   const { t } = useTranslation('adminReview');
   return (
-    <Modal
-      open={item !== null}
+    <ItemFormModal
+      item={item}
       title={t('reviewForm.title', { title: item?.task.title ?? '' })}
       onClose={onClose}
-      closeOnBackdrop={false}
     >
-      {item && <ReviewForm key={item._id} item={item} onClose={onClose} />}
-    </Modal>
+      {(current) => <ReviewForm item={current} onClose={onClose} />}
+    </ItemFormModal>
   );
 }
 

@@ -1,20 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { PNG } from 'pngjs';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ADMIN,
-  apiRegister,
-  DESKTOP,
-  launchBrowser,
-  newPage,
-  PHONE,
-  type RunningServer,
-  shot,
-  startServer,
-} from './harness';
+import { apiClient, apiLogin, makePng } from './api';
+import { snap } from './checks';
+import { apiRegister, DESKTOP, newPage, PHONE, withServerAndBrowser } from './harness';
 
 type Lang = 'tr' | 'en';
 const COMBOS = [
@@ -82,8 +73,8 @@ const COMMENTS = Array.from(
   (_, i) => `Çok kullanışlı bir uygulama, herkese tavsiye ederim (${i + 1}).`,
 );
 
-let server: RunningServer;
-let browser: Browser;
+const suite = withServerAndBrowser();
+const { api, createTask: createTaskAs, startAndSubmit } = apiClient(() => suite.server.url);
 let adminToken: string;
 let files: { dir: string; png: string; txt: string; fakePng: string; bigPng: string; pngBytes: Buffer };
 const ids: Record<'review' | 'follow' | 'survey' | 'game' | 'edit', string> = {
@@ -94,56 +85,18 @@ const ids: Record<'review' | 'follow' | 'survey' | 'game' | 'edit', string> = {
   edit: '',
 };
 
-async function api<T = unknown>(
-  method: string,
-  path: string,
-  token: string | null,
-  body?: unknown,
-): Promise<{ status: number; body: { success: boolean; data: T; error?: { code: string } } }> {
-  const headers: Record<string, string> = {};
-  if (token) headers.Authorization = `Bearer ${token}`;
-  let payload: BodyInit | undefined;
-  if (body instanceof FormData) payload = body;
-  else if (body !== undefined) {
-    headers['Content-Type'] = 'application/json';
-    payload = JSON.stringify(body);
-  }
-  const res = await fetch(`${server.url}/api${path}`, { method, headers, body: payload });
-  return { status: res.status, body: await res.json() };
-}
-
-async function createTask(body: Record<string, unknown>): Promise<string> {
-  const res = await api<{ _id: string }>('POST', '/tasks', adminToken, {
-    maxCompletions: 500,
-    automaticComments: COMMENTS,
-    ...body,
-  });
-  if (res.status !== 201) throw new Error(`task not created: ${JSON.stringify(res.body)}`);
-  return res.body.data._id;
+/** The admin creates a task, with room for 500 and the automatic comments unless told otherwise. */
+function createTask(body: Record<string, unknown>): Promise<string> {
+  return createTaskAs(adminToken, { maxCompletions: 500, automaticComments: COMMENTS, ...body });
 }
 
 function dayFromToday(days: number): string {
   return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 }
 
-/** A small real PNG: a colour gradient, so the proof modal shows something. */
-function pngFile(width: number, height: number): Buffer {
-  const png = new PNG({ width, height });
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const i = (y * width + x) * 4;
-      png.data[i] = Math.round((x / width) * 255);
-      png.data[i + 1] = Math.round((y / height) * 255);
-      png.data[i + 2] = 180;
-      png.data[i + 3] = 255;
-    }
-  }
-  return PNG.sync.write(png);
-}
-
 /** A user with a token, signed in on a fresh page in the given language and size. */
 async function signedInPage(lang: Lang, size: { width: number; height: number }, token: string) {
-  const { context, page } = await newPage(browser, server.url, { lang, size });
+  const { context, page } = await newPage(suite.browser, suite.server.url, { lang, size });
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(err.message));
   await page.goto('/');
@@ -155,55 +108,14 @@ async function signedInPage(lang: Lang, size: { width: number; height: number },
   return { context, page, errors };
 }
 
-async function submitThroughApi(token: string, taskId: string, description: string): Promise<string> {
-  const start = await api('POST', `/tasks/${taskId}/start`, token);
-  if (start.status !== 201) throw new Error(`start failed: ${JSON.stringify(start.body)}`);
-  const form = new FormData();
-  form.set('task', taskId);
-  form.set('description', description);
-  form.set('proofImage', new Blob([new Uint8Array(files.pngBytes)], { type: 'image/png' }), 'proof.png');
-  const sent = await api<{ _id: string }>('POST', '/submissions', token, form);
-  if (sent.status !== 201) throw new Error(`proof failed: ${JSON.stringify(sent.body)}`);
-  return sent.body.data._id;
-}
-
 const cardsOf = (page: Page) => page.locator('[data-testid=task-card]');
 
-/** Elements wider than the viewport (their tag, class and right edge), for a readable failure. */
-function overflowing(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    if (document.documentElement.scrollWidth <= width) return [];
-    return [...document.querySelectorAll('body *')]
-      .filter((el) => el.getBoundingClientRect().right > width + 1)
-      .slice(0, 10)
-      .map(
-        (el) =>
-          `${el.tagName.toLowerCase()}.${el.className} right=${Math.round(el.getBoundingClientRect().right)}`,
-      );
-  });
-}
-
-/** A screenshot, after checking that nothing sticks out sideways at this width. */
-async function snap(page: Page, name: string): Promise<void> {
-  expect(await overflowing(page), name).toEqual([]);
-  // from the top, so the sticky top bar is not painted across the middle of a full-page shot
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await shot(page, name);
-}
-
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  const login = await fetch(`${server.url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: ADMIN.email, password: ADMIN.password }),
-  });
-  adminToken = ((await login.json()) as { token: string }).token;
+  adminToken = await apiLogin(suite.server.url);
 
   const dir = mkdtempSync(join(tmpdir(), 'worker-flow-'));
-  const pngBytes = pngFile(160, 120);
+  // a colour gradient, so the proof modal shows something
+  const pngBytes = makePng(160, 120, (x, y) => [(x / 160) * 255, (y / 120) * 255, 180]);
   files = {
     dir,
     pngBytes,
@@ -274,8 +186,6 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
   if (files) rmSync(files.dir, { recursive: true, force: true });
 });
 
@@ -285,13 +195,13 @@ describe('the worker flow in a real browser', () => {
     async (lang, label, size) => {
       const text = TEXT[lang];
       const name = (screen: string) => `worker-${screen}-${lang}-${label}`;
-      const user = await apiRegister(server.url, {
+      const user = await apiRegister(suite.server.url, {
         name: `Worker ${lang} ${label}`,
         email: `worker-${lang}-${label}@example.test`,
         password: 'secret123',
       });
       const { context, page, errors } = await signedInPage(lang, size, user.token);
-      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.server.url });
 
       // the list: featured first, the count, pages
       await page.goto('/tasks');
@@ -466,13 +376,13 @@ describe('the worker flow in a real browser', () => {
     async (lang, label, size) => {
       const text = TEXT[lang];
       const name = (screen: string) => `worker-${screen}-${lang}-${label}`;
-      const user = await apiRegister(server.url, {
+      const user = await apiRegister(suite.server.url, {
         name: `Reviewed ${lang} ${label}`,
         email: `reviewed-${lang}-${label}@example.test`,
         password: 'secret123',
       });
-      const approvedId = await submitThroughApi(user.token, ids.survey, 'Anketi doldurdum.');
-      const rejectedId = await submitThroughApi(user.token, ids.game, '');
+      const approvedId = await startAndSubmit(user.token, ids.survey, files.pngBytes, 'Anketi doldurdum.');
+      const rejectedId = await startAndSubmit(user.token, ids.game, files.pngBytes, '');
       const approve = await api('PUT', `/submissions/${approvedId}/review`, adminToken, {
         status: 'approved',
         feedback: 'Teşekkürler, harika iş!',
@@ -540,7 +450,7 @@ describe('the worker flow in a real browser', () => {
     async (lang, label, size) => {
       const text = TEXT[lang];
       const name = (screen: string) => `worker-${screen}-${lang}-${label}`;
-      const { context, page } = await newPage(browser, server.url, { lang, size });
+      const { context, page } = await newPage(suite.browser, suite.server.url, { lang, size });
       await context.addInitScript(() => localStorage.setItem('installBannerDismissed', '1'));
 
       await page.goto(`/tasks/${ids.follow}`);
@@ -609,7 +519,7 @@ describe('the worker flow in a real browser', () => {
       expect(owner.errors).toEqual([]);
       await owner.context.close();
 
-      const user = await apiRegister(server.url, {
+      const user = await apiRegister(suite.server.url, {
         name: `Other ${lang} ${label}`,
         email: `other-${lang}-${label}@example.test`,
         password: 'secret123',
@@ -632,12 +542,12 @@ describe('the worker flow in a real browser', () => {
     ['tr', DESKTOP],
     ['en', PHONE],
   ] as const)('shows a suspended user the server refusal when starting (%s)', async (lang, size) => {
-    const user = await apiRegister(server.url, {
+    const user = await apiRegister(suite.server.url, {
       name: 'Suspended worker',
       email: `suspended-${lang}@example.test`,
       password: 'secret123',
     });
-    server.db().prepare("UPDATE users SET status = 'suspended' WHERE _id = ?").run(user.id);
+    suite.server.db().prepare("UPDATE users SET status = 'suspended' WHERE _id = ?").run(user.id);
     const { context, page, errors } = await signedInPage(lang, size, user.token);
     await page.goto(`/tasks/${ids.follow}`);
     await page.locator('[data-testid=start-task]').click();

@@ -1,18 +1,9 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { PNG } from 'pngjs';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PushRecorder, startPushRecorder } from '../../src-server/features/notifications/push-recorder';
-import {
-  ADMIN,
-  apiRegister,
-  DESKTOP,
-  launchBrowser,
-  newPage,
-  PHONE,
-  type RunningServer,
-  shot,
-  startServer,
-} from './harness';
+import { apiClient, apiLogin, makePng } from './api';
+import { snapWith, text } from './checks';
+import { apiRegister, DESKTOP, newPage, PHONE, shot, startServer, withServerAndBrowser } from './harness';
 
 type Lang = 'tr' | 'en';
 type Size = typeof PHONE | typeof DESKTOP;
@@ -27,9 +18,20 @@ const FOLLOW_TITLE = 'Instagram hesabımızı takip et';
 const NEW_TITLE = 'Uygulamamızı mağazada değerlendir';
 const EDITED_TITLE = 'Uygulamamızı mağazada değerlendir ve yorum yaz';
 
-let server: RunningServer;
-let browser: Browser;
 let recorder: PushRecorder;
+// the push service's stand-in starts first: the server is told its address
+beforeAll(async () => {
+  recorder = await startPushRecorder();
+});
+afterAll(async () => {
+  await recorder?.close();
+});
+const suite = withServerAndBrowser(() => ({
+  ONESIGNAL_APP_ID: 'app-admin-a',
+  ONESIGNAL_API_KEY: 'key-admin-a',
+  ONESIGNAL_BASE_URL: recorder.url,
+}));
+const { ok, createTask, startAndSubmit } = apiClient(() => suite.server.url);
 let adminToken: string;
 let followTaskId = '';
 let newTaskId = '';
@@ -39,47 +41,8 @@ const people = {
   zeynep: { name: 'Zeynep Şahin', email: 'zeynep@example.test', password: 'secret123', token: '', id: '' },
 };
 
-async function api<T = unknown>(
-  path: string,
-  options: { token?: string; method?: string; body?: unknown; form?: FormData } = {},
-): Promise<{ status: number; data: T }> {
-  const headers: Record<string, string> = {};
-  if (options.token) headers.Authorization = `Bearer ${options.token}`;
-  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(`${server.url}/api${path}`, {
-    method: options.method ?? 'GET',
-    headers,
-    body: options.form ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
-  });
-  const json = (await res.json()) as { data: T };
-  return { status: res.status, data: json.data };
-}
-
-async function ok<T = unknown>(path: string, options: Parameters<typeof api>[1] = {}): Promise<T> {
-  const res = await api<T>(path, options);
-  if (res.status >= 300) throw new Error(`${options.method ?? 'GET'} ${path}: ${res.status}`);
-  return res.data;
-}
-
-function png(): Buffer {
-  const image = new PNG({ width: 48, height: 48 });
-  for (let i = 0; i < image.data.length; i += 4) {
-    image.data[i] = 79;
-    image.data[i + 1] = 70;
-    image.data[i + 2] = 229;
-    image.data[i + 3] = 255;
-  }
-  return PNG.sync.write(image);
-}
-
-async function startAndSubmit(token: string, taskId: string): Promise<string> {
-  await ok(`/tasks/${taskId}/start`, { token, method: 'POST' });
-  const form = new FormData();
-  form.append('task', taskId);
-  form.append('description', 'Ekran görüntüsü ekte.');
-  form.append('proofImage', new Blob([new Uint8Array(png())], { type: 'image/png' }), 'proof.png');
-  return (await ok<{ _id: string }>('/submissions', { token, method: 'POST', form }))._id;
-}
+/** A small real PNG of one colour. */
+const png = () => makePng(48, 48, [79, 70, 229]);
 
 /** A fresh page signed in as the admin, on the given path. */
 async function adminPage(
@@ -87,7 +50,7 @@ async function adminPage(
   size: Size,
   path: string,
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const { context, page } = await newPage(browser, server.url, { lang, size });
+  const { context, page } = await newPage(suite.browser, suite.server.url, { lang, size });
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(err.message));
   await page.goto('/');
@@ -99,101 +62,46 @@ async function adminPage(
   return { context, page, errors };
 }
 
-/** Elements wider than the viewport (their tag, class and right edge), for a readable failure. */
-function overflowing(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    if (document.documentElement.scrollWidth <= width) return [];
-    return [...document.querySelectorAll('body *')]
-      .filter((el) => el.getBoundingClientRect().right > width + 1)
-      .slice(0, 10)
-      .map(
-        (el) =>
-          `${el.tagName.toLowerCase()}.${el.className} right=${Math.round(el.getBoundingClientRect().right)}`,
-      );
-  });
-}
-
 // a locale key shown instead of its text ("taskForm.fields.title")
 const RAW_KEY = /\b(menu|notify|dashboard|tasks|taskForm|settings|statuses|methods|errors|common)\.[a-zA-Z]+/;
 
 /** A screenshot from the top, after checking that nothing sticks out sideways and no key shows raw. */
-async function snap(page: Page, name: string): Promise<void> {
-  expect(await overflowing(page), name).toEqual([]);
-  expect((await page.locator('body').innerText()).match(RAW_KEY), name).toBeNull();
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await shot(page, name);
-}
-
-const text = async (page: Page, selector: string) =>
-  ((await page.locator(selector).first().textContent()) ?? '').trim();
+const snap = snapWith({ rawKeys: RAW_KEY });
 
 beforeAll(async () => {
-  recorder = await startPushRecorder();
-  server = await startServer({
-    ONESIGNAL_APP_ID: 'app-admin-a',
-    ONESIGNAL_API_KEY: 'key-admin-a',
-    ONESIGNAL_BASE_URL: recorder.url,
-  });
-  browser = await launchBrowser();
-  const login = await fetch(`${server.url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: ADMIN.email, password: ADMIN.password }),
-  });
-  adminToken = ((await login.json()) as { token: string }).token;
+  adminToken = await apiLogin(suite.server.url);
 
-  const follow = await ok<{ _id: string }>('/tasks', {
-    token: adminToken,
-    method: 'POST',
-    body: {
-      title: FOLLOW_TITLE,
-      description: 'Hesabımızı takip edin ve ekran görüntüsü alın.',
-      reward: 30,
-      maxCompletions: 100,
-      category: 'social_media',
-    },
+  followTaskId = await createTask(adminToken, {
+    title: FOLLOW_TITLE,
+    description: 'Hesabımızı takip edin ve ekran görüntüsü alın.',
+    reward: 30,
+    maxCompletions: 100,
+    category: 'social_media',
   });
-  followTaskId = follow._id;
   for (const person of Object.values(people)) {
-    const { token, id } = await apiRegister(server.url, person);
+    const { token, id } = await apiRegister(suite.server.url, person);
     person.token = token;
     person.id = id;
   }
   const subs: Record<string, string> = {};
   for (const [key, person] of Object.entries(people))
-    subs[key] = await startAndSubmit(person.token, followTaskId);
+    subs[key] = await startAndSubmit(person.token, followTaskId, png());
   for (const key of ['ayse', 'mehmet']) {
-    await ok(`/submissions/${subs[key]}/review`, {
-      token: adminToken,
-      method: 'PUT',
-      body: { status: 'approved', feedback: 'task completed successfully' },
+    await ok('PUT', `/submissions/${subs[key]}/review`, adminToken, {
+      status: 'approved',
+      feedback: 'task completed successfully',
     });
   }
-  await ok('/withdraws', {
-    token: people.ayse.token,
-    method: 'POST',
-    body: {
-      amount: 25,
-      paymentMethod: 'papara',
-      accountDetails: { fullName: 'Ayşe Demir', accountNumber: '1234567890' },
-    },
+  await ok('POST', '/withdraws', people.ayse.token, {
+    amount: 25,
+    paymentMethod: 'papara',
+    accountDetails: { fullName: 'Ayşe Demir', accountNumber: '1234567890' },
   });
-  await ok('/withdraws', {
-    token: people.mehmet.token,
-    method: 'POST',
-    body: {
-      amount: 22.5,
-      paymentMethod: 'papara',
-      accountDetails: { fullName: 'Mehmet Kaya', accountNumber: '0987654321' },
-    },
+  await ok('POST', '/withdraws', people.mehmet.token, {
+    amount: 22.5,
+    paymentMethod: 'papara',
+    accountDetails: { fullName: 'Mehmet Kaya', accountNumber: '0987654321' },
   });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await recorder?.close();
 });
 
 describe('admin screens, part A, in a real browser', () => {
@@ -287,7 +195,7 @@ describe('admin screens, part A, in a real browser', () => {
 
     const list = await ok<{
       items: { user: { _id: string }; status: string; rejectionReason: string | null }[];
-    }>('/admin/withdraws', { token: adminToken });
+    }>('GET', '/admin/withdraws', adminToken);
     const byUser = new Map(list.items.map((w) => [w.user._id, w]));
     expect(byUser.get(people.ayse.id)?.status).toBe('approved');
     expect(byUser.get(people.mehmet.id)).toMatchObject({
@@ -295,7 +203,7 @@ describe('admin screens, part A, in a real browser', () => {
       rejectionReason: 'IBAN bilgisi hesap sahibiyle eşleşmiyor',
     });
     // the rejected amount went back to Mehmet's balance
-    expect((await ok<{ balance: number }>('/users/me', { token: people.mehmet.token })).balance).toBe(30);
+    expect((await ok<{ balance: number }>('GET', '/users/me', people.mehmet.token)).balance).toBe(30);
   });
 
   it('checks the task form in order and creates a task, announcing removed duplicate comment lines', async () => {
@@ -365,7 +273,7 @@ describe('admin screens, part A, in a real browser', () => {
       reward: number;
       deadline: string | null;
       category: string;
-    }>(`/tasks/${newTaskId}`, { token: adminToken });
+    }>('GET', `/tasks/${newTaskId}`, adminToken);
     expect(task.automaticComments).toEqual([
       'Harika bir uygulama',
       'Çok beğendim, tavsiye ederim',
@@ -377,7 +285,7 @@ describe('admin screens, part A, in a real browser', () => {
 
   it('edits the task, listing its comments as used or available with the counts', async () => {
     // a user starts the task and is given one of the three comments
-    await ok(`/tasks/${newTaskId}/start`, { token: people.zeynep.token, method: 'POST' });
+    await ok('POST', `/tasks/${newTaskId}/start`, people.zeynep.token);
     for (const [lang, size, dims] of [COMBOS[1], COMBOS[2]] as const) {
       const { context, page } = await adminPage(lang, dims, `/admin/tasks/edit/${newTaskId}`);
       await expect.poll(() => page.locator('[data-testid=comment-pool]').isVisible()).toBe(true);
@@ -406,8 +314,9 @@ describe('admin screens, part A, in a real browser', () => {
     expect(await row.locator('.badge-inactive').textContent()).toBe('Inactive');
     await context.close();
     const task = await ok<{ reward: number; usedComments: string[]; commentStats: { used: number } }>(
+      'GET',
       `/tasks/${newTaskId}`,
-      { token: adminToken },
+      adminToken,
     );
     expect(task.reward).toBe(17.25);
     expect(task.commentStats.used).toBe(1);
@@ -429,28 +338,20 @@ describe('admin screens, part A, in a real browser', () => {
   });
 
   it('searches, filters, features a task with the star and deletes one after confirming', async () => {
-    await ok('/tasks', {
-      token: adminToken,
-      method: 'POST',
-      body: {
-        title: 'Silinecek eski görev',
-        description: 'Artık gerekli değil.',
-        reward: 1,
-        maxCompletions: 5,
-        status: 'inactive',
-      },
+    await ok('POST', '/tasks', adminToken, {
+      title: 'Silinecek eski görev',
+      description: 'Artık gerekli değil.',
+      reward: 1,
+      maxCompletions: 5,
+      status: 'inactive',
     });
     for (let i = 1; i <= 10; i++) {
-      await ok('/tasks', {
-        token: adminToken,
-        method: 'POST',
-        body: {
-          title: `Anket ${i}`,
-          description: 'Kısa anket.',
-          reward: 2 + i,
-          maxCompletions: 10,
-          category: 'survey',
-        },
+      await ok('POST', '/tasks', adminToken, {
+        title: `Anket ${i}`,
+        description: 'Kısa anket.',
+        reward: 2 + i,
+        maxCompletions: 10,
+        category: 'survey',
       });
     }
     const { context, page } = await adminPage('en', DESKTOP, '/admin/tasks');
@@ -471,9 +372,9 @@ describe('admin screens, part A, in a real browser', () => {
     expect(await star.getAttribute('aria-pressed')).toBe('false');
     await star.click();
     await expect.poll(() => star.getAttribute('aria-pressed')).toBe('true');
-    expect(
-      (await ok<{ isFeatured: boolean }>(`/tasks/${followTaskId}`, { token: adminToken })).isFeatured,
-    ).toBe(true);
+    expect((await ok<{ isFeatured: boolean }>('GET', `/tasks/${followTaskId}`, adminToken)).isFeatured).toBe(
+      true,
+    );
     expect(await text(page, '[data-testid=completions]')).toBe('2 / 100');
 
     // a category named in the other language, and the status filter
@@ -577,7 +478,7 @@ describe('admin screens, part A, in a real browser', () => {
       contact: { email: string };
       socialMedia: { linkedin: string; instagram: string };
       payment: { minimumPayout: number; methods: string[] };
-    }>('/settings');
+    }>('GET', '/settings', null);
     expect(settings.site.name).toBe('GörevKazan');
     expect(settings.site.logo).toMatch(/^\/api\/files\/images\//);
     expect(settings.site.favicon).toMatch(/^\/api\/files\/images\//);
@@ -700,13 +601,8 @@ describe('admin screens, part A, in a real browser', () => {
   it('shows an unconfigured push service as a translated message', async () => {
     const bare = await startServer();
     try {
-      const login = await fetch(`${bare.url}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ email: ADMIN.email, password: ADMIN.password }),
-      });
-      const token = ((await login.json()) as { token: string }).token;
-      const { context, page } = await newPage(browser, bare.url, { lang: 'en', size: PHONE });
+      const token = await apiLogin(bare.url);
+      const { context, page } = await newPage(suite.browser, bare.url, { lang: 'en', size: PHONE });
       await page.goto('/');
       await page.evaluate((t) => localStorage.setItem('token', t), token);
       await page.goto('/admin');

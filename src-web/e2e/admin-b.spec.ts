@@ -1,34 +1,19 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { PNG } from 'pngjs';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import enAdminReview from '../locales/en/adminReview.json';
-import {
-  ADMIN,
-  DESKTOP,
-  launchBrowser,
-  newPage,
-  PHONE,
-  type RunningServer,
-  shot,
-  startServer,
-} from './harness';
+import { apiClient, apiLogin, makePng } from './api';
+import { localeKeys, snapWith } from './checks';
+import { ADMIN, COMBOS, DESKTOP, type Lang, newPage, PHONE, withServerAndBrowser } from './harness';
 
 /**
  * The admin review screens (issue 5, part B) in a real browser: users, user detail,
  * submissions and withdrawals, and the operator's whole journey. Both languages, phone and desktop.
  */
 
-type Lang = 'tr' | 'en';
 type Size = { width: number; height: number };
-const COMBOS = [
-  ['tr', 'phone', PHONE],
-  ['tr', 'desktop', DESKTOP],
-  ['en', 'phone', PHONE],
-  ['en', 'desktop', DESKTOP],
-] as const;
 
 const TEXT = {
   en: {
@@ -79,37 +64,12 @@ const TEXT = {
   },
 } as const;
 
-let server: RunningServer;
-let browser: Browser;
+const suite = withServerAndBrowser({ TRUST_PROXY: '1' });
+const { ok, createTask: createTaskAs, startAndSubmit } = apiClient(() => suite.server.url);
 let adminToken: string;
 let proofPng: Buffer;
 let proofDir: string;
 let proofFile: string;
-
-interface Reply<T> {
-  status: number;
-  body: { success: boolean; data: T; error?: { code: string; message: string } };
-}
-
-async function api<T = unknown>(method: string, path: string, token: string | null, body?: unknown) {
-  const headers: Record<string, string> = {};
-  if (token) headers.Authorization = `Bearer ${token}`;
-  let payload: BodyInit | undefined;
-  if (body instanceof FormData) payload = body;
-  else if (body !== undefined) {
-    headers['Content-Type'] = 'application/json';
-    payload = JSON.stringify(body);
-  }
-  const res = await fetch(`${server.url}/api${path}`, { method, headers, body: payload });
-  return { status: res.status, body: await res.json() } as Reply<T>;
-}
-
-async function ok<T>(method: string, path: string, token: string | null, body?: unknown): Promise<T> {
-  const reply = await api<T>(method, path, token, body);
-  if (reply.status >= 300)
-    throw new Error(`${method} ${path}: ${reply.status} ${JSON.stringify(reply.body)}`);
-  return reply.body.data;
-}
 
 interface TestUser {
   id: string;
@@ -126,7 +86,7 @@ let registrations = 0;
  */
 async function register(name: string, email: string, extra: Record<string, string> = {}): Promise<TestUser> {
   registrations++;
-  const res = await fetch(`${server.url}/api/auth/register`, {
+  const res = await fetch(`${suite.server.url}/api/auth/register`, {
     method: 'POST',
     headers: {
       'Content-Type': 'application/json',
@@ -139,24 +99,18 @@ async function register(name: string, email: string, extra: Record<string, strin
   return { id: body.data._id, token: body.token, name, email };
 }
 
-async function createTask(title: string, reward: number): Promise<string> {
-  const task = await ok<{ _id: string }>('POST', '/tasks', adminToken, {
+function createTask(title: string, reward: number): Promise<string> {
+  return createTaskAs(adminToken, {
     title,
     description: 'Adımları izleyin ve ekran görüntüsü yükleyin.',
     reward,
     category: 'social_media',
     maxCompletions: 500,
   });
-  return task._id;
 }
 
-async function submitProof(user: TestUser, taskId: string, description = ''): Promise<string> {
-  await ok('POST', `/tasks/${taskId}/start`, user.token);
-  const form = new FormData();
-  form.set('task', taskId);
-  form.set('description', description);
-  form.set('proofImage', new Blob([new Uint8Array(proofPng)], { type: 'image/png' }), 'proof.png');
-  return (await ok<{ _id: string }>('POST', '/submissions', user.token, form))._id;
+function submitProof(user: TestUser, taskId: string, description = ''): Promise<string> {
+  return startAndSubmit(user.token, taskId, proofPng, description);
 }
 
 async function setBalance(user: TestUser, tl: number): Promise<void> {
@@ -171,24 +125,9 @@ async function requestWithdrawal(user: TestUser, amount: number, fullName: strin
   });
 }
 
-/** A small real PNG: a gradient, so the evidence modal shows something. */
-function pngFile(width: number, height: number): Buffer {
-  const png = new PNG({ width, height });
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const i = (y * width + x) * 4;
-      png.data[i] = Math.round((x / width) * 255);
-      png.data[i + 1] = 120;
-      png.data[i + 2] = Math.round((y / height) * 255);
-      png.data[i + 3] = 255;
-    }
-  }
-  return PNG.sync.write(png);
-}
-
 /** A signed-in page (admin or user) in the given language and size. */
 async function signedInPage(lang: Lang, size: Size, token: string) {
-  const { context, page } = await newPage(browser, server.url, { lang, size });
+  const { context, page } = await newPage(suite.browser, suite.server.url, { lang, size });
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(err.message));
   await context.addInitScript(() => localStorage.setItem('installBannerDismissed', '1'));
@@ -197,41 +136,11 @@ async function signedInPage(lang: Lang, size: Size, token: string) {
   return { context, page, errors };
 }
 
-/** Elements wider than the viewport, for a readable failure. */
-function overflowing(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    if (document.documentElement.scrollWidth <= width) return [];
-    return [...document.querySelectorAll('body *')]
-      .filter((el) => el.getBoundingClientRect().right > width + 1)
-      .slice(0, 10)
-      .map(
-        (el) =>
-          `${el.tagName.toLowerCase()}.${el.className} right=${Math.round(el.getBoundingClientRect().right)}`,
-      );
-  });
-}
-
-function keyPaths(value: unknown, prefix = ''): string[] {
-  if (typeof value !== 'object' || value === null) return [prefix.replace(/_(one|other)$/, '')];
-  return Object.entries(value).flatMap(([k, v]) => keyPaths(v, prefix ? `${prefix}.${k}` : k));
-}
 /** Every key of the screens' namespace: a missing translation shows its key instead of a text. */
-const KEYS = [...new Set(keyPaths(enAdminReview))];
-
-function rawKeys(page: Page): Promise<string[]> {
-  return page.evaluate((keys) => {
-    const text = document.body.textContent ?? '';
-    return keys.filter((k) => new RegExp(`(^|[^\\w.])${k.replace(/\./g, '\\.')}($|[^\\w.])`).test(text));
-  }, KEYS);
-}
+const KEYS = localeKeys(enAdminReview);
 
 /** A screenshot, after checking that nothing sticks out sideways and no key shows untranslated. */
-async function snap(page: Page, name: string): Promise<void> {
-  expect(await overflowing(page), name).toEqual([]);
-  expect(await rawKeys(page), name).toEqual([]);
-  await shot(page, name);
-}
+const snap = snapWith({ rawKeys: KEYS, scrollTop: false });
 
 const toast = (page: Page, text: string) => page.locator('.toast', { hasText: text });
 const openDialog = (page: Page) => page.locator('dialog[open]');
@@ -242,23 +151,15 @@ function today(offsetDays = 0): string {
 }
 
 beforeAll(async () => {
-  server = await startServer({ TRUST_PROXY: '1' });
-  browser = await launchBrowser();
-  const login = await fetch(`${server.url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: ADMIN.email, password: ADMIN.password }),
-  });
-  adminToken = ((await login.json()) as { token: string }).token;
-  proofPng = pngFile(160, 120);
+  adminToken = await apiLogin(suite.server.url);
+  // a gradient, so the evidence modal shows something
+  proofPng = makePng(160, 120, (x, y) => [(x / 160) * 255, 120, (y / 120) * 255]);
   proofDir = mkdtempSync(join(tmpdir(), 'admin-b-'));
   proofFile = join(proofDir, 'kanit.png');
   writeFileSync(proofFile, proofPng);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
   if (proofDir) rmSync(proofDir, { recursive: true, force: true });
 });
 

@@ -13,6 +13,17 @@ export const ADMIN = { email: 'admin@taskreward.test', password: 'admin-pass-1',
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 860 };
 
+/** The two languages the app ships. */
+export type Lang = 'tr' | 'en';
+
+/** Every language at phone and desktop width, as [lang, label, size] rows for it.each. */
+export const COMBOS = [
+  ['tr', 'phone', PHONE],
+  ['tr', 'desktop', DESKTOP],
+  ['en', 'phone', PHONE],
+  ['en', 'desktop', DESKTOP],
+] as const;
+
 export interface RunningServer {
   url: string;
   dataDir: string;
@@ -131,7 +142,7 @@ export function withServerAndBrowser(
 export async function newPage(
   browser: Browser,
   baseURL: string,
-  options: { size?: { width: number; height: number }; lang?: 'tr' | 'en'; phone?: boolean } = {},
+  options: { size?: { width: number; height: number }; lang?: Lang; phone?: boolean } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   const phone = options.phone ?? options.size === PHONE;
   const context = await browser.newContext({
@@ -149,6 +160,24 @@ export async function newPage(
   }
   const page = await context.newPage();
   return { context, page };
+}
+
+/** A fresh page signed in with a token (install banner dismissed, as other specs test it), collecting page errors. */
+export async function signedInPage(
+  browser: Browser,
+  baseURL: string,
+  token: string,
+  options: { lang: Lang; size: { width: number; height: number } },
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const { context, page } = await newPage(browser, baseURL, options);
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  await page.goto('/');
+  await page.evaluate((t) => {
+    localStorage.setItem('token', t);
+    localStorage.setItem('installBannerDismissed', '1');
+  }, token);
+  return { context, page, errors };
 }
 
 /** Saves a full-page screenshot under test-results/screenshots. */

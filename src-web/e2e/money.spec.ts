@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, apiLogin, makePng, type Rgb } from './api';
 import { snapWith, text } from './checks';
-import { apiRegister, DESKTOP, newPage, PHONE, uiLogin, withServerAndBrowser } from './harness';
+import { apiRegister, DESKTOP, newPage, PHONE, signedInPage, uiLogin, withServerAndBrowser } from './harness';
 
 const suite = withServerAndBrowser();
 const { ok, createTask, startAndSubmit } = apiClient(() => suite.server.url);
@@ -38,13 +38,7 @@ async function profilePage(
   lang: 'tr' | 'en',
   size: typeof PHONE | typeof DESKTOP,
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const opened = await newPage(suite.browser, suite.server.url, { lang, size });
-  await opened.page.goto('/');
-  await opened.page.evaluate((t) => {
-    localStorage.setItem('token', t);
-    // the install banner has its own test (shell.spec.ts); here it would cover the screenshots
-    localStorage.setItem('installBannerDismissed', '1');
-  }, token);
+  const opened = await signedInPage(suite.browser, suite.server.url, token, { lang, size });
   await opened.page.goto('/profile');
   await expect.poll(() => opened.page.locator('[data-testid=profile-card]').isVisible()).toBe(true);
   return opened;

@@ -5,15 +5,16 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, apiLogin, makePng } from './api';
 import { snap } from './checks';
-import { apiRegister, DESKTOP, newPage, PHONE, withServerAndBrowser } from './harness';
-
-type Lang = 'tr' | 'en';
-const COMBOS = [
-  ['tr', 'phone', PHONE],
-  ['tr', 'desktop', DESKTOP],
-  ['en', 'phone', PHONE],
-  ['en', 'desktop', DESKTOP],
-] as const;
+import {
+  apiRegister,
+  COMBOS,
+  DESKTOP,
+  type Lang,
+  newPage,
+  signedInPage as openSignedIn,
+  PHONE,
+  withServerAndBrowser,
+} from './harness';
 
 /** The spec's texts as each language shows them. */
 const TEXT = {
@@ -95,17 +96,8 @@ function dayFromToday(days: number): string {
 }
 
 /** A user with a token, signed in on a fresh page in the given language and size. */
-async function signedInPage(lang: Lang, size: { width: number; height: number }, token: string) {
-  const { context, page } = await newPage(suite.browser, suite.server.url, { lang, size });
-  const errors: string[] = [];
-  page.on('pageerror', (err) => errors.push(err.message));
-  await page.goto('/');
-  await page.evaluate((t) => {
-    localStorage.setItem('token', t);
-    // this user closed the shell's install banner once, so it no longer covers the screens
-    localStorage.setItem('installBannerDismissed', '1');
-  }, token);
-  return { context, page, errors };
+function signedInPage(lang: Lang, size: { width: number; height: number }, token: string) {
+  return openSignedIn(suite.browser, suite.server.url, token, { lang, size });
 }
 
 const cardsOf = (page: Page) => page.locator('[data-testid=task-card]');

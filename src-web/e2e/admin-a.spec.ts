@@ -3,16 +3,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PushRecorder, startPushRecorder } from '../../src-server/features/notifications/push-recorder';
 import { apiClient, apiLogin, makePng } from './api';
 import { snapWith, text } from './checks';
-import { apiRegister, DESKTOP, newPage, PHONE, shot, startServer, withServerAndBrowser } from './harness';
+import {
+  apiRegister,
+  COMBOS,
+  DESKTOP,
+  type Lang,
+  newPage,
+  PHONE,
+  shot,
+  signedInPage,
+  startServer,
+  withServerAndBrowser,
+} from './harness';
 
-type Lang = 'tr' | 'en';
 type Size = typeof PHONE | typeof DESKTOP;
-const COMBOS = [
-  ['tr', 'phone', PHONE],
-  ['tr', 'desktop', DESKTOP],
-  ['en', 'phone', PHONE],
-  ['en', 'desktop', DESKTOP],
-] as const;
 
 const FOLLOW_TITLE = 'Instagram hesabımızı takip et';
 const NEW_TITLE = 'Uygulamamızı mağazada değerlendir';
@@ -50,16 +54,9 @@ async function adminPage(
   size: Size,
   path: string,
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const { context, page } = await newPage(suite.browser, suite.server.url, { lang, size });
-  const errors: string[] = [];
-  page.on('pageerror', (err) => errors.push(err.message));
-  await page.goto('/');
-  await page.evaluate((t) => {
-    localStorage.setItem('token', t);
-    localStorage.setItem('installBannerDismissed', '1');
-  }, adminToken);
-  await page.goto(path);
-  return { context, page, errors };
+  const opened = await signedInPage(suite.browser, suite.server.url, adminToken, { lang, size });
+  await opened.page.goto(path);
+  return opened;
 }
 
 // a locale key shown instead of its text ("taskForm.fields.title")

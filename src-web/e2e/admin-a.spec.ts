@@ -157,7 +157,8 @@ describe('admin screens, part A, in a real browser', () => {
     expect(await desktop.page.locator('.admin-menu-button').isVisible()).toBe(false);
     await desktop.page.locator('.admin-side').getByRole('link', { name: 'Tasks' }).click();
     await desktop.page.waitForURL('**/admin/tasks');
-    expect(await desktop.page.locator('.admin-side a.active').textContent()).toBe('Tasks');
+    // the menu marks the page after the route has rendered, a moment after the URL changes
+    await expect.poll(() => desktop.page.locator('.admin-side a.active').textContent()).toBe('Tasks');
     await desktop.context.close();
   });
 

@@ -17,7 +17,10 @@ import { useListPage } from './use-list-page';
 /** /admin/submissions ("task completion"): the proofs by status, pending first, with their review. */
 export function SubmissionsPage() {
   const { t } = useTranslation('adminReview');
-  const { state, list, go } = useListPage<SubmissionListState, Awaited<ReturnType<typeof fetchSubmissions>>>({
+  const { state, list, go, patch } = useListPage<
+    SubmissionListState,
+    Awaited<ReturnType<typeof fetchSubmissions>>
+  >({
     read: readSubmissionList,
     search: submissionListSearch,
     queryKey: adminKeys.submissions,
@@ -60,7 +63,7 @@ export function SubmissionsPage() {
           </p>
         }
         page={state.page}
-        onPage={(page) => go({ ...state, page })}
+        onPage={(page) => patch({ page })}
       >
         {(data) => (
           <>

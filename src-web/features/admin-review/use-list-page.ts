@@ -1,11 +1,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useSearchState } from '../../lib/use-search-state';
 import { useClampPage } from './use-clamp-page';
 
 /**
  * The plumbing of a list page: its state read from the address, the query for that state,
- * `go` to a new state (replacing the address), and a page past the end moved to the last one.
+ * `go` to a new state (replacing the address), `patch` to change some of it, and a page past
+ * the end moved to the last one.
  */
 export function useListPage<
   S extends { page: number },
@@ -21,17 +22,13 @@ export function useListPage<
   queryKey(state: S): readonly unknown[];
   fetchList(state: S, signal: AbortSignal): Promise<D>;
 }) {
-  const [params, setParams] = useSearchParams();
-  const state = read(params);
+  const toParams = useCallback((next: S) => new URLSearchParams(search(next)), [search]);
+  const { state, set: go, patch } = useSearchState(read, toParams);
   const list = useQuery({
     queryKey: queryKey(state),
     queryFn: ({ signal }) => fetchList(state, signal),
     placeholderData: keepPreviousData,
   });
-  const go = useCallback(
-    (next: S) => setParams(new URLSearchParams(search(next)), { replace: true }),
-    [setParams, search],
-  );
-  useClampPage(list.data, state.page, (page) => go({ ...state, page }));
-  return { state, list, go };
+  useClampPage(list.data, state.page, (page) => patch({ page } as Partial<S>));
+  return { state, list, go, patch };
 }

@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AdminUserSummaryDto } from '../../../src-server/contract/admin';
 import { SendNotificationDialog } from '../../components/send-notification-dialog';
@@ -17,7 +17,7 @@ import { UsersToolbar } from './users-toolbar';
 export function UsersPage() {
   const { t } = useTranslation('adminReview');
   const { user: self } = useAuth();
-  const { state, list, go } = useListPage<UserListState, Awaited<ReturnType<typeof fetchUsers>>>({
+  const { state, list, patch } = useListPage<UserListState, Awaited<ReturnType<typeof fetchUsers>>>({
     read: readUserList,
     search: userListSearch,
     queryKey: adminKeys.users,
@@ -27,10 +27,8 @@ export function UsersPage() {
   const [deleting, setDeleting] = useState<AdminUserSummaryDto | null>(null);
   const [notify, setNotify] = useState<{ playerId: string } | null>(null);
 
-  // the search applies after a pause: it reads the filters as they are by then
-  const latest = useRef(state);
-  latest.current = state;
-  const onSearch = useCallback((q: string) => go({ ...latest.current, q, page: 1 }), [go]);
+  // the search applies after a pause: patch builds on the filters as they are by then
+  const onSearch = useCallback((q: string) => patch({ q, page: 1 }), [patch]);
   return (
     <section className="ar-page" aria-labelledby="users-title">
       <ListPageHead id="users-title" title={t('users.title')} subtitle={t('users.subtitle')} />
@@ -38,7 +36,7 @@ export function UsersPage() {
         q={state.q}
         status={state.status}
         onSearch={onSearch}
-        onStatus={(status) => go({ ...state, status, page: 1 })}
+        onStatus={(status) => patch({ status, page: 1 })}
       />
       <ListBody
         list={list}
@@ -50,7 +48,7 @@ export function UsersPage() {
           </p>
         }
         page={state.page}
-        onPage={(page) => go({ ...state, page })}
+        onPage={(page) => patch({ page })}
       >
         {(data) => (
           <>

@@ -24,7 +24,10 @@ export function WithdrawalsPage() {
   const { t } = useTranslation('adminReview');
   const toast = useToast();
   const queryClient = useQueryClient();
-  const { state, list, go } = useListPage<WithdrawalListState, Awaited<ReturnType<typeof fetchWithdrawals>>>({
+  const { state, list, go, patch } = useListPage<
+    WithdrawalListState,
+    Awaited<ReturnType<typeof fetchWithdrawals>>
+  >({
     read: readWithdrawalList,
     search: withdrawalListSearch,
     queryKey: adminKeys.withdrawals,
@@ -56,7 +59,7 @@ export function WithdrawalsPage() {
       />
       <WithdrawalsFilters
         state={state}
-        onChange={(patch) => go({ ...state, ...patch, page: 1 })}
+        onChange={(change) => patch({ ...change, page: 1 })}
         onReset={() => go(EMPTY_WITHDRAWAL_FILTERS)}
       />
       <ListBody
@@ -64,7 +67,7 @@ export function WithdrawalsPage() {
         errorText={t('withdrawalsLoadError')}
         errorTestId="withdrawals-error"
         page={state.page}
-        onPage={(page) => go({ ...state, page })}
+        onPage={(page) => patch({ page })}
       >
         {(data) => (
           <>

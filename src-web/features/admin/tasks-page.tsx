@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router-dom';
 import type { Category } from '../../../src-server/contract/constants';
 import type { TaskDto } from '../../../src-server/contract/tasks';
 import { PageLoader } from '../../components/page-loader';
 import { Pagination } from '../../components/pagination';
 import { useToast } from '../../components/toast';
+import { useSearchState } from '../../lib/use-search-state';
 import { resources } from '../../locales';
 import { actionError } from './action-error';
 import { useAdminTaskList, useDeleteTask, useFeatureTask } from './admin-tasks-api';
@@ -30,20 +30,13 @@ const CATEGORY_LABELS: Record<Category, string>[] = [
 export function AdminTasksPage() {
   const { t } = useTranslation('admin');
   const toast = useToast();
-  const [params, setParams] = useSearchParams();
-  const state = readTaskListState(params);
+  const { state, patch } = useSearchState(readTaskListState, writeTaskListState);
   const list = useAdminTaskList(taskListApiQuery(state, CATEGORY_LABELS));
   const feature = useFeatureTask();
   const remove = useDeleteTask();
   const [deleting, setDeleting] = useState<TaskDto | null>(null);
 
-  const update = useCallback(
-    (change: Partial<TaskListState>) =>
-      setParams((old) => writeTaskListState({ ...readTaskListState(old), page: 1, ...change }), {
-        replace: true,
-      }),
-    [setParams],
-  );
+  const update = useCallback((change: Partial<TaskListState>) => patch({ page: 1, ...change }), [patch]);
   const onSearch = useCallback((q: string) => update({ q }), [update]);
   // past the last page (after a delete): go to the last one
   const pages = list.data?.pages ?? 0;

@@ -1,7 +1,7 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router-dom';
 import { Drawer } from '../../components/drawer';
+import { useSearchState } from '../../lib/use-search-state';
 import { FilterPanel } from './filter-panel';
 import { DEFAULT_FILTERS, hasAnyFilter, readFilters, type TaskFilters, writeFilters } from './task-filters';
 import { TaskResults } from './task-results';
@@ -12,17 +12,14 @@ import { useMediaQuery, WIDE_QUERY } from './use-media-query';
 /** /tasks: search, filters (beside the list, or in a drawer on phones), sort, the cards and pages. */
 export function TasksPage() {
   const { t } = useTranslation('tasks');
-  const [params, setParams] = useSearchParams();
-  const filters = useMemo(() => readFilters(params), [params]);
+  const { state: filters, patch } = useSearchState(readFilters, writeFilters);
   const wide = useMediaQuery(WIDE_QUERY);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const list = useTaskList(filters);
 
   const update = useCallback(
-    (patch: Partial<TaskFilters>, replace = false) => {
-      setParams(writeFilters({ ...filters, page: 1, ...patch }), { replace });
-    },
-    [filters, setParams],
+    (change: Partial<TaskFilters>, replace = false) => patch({ page: 1, ...change }, { replace }),
+    [patch],
   );
   const clear = () => update({ ...DEFAULT_FILTERS, sort: filters.sort });
   const onPage = (page: number) => {

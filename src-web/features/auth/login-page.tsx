@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { loginSchema } from '../../../src-server/contract/schemas';
@@ -11,37 +10,29 @@ import { deviceId } from '../../lib/device';
 import { errorText, fieldTexts } from '../../lib/errors';
 import { useForm } from '../../lib/use-form';
 import { PasswordInput } from './password-input';
+import { useAuthSubmit } from './use-auth-submit';
 
 export function LoginPage() {
   const { t } = useTranslation(['auth', 'common']);
-  const { signIn, showBan } = useAuth();
+  const { showBan } = useAuth();
   const form = useForm(loginSchema, { email: '', password: '', rememberMe: false as boolean });
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const fields = fieldTexts(t, form.errors);
-
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    const input = form.validate();
-    if (!input) return;
-    setBusy(true);
-    try {
-      const reply = await request<AuthReply>('/auth/login', {
+  const { error, busy, submit } = useAuthSubmit(
+    form.validate,
+    (input) =>
+      request<AuthReply>('/auth/login', {
         method: 'POST',
         body: { ...input, device_id: deviceId(), oneSignalId: null },
-      });
-      // RedirectIfAuthed sends admins to /admin and users to /tasks (or back where they came from)
-      signIn(reply.token, reply.data);
-    } catch (err) {
+      }),
+    (err) => {
       if (err instanceof ApiError && err.code === 'banned') {
         showBan(typeof err.details.banReason === 'string' ? err.details.banReason : null);
-      } else if (err instanceof ApiError && err.code === 'network_error') setError(t('login.network'));
-      else setError(errorText(t, err, 'auth:login.failed'));
-    } finally {
-      setBusy(false);
-    }
-  };
+        return null;
+      }
+      if (err instanceof ApiError && err.code === 'network_error') return t('login.network');
+      return errorText(t, err, 'auth:login.failed');
+    },
+  );
 
   return (
     <section className="container narrow auth-page">

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { z } from 'zod';
@@ -7,11 +6,11 @@ import type { AuthReply } from '../../../src-server/contract/types';
 import { paths } from '../../app/paths';
 import { Field } from '../../components/field';
 import { ApiError, request } from '../../lib/api';
-import { useAuth } from '../../lib/auth';
 import { deviceId } from '../../lib/device';
 import { errorText, fieldTexts } from '../../lib/errors';
 import { useForm } from '../../lib/use-form';
 import { PasswordInput } from './password-input';
+import { useAuthSubmit } from './use-auth-submit';
 
 // the terms box is the browser's business; the server checks the rest again
 const registerForm = registerSchema.and(
@@ -20,7 +19,6 @@ const registerForm = registerSchema.and(
 
 export function RegisterPage() {
   const { t } = useTranslation(['auth', 'common']);
-  const { signIn } = useAuth();
   const form = useForm(registerForm, {
     name: '',
     email: '',
@@ -28,18 +26,11 @@ export function RegisterPage() {
     confirmPassword: '',
     terms: false as boolean,
   });
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const fields = fieldTexts(t, form.errors);
-
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    const input = form.validate();
-    if (!input) return;
-    setBusy(true);
-    try {
-      const reply = await request<AuthReply>('/auth/register', {
+  const { error, busy, submit } = useAuthSubmit(
+    form.validate,
+    (input) =>
+      request<AuthReply>('/auth/register', {
         method: 'POST',
         body: {
           name: input.name,
@@ -48,19 +39,16 @@ export function RegisterPage() {
           device_id: deviceId(),
           oneSignalId: null,
         },
-      });
-      // RedirectIfAuthed takes the new user on to /tasks
-      signIn(reply.token, reply.data);
-    } catch (err) {
+      }),
+    (err) => {
       if (err instanceof ApiError && Object.keys(err.errors).length) {
         form.setErrors(err.errors);
-        setError(Object.values(fieldTexts(t, err.errors)).join(', '));
-      } else if (err instanceof ApiError && err.code === 'email_in_use') setError(t('register.emailInUse'));
-      else setError(errorText(t, err, 'auth:register.failed'));
-    } finally {
-      setBusy(false);
-    }
-  };
+        return Object.values(fieldTexts(t, err.errors)).join(', ');
+      }
+      if (err instanceof ApiError && err.code === 'email_in_use') return t('register.emailInUse');
+      return errorText(t, err, 'auth:register.failed');
+    },
+  );
 
   return (
     <section className="container narrow auth-page">

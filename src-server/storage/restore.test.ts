@@ -97,7 +97,13 @@ describe('restore refuses a damaged or foreign archive and leaves the folder unt
       () =>
         repack('edited.tar', (dir) => {
           const text = readFileSync(join(dir, 'manifest.json'), 'utf8');
-          writeFileSync(join(dir, 'manifest.json'), text.replace(/"sha256": "[0-9a-f]/, '"sha256": "0'));
+          // Always a different digit: the first hex digit of a sha256 may already be "0".
+          const edited = text.replace(
+            /"sha256": "([0-9a-f])/,
+            (_m, d: string) => `"sha256": "${d === '0' ? '1' : '0'}`,
+          );
+          expect(edited).not.toBe(text);
+          writeFileSync(join(dir, 'manifest.json'), edited);
           return undefined;
         }),
       /manifest does not match its own checksum/,

@@ -1,0 +1,116 @@
+// The real built server (dist/server/main.cjs) as a child process over a data folder that
+// outlives it: started, killed with SIGKILL, restarted on the same folder, and checked by
+// the real `doctor` command. Shared by the fault-injection suites and the benchmarks.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const SERVER_ENTRY = resolve('dist/server/main.cjs');
+export const ADMIN = { email: 'admin@faults.test', password: 'admin-pass-1', name: 'Admin' };
+
+export interface ServerProcess {
+  url: string;
+  dataDir: string;
+  pid: number;
+  child: ChildProcess;
+  /** Everything the process printed so far. */
+  log(): string;
+  /** Peak resident set size so far (VmHWM from /proc), in bytes; 0 where /proc is missing. */
+  peakRss(): number;
+  /** SIGTERM and wait for the exit (a clean stop). */
+  stop(): Promise<void>;
+  /** SIGKILL and wait for the exit (a crash: no cleanup of any kind runs). */
+  kill(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Reuse a data folder (a restart after a kill); a fresh temp folder otherwise. */
+  dataDir?: string;
+  /** A fixed port keeps the URL the same across restarts; 0 (any free port) by default. */
+  port?: number;
+  env?: Record<string, string>;
+  /** The command to run instead of `node dist/server/main.cjs serve` (the single binary). */
+  command?: { file: string; args: string[] };
+  startTimeoutMs?: number;
+}
+
+export function freshDataDir(prefix = 'taskreward-faults-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Starts the server and resolves once it printed "listening on <url>". */
+export async function startServerProcess(options: StartOptions = {}): Promise<ServerProcess> {
+  const dataDir = options.dataDir ?? freshDataDir();
+  const command = options.command ?? { file: process.execPath, args: [SERVER_ENTRY, 'serve'] };
+  const child = spawn(command.file, command.args, {
+    env: {
+      ...process.env,
+      PORT: String(options.port ?? 0),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (c: Buffer) => {
+    output += c.toString();
+  });
+  child.stderr?.on('data', (c: Buffer) => {
+    output += c.toString();
+  });
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`server did not start:\n${output}`)),
+      options.startTimeoutMs ?? 30_000,
+    );
+    const poll = setInterval(() => {
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) {
+        clearInterval(poll);
+        clearTimeout(timer);
+        resolveUrl(match[1]);
+      }
+    }, 5);
+    child.once('exit', (code, signal) => {
+      clearInterval(poll);
+      clearTimeout(timer);
+      reject(new Error(`server exited (${code ?? signal}) before listening:\n${output}`));
+    });
+  });
+  const end = async (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await exited;
+  };
+  return {
+    url,
+    dataDir,
+    pid: child.pid ?? 0,
+    child,
+    log: () => output,
+    peakRss() {
+      try {
+        const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+        const kb = /VmHWM:\s+(\d+) kB/.exec(status);
+        return kb ? Number(kb[1]) * 1024 : 0;
+      } catch {
+        return 0;
+      }
+    },
+    stop: () => end('SIGTERM'),
+    kill: () => end('SIGKILL'),
+  };
+}
+
+/** Runs `doctor` on a data folder (no server may be running on it); its exit code and output. */
+export function runDoctor(dataDir: string): { status: number; output: string } {
+  const res = spawnSync(process.execPath, [SERVER_ENTRY, 'doctor'], {
+    env: { ...process.env, DATA_DIR: dataDir },
+    encoding: 'utf8',
+  });
+  return { status: res.status ?? -1, output: `${res.stdout}${res.stderr}` };
+}

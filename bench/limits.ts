@@ -1,0 +1,268 @@
+// The limits of the parts the app is built from, so the app's figures can be read as ratios:
+//  - bareHttp:   node:http answering a fixed JSON (20 task rows, about 12 KB)
+//  - hono:       Hono on @hono/node-server (like src-server/cli/serve.ts) answering the same
+//  - honoSqlite: Hono answering 20 rows read by one prepared better-sqlite3 statement that walks
+//                an index over 10,000 tasks (WAL, synchronous=FULL)
+//  - bareTransaction: better-sqlite3 (WAL, synchronous=FULL, foreign keys) committing one
+//                transaction that updates a submission's status, a user's balance and inserts a
+//                ledger row, one after the other
+//  - fsync1MB:   writing a 1 MB buffer to a new file and fsyncing it
+// The three servers run in child processes (bench/limit-servers.mjs) loaded by the same client
+// (bench/load.ts) with the same concurrency and rounds as the app's task list.
+//   node dist/bench/limits.cjs [--quick]   (or through bench/run.ts)
+import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, fsyncSync, mkdtempSync, openSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { type LoadResult, quantile, rounds, runLoad } from './load';
+
+export interface LoopResult {
+  /** Operations completed per second, one after the other on one thread. */
+  perSecond: number;
+  /** Milliseconds per operation. */
+  p50: number;
+  p99: number;
+}
+
+export interface Limits {
+  bareHttp: LoadResult;
+  hono: LoadResult;
+  honoSqlite: LoadResult;
+  bareTransaction: LoopResult;
+  fsync1MB: LoopResult;
+}
+
+export interface LimitOptions {
+  /** Short rounds (3 x 1 s) for a smoke run. */
+  quick?: boolean;
+  /** Where the SQLite files and the fsync'ed files go (a temp folder on the OS temp disk by default). */
+  dir?: string;
+}
+
+/** The load shape of the app's task-list benchmark: 16 workers, 3 rounds of 5 s (quick: 1 s). */
+export const CONCURRENCY = 16;
+export const ROUNDS = 3;
+export const roundMs = (quick?: boolean) => (quick ? 1_000 : 5_000);
+const warmupMs = (quick?: boolean) => (quick ? 300 : 1_000);
+
+export const LIMIT_SERVERS = resolve('bench/limit-servers.mjs');
+
+interface LimitServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts one of bench/limit-servers.mjs and resolves once it listens. */
+export async function startLimitServer(
+  kind: 'bare' | 'hono' | 'hono-sqlite',
+  dir: string,
+): Promise<LimitServer> {
+  const child: ChildProcess = spawn(process.execPath, [LIMIT_SERVERS, kind, dir], {
+    env: { ...process.env, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const port = await new Promise<number>((resolvePort, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${kind} server did not start:\n${output}`)), 60_000);
+    const onData = (c: Buffer) => {
+      output += c.toString();
+      const match = /listening (\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolvePort(Number(match[1]));
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`${kind} server exited (${code ?? signal}) before listening:\n${output}`));
+    });
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** GET /tasks against a limit server: a warm-up, then the rounds; every answer must be a 200. */
+async function loadServer(kind: 'bare' | 'hono' | 'hono-sqlite', dir: string, quick?: boolean) {
+  const server = await startLimitServer(kind, dir);
+  try {
+    const round = (durationMs: number) =>
+      runLoad({
+        url: server.url,
+        concurrency: CONCURRENCY,
+        durationMs,
+        next: () => ({ path: '/tasks' }),
+        onAnswer: (answer) => {
+          if (answer.status !== 200) throw new Error(`${kind}: ${answer.status} ${answer.body}`);
+        },
+      });
+    await round(warmupMs(quick));
+    const { rounds: _all, ...result } = await rounds(ROUNDS, () => round(roundMs(quick)));
+    return result;
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Runs `op` one after the other for `ms` (or `max` times); per second and per-operation percentiles. */
+function loop(ms: number, max: number, op: (i: number) => void, after?: (i: number) => void): LoopResult {
+  const times: number[] = [];
+  const t0 = performance.now();
+  const deadline = t0 + ms;
+  let i = 0;
+  for (; i < max && performance.now() < deadline; i++) {
+    const s = performance.now();
+    op(i);
+    times.push(performance.now() - s);
+    after?.(i);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  times.sort((a, b) => a - b);
+  return { perSecond: i / seconds, p50: quantile(times, 0.5), p99: quantile(times, 0.99) };
+}
+
+const USERS = 1_000;
+const SUBMISSIONS = 100_000;
+
+/** The commit of an approval, bare: submission status, user balance, ledger row. */
+export function measureTransaction(dir: string, ms: number): LoopResult {
+  const file = join(dir, 'transaction.db');
+  const db = new Database(file);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    // the shapes (and the indexes the writes maintain) of users, submissions and ledger
+    db.exec(`
+      CREATE TABLE users (
+        _id TEXT PRIMARY KEY, name TEXT NOT NULL, email TEXT NOT NULL COLLATE NOCASE,
+        balance INTEGER NOT NULL DEFAULT 0 CHECK (balance >= 0),
+        total_earned INTEGER NOT NULL DEFAULT 0 CHECK (total_earned >= 0),
+        created_at TEXT NOT NULL, updated_at TEXT NOT NULL
+      ) STRICT;
+      CREATE UNIQUE INDEX users_email ON users(email COLLATE NOCASE);
+      CREATE TABLE submissions (
+        _id TEXT PRIMARY KEY, user_task_id TEXT NOT NULL, user_id TEXT NOT NULL REFERENCES users(_id),
+        task_id TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending','approved','rejected')),
+        reward INTEGER NOT NULL CHECK (reward > 0),
+        created_at TEXT NOT NULL, updated_at TEXT NOT NULL, reviewed_by TEXT, reviewed_at TEXT
+      ) STRICT;
+      CREATE UNIQUE INDEX submissions_one_pending ON submissions(user_task_id) WHERE status = 'pending';
+      CREATE UNIQUE INDEX submissions_paid_once ON submissions(user_id, task_id) WHERE status = 'approved';
+      CREATE INDEX submissions_status ON submissions(status, created_at);
+      CREATE TABLE ledger (
+        id INTEGER PRIMARY KEY AUTOINCREMENT, user_id TEXT NOT NULL REFERENCES users(_id),
+        amount INTEGER NOT NULL CHECK (amount <> 0), kind TEXT NOT NULL, ref TEXT, actor_id TEXT,
+        created_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX ledger_user ON ledger(user_id);
+      CREATE UNIQUE INDEX ledger_once ON ledger(kind, ref) WHERE kind <> 'adjustment';
+    `);
+    const now = new Date().toISOString();
+    const addUser = db.prepare(
+      'INSERT INTO users (_id, name, email, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+    );
+    const addSubmission = db.prepare(
+      `INSERT INTO submissions (_id, user_task_id, user_id, task_id, status, reward, created_at, updated_at)
+       VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)`,
+    );
+    db.transaction(() => {
+      for (let u = 0; u < USERS; u++) addUser.run(`u${u}`, `User ${u}`, `u${u}@example.com`, now, now);
+      for (let s = 0; s < SUBMISSIONS; s++)
+        addSubmission.run(`s${s}`, `ut${s}`, `u${s % USERS}`, `t${s}`, 100 + (s % 900), now, now);
+    })();
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    const approve = db.prepare(
+      `UPDATE submissions SET status = 'approved', reviewed_by = 'admin', reviewed_at = ?, updated_at = ?
+       WHERE _id = ? AND status = 'pending'`,
+    );
+    const credit = db.prepare(
+      'UPDATE users SET balance = balance + ?, total_earned = total_earned + ?, updated_at = ? WHERE _id = ?',
+    );
+    const ledger = db.prepare(
+      `INSERT INTO ledger (user_id, amount, kind, ref, actor_id, created_at) VALUES (?, ?, 'reward', ?, 'admin', ?)`,
+    );
+    const once = db.transaction((s: number) => {
+      const at = new Date().toISOString();
+      const amount = 100 + (s % 900);
+      if (approve.run(at, at, `s${s}`).changes !== 1) throw new Error(`submission s${s} was not pending`);
+      credit.run(amount, amount, at, `u${s % USERS}`);
+      ledger.run(`u${s % USERS}`, amount, `s${s}`, at);
+    });
+    for (let s = 0; s < 50; s++) once(SUBMISSIONS - 1 - s); // warm-up
+    return loop(ms, SUBMISSIONS - 50, (i) => once(i));
+  } finally {
+    db.close();
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+  }
+}
+
+/** Write 1 MB to a new file and fsync it (the timed part), then unlink it. */
+export function measureFsync(dir: string, ms: number): LoopResult {
+  const buffer = Buffer.alloc(1024 * 1024, 'taskreward ');
+  const name = (i: number) => join(dir, `fsync-${i}.bin`);
+  return loop(
+    ms,
+    Number.POSITIVE_INFINITY,
+    (i) => {
+      const fd = openSync(name(i), 'w');
+      try {
+        writeSync(fd, buffer);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    },
+    (i) => unlinkSync(name(i)),
+  );
+}
+
+export async function measureLimits(opts: LimitOptions = {}): Promise<Limits> {
+  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'taskreward-limits-'));
+  try {
+    const bareHttp = await loadServer('bare', dir, opts.quick);
+    const hono = await loadServer('hono', dir, opts.quick);
+    const honoSqlite = await loadServer('hono-sqlite', dir, opts.quick);
+    const loopMs = roundMs(opts.quick);
+    const bareTransaction = measureTransaction(dir, loopMs);
+    const fsync1MB = measureFsync(dir, loopMs);
+    return { bareHttp, hono, honoSqlite, bareTransaction, fsync1MB };
+  } finally {
+    if (!opts.dir) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const fmt = (r: LoadResult) =>
+  `${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms (${r.requests} requests)`;
+const fmtLoop = (r: LoopResult) =>
+  `${r.perSecond.toFixed(0)}/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms`;
+
+/** A readable summary of the limits, one line each. */
+export function formatLimits(l: Limits): string {
+  return [
+    `bare node:http, fixed JSON:      ${fmt(l.bareHttp)}`,
+    `Hono, fixed JSON:                ${fmt(l.hono)}`,
+    `Hono + prepared 20-row SELECT:   ${fmt(l.honoSqlite)}`,
+    `bare approval transaction:       ${fmtLoop(l.bareTransaction)}`,
+    `write + fsync 1 MB:              ${fmtLoop(l.fsync1MB)}`,
+  ].join('\n');
+}
+
+if (/limits\.(c?js|ts)$/.test(process.argv[1] ?? '')) {
+  measureLimits({ quick: process.argv.includes('--quick') }).then(
+    (l) => console.log(formatLimits(l)),
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

@@ -25,11 +25,13 @@ export async function openApp(
     push?: PushNotifier;
     /** Empty the temp folder (left-overs of a crash): only for the server holding the folder's lock. */
     clearTemp?: boolean;
+    /** The serving process: fail fast on another process's write lock (db/database.ts OpenOptions). */
+    server?: boolean;
   } = {},
 ): Promise<Opened> {
   const folder = new DataFolder(config.dataDir);
   folder.prepare({ clearTemp: options.clearTemp });
-  const database = openDatabase(folder.dbFile);
+  const database = openDatabase(folder.dbFile, { server: options.server });
   await migrateToLatest(database.db);
   const secret = folder.secret(config.tokenSecret);
   // HS256 needs a key at least as long as its hash (RFC 7518); an empty one fails every sign-in

@@ -26,7 +26,7 @@ export async function runServe(config: Config): Promise<void> {
   try {
     const web = embeddedWebAssets();
     // holding the lock, this is the only process using tmp/: what is there is left from a crash
-    opened = await openApp(config, { clearTemp: true, ...(web ? { web } : {}) });
+    opened = await openApp(config, { clearTemp: true, server: true, ...(web ? { web } : {}) });
   } catch (err) {
     lock.release();
     throw err;

@@ -1,5 +1,12 @@
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  type QueryResult,
+  SqliteDialect,
+} from 'kysely';
 import type { DB } from './schema';
 
 export type Db = Kysely<DB>;
@@ -10,16 +17,182 @@ export interface OpenedDatabase {
   sqlite: Database.Database;
 }
 
+/** How long the server's connection waits for another process's write lock before giving up. */
+export const SERVER_BUSY_TIMEOUT_MS = 100;
+/** After a write found the database locked, further writes fail at once for this long (no probing). */
+export const BUSY_COOL_DOWN_MS = 1000;
+/** The Retry-After (seconds) of the 503 a locked database gives. */
+export const BUSY_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * Another process holds SQLite's write lock (a `sqlite3` shell, a script): the write was not
+ * made, and the client gets a 503 with Retry-After (http/on-error.ts).
+ */
+export class DatabaseBusyError extends Error {
+  constructor(cause?: unknown) {
+    super('the database is locked by another process', { cause });
+    this.name = 'DatabaseBusyError';
+  }
+}
+
+/** SQLITE_BUSY and its extended codes (SQLITE_BUSY_SNAPSHOT, _RECOVERY, _TIMEOUT). */
+export function isBusyError(err: unknown): boolean {
+  if (err instanceof DatabaseBusyError) return true;
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
+export interface OpenOptions {
+  /**
+   * The server's settings: a short busy timeout, so a write waiting for another process's lock
+   * blocks the event loop at most SERVER_BUSY_TIMEOUT_MS, and a cool-down in which writes fail
+   * at once with DatabaseBusyError. The command line (backup, doctor, restore) waits up to 5 s.
+   */
+  server?: boolean;
+}
+
+/**
+ * The one connection, as Kysely's SQLite driver runs it, with two changes: statements are
+ * prepared once and reused (Kysely's own driver prepares every query again), and a write that
+ * finds the database locked by another process fails fast as DatabaseBusyError.
+ */
+class Connection implements DatabaseConnection {
+  private readonly statements = new Map<string, Database.Statement>();
+  private lockedUntil = 0;
+
+  constructor(
+    private readonly sqlite: Database.Database,
+    private readonly coolDownMs: number,
+  ) {}
+
+  private prepare(sql: string): Database.Statement {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      stmt = this.sqlite.prepare(sql);
+      // queries with IN lists of every length would grow the cache without end
+      if (this.statements.size >= 500) this.statements.clear();
+      this.statements.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const stmt = this.prepare(compiled.sql);
+    const params = compiled.parameters as unknown[];
+    // a write outside a transaction (a BEGIN, or a single statement) starts by taking the lock
+    const takesLock = !stmt.reader && !this.sqlite.inTransaction;
+    if (takesLock && this.coolDownMs > 0 && Date.now() < this.lockedUntil) {
+      return Promise.reject(new DatabaseBusyError());
+    }
+    try {
+      if (stmt.reader) return Promise.resolve({ rows: stmt.all(params) as R[] });
+      const { changes, lastInsertRowid } = stmt.run(params);
+      return Promise.resolve({
+        numAffectedRows: BigInt(changes),
+        insertId: BigInt(lastInsertRowid),
+        rows: [],
+      });
+    } catch (err) {
+      if (!isBusyError(err)) return Promise.reject(err);
+      if (this.coolDownMs > 0) this.lockedUntil = Date.now() + this.coolDownMs;
+      return Promise.reject(new DatabaseBusyError(err));
+    }
+  }
+
+  async *streamQuery<R>(compiled: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    // not cached: a statement that is iterating cannot run another query meanwhile
+    const stmt = this.sqlite.prepare(compiled.sql);
+    for (const row of stmt.iterate(compiled.parameters as unknown[])) yield { rows: [row as R] };
+  }
+}
+
+/** One connection shared by every query, handed out one holder at a time (like Kysely's). */
+class SqliteOneConnectionDriver implements Driver {
+  private readonly connection: Connection;
+  private queue: Promise<void> = Promise.resolve();
+  private release: (() => void) | null = null;
+
+  constructor(
+    private readonly sqlite: Database.Database,
+    coolDownMs: number,
+  ) {
+    this.connection = new Connection(sqlite, coolDownMs);
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const previous = this.queue;
+    let release!: () => void;
+    this.queue = new Promise<void>((r) => {
+      release = r;
+    });
+    await previous;
+    this.release = release;
+    return this.connection;
+  }
+
+  async releaseConnection(): Promise<void> {
+    const release = this.release;
+    this.release = null;
+    release?.();
+  }
+
+  /** BEGIN IMMEDIATE: the write lock is taken at the start, so a busy database fails before any work. */
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+
+  async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`savepoint "${name}"`));
+  }
+
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`rollback to "${name}"`));
+  }
+
+  async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`release "${name}"`));
+  }
+
+  async destroy(): Promise<void> {
+    this.sqlite.close();
+  }
+}
+
+class Dialect extends SqliteDialect {
+  constructor(
+    private readonly sqlite: Database.Database,
+    private readonly coolDownMs: number,
+  ) {
+    super({ database: sqlite });
+  }
+
+  override createDriver(): Driver {
+    return new SqliteOneConnectionDriver(this.sqlite, this.coolDownMs);
+  }
+}
+
 /**
  * Opens the SQLite file with the durability settings of DECISIONS.md: WAL,
  * synchronous=FULL, foreign keys, and a busy timeout for other processes (CLI, backup).
  */
-export function openDatabase(file: string): OpenedDatabase {
+export function openDatabase(file: string, options: OpenOptions = {}): OpenedDatabase {
   const sqlite = new Database(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  sqlite.pragma(`busy_timeout = ${options.server ? SERVER_BUSY_TIMEOUT_MS : 5000}`);
+  const db = new Kysely<DB>({
+    dialect: new Dialect(sqlite, options.server ? BUSY_COOL_DOWN_MS : 0),
+  });
   return { db, sqlite };
 }

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ERROR_MESSAGES } from '../contract/errors';
+import { BUSY_RETRY_AFTER_SECONDS, isBusyError } from '../db/database';
 import { AppError } from './app-error';
 
 /** The single error handler: every failure leaves in the contract's JSON shape. */
@@ -26,6 +27,17 @@ export function onError(err: Error, c: Context): Response {
     const status = err.status;
     const code = status === 413 ? 'payload_too_large' : status === 401 ? 'unauthorized' : 'bad_request';
     return c.json({ success: false, error: { code, message: ERROR_MESSAGES[code] } }, status);
+  }
+  if (isBusyError(err)) {
+    // another process holds SQLite's write lock: nothing was written, the client may retry
+    c.header('Retry-After', String(BUSY_RETRY_AFTER_SECONDS));
+    return c.json(
+      {
+        success: false,
+        error: { code: 'busy', message: ERROR_MESSAGES.busy, retryAfter: BUSY_RETRY_AFTER_SECONDS },
+      },
+      503,
+    );
   }
   console.error(`[error] ${c.req.method} ${c.req.path}`, err);
   return c.json({ success: false, error: { code: 'internal', message: ERROR_MESSAGES.internal } }, 500);

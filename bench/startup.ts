@@ -1,0 +1,158 @@
+// Start-up: milliseconds from spawning the server to the first 200 answer of GET /api/settings
+// (a database read through the whole app), polled every 2 ms on a port picked in advance, so
+// nothing waits on the log. For `node dist/server/main.cjs serve` and for the single binary,
+// over an already-migrated data folder (the median of several runs), and once over an empty one.
+//   node dist/bench/startup.cjs [--quick]   (or through bench/run.ts)
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { median } from './load';
+
+export interface StartupRuns {
+  /** Median of `runs`, ms to the first 200, over a migrated data folder. */
+  median: number;
+  runs: number[];
+  /** The first start over an empty data folder (creates and migrates the database). */
+  first?: number;
+}
+
+export interface Startup {
+  bundle: StartupRuns;
+  binary: (StartupRuns & { path: string }) | null;
+}
+
+export interface StartupOptions {
+  quick?: boolean;
+  /** Warm starts per command (default 7; quick: 3). */
+  runs?: number;
+}
+
+export const BUNDLE = resolve('dist/server/main.cjs');
+export const BINARY = resolve('dist/binary', process.platform === 'win32' ? 'taskreward.exe' : 'taskreward');
+const POLL_MS = 2;
+const TIMEOUT_MS = 30_000;
+
+/** A port that was free a moment ago. */
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** One GET on a fresh connection: the status, or 0 when nothing answered (refused, reset). */
+function probe(url: string): Promise<number> {
+  return new Promise((resolveStatus) => {
+    const req = http.get(url, { agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolveStatus(res.statusCode ?? 0));
+      res.on('error', () => resolveStatus(0));
+    });
+    req.on('error', () => resolveStatus(0));
+    req.setTimeout(TIMEOUT_MS, () => req.destroy());
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Spawns the command, polls until the first 200, stops it; ms from spawn to that answer. */
+async function startOnce(file: string, args: string[], dataDir: string, env: NodeJS.ProcessEnv) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/api/settings`;
+  const started = performance.now();
+  const child: ChildProcess = spawn(file, [...args, 'serve'], {
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (c: Buffer) => {
+    output += c.toString();
+  });
+  child.stderr?.on('data', (c: Buffer) => {
+    output += c.toString();
+  });
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  let gone = false;
+  void exited.then(() => {
+    gone = true;
+  });
+  try {
+    for (;;) {
+      const status = await probe(url);
+      if (status === 200) return performance.now() - started;
+      if (gone) throw new Error(`${file} exited before answering:\n${output}`);
+      if (status !== 0) throw new Error(`${file}: GET /api/settings answered ${status}:\n${output}`);
+      if (performance.now() - started > TIMEOUT_MS) throw new Error(`${file} did not answer:\n${output}`);
+      await sleep(POLL_MS);
+    }
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+async function measure(file: string, pre: string[], runs: number, env: NodeJS.ProcessEnv) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'taskreward-startup-'));
+  try {
+    const first = await startOnce(file, pre, dataDir, env);
+    const times: number[] = [];
+    for (let i = 0; i < runs; i++) times.push(await startOnce(file, pre, dataDir, env));
+    return { median: median(times), runs: times, first };
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export async function measureStartup(opts: StartupOptions = {}): Promise<Startup> {
+  const runs = opts.runs ?? (opts.quick ? 3 : 7);
+  const scratch = mkdtempSync(join(tmpdir(), 'taskreward-startup-home-'));
+  // a plain environment: no first admin (hashing its password is a first-start cost only)
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH ?? '',
+    HOME: scratch,
+    TASKREWARD_CACHE_DIR: join(scratch, 'cache'),
+  };
+  try {
+    if (!existsSync(BUNDLE)) throw new Error(`no ${BUNDLE}: run node build/build.mjs first`);
+    const bundle = await measure(process.execPath, [BUNDLE], runs, env);
+    let binary: Startup['binary'] = null;
+    if (!existsSync(BINARY)) {
+      const built = spawnSync(process.execPath, ['build/binary.mjs'], { stdio: 'inherit' });
+      if (built.status !== 0) console.error('the single binary could not be built; skipping it');
+    }
+    // the first run also unpacks the native modules into the (empty) cache folder
+    if (existsSync(BINARY)) binary = { ...(await measure(BINARY, [], runs, env)), path: BINARY };
+    return { bundle, binary };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+const fmt = (r: StartupRuns) =>
+  `median ${r.median.toFixed(0)} ms of ${r.runs.length} (${r.runs.map((t) => t.toFixed(0)).join(', ')})` +
+  (r.first === undefined ? '' : `; first start on an empty folder ${r.first.toFixed(0)} ms`);
+
+export function formatStartup(s: Startup): string {
+  return [
+    `bundle (node dist/server/main.cjs serve): ${fmt(s.bundle)}`,
+    s.binary ? `single binary (${s.binary.path}): ${fmt(s.binary)}` : 'single binary: not built',
+  ].join('\n');
+}
+
+if (/startup\.(c?js|ts)$/.test(process.argv[1] ?? '')) {
+  measureStartup({ quick: process.argv.includes('--quick') }).then(
+    (s) => console.log(formatStartup(s)),
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

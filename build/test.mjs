@@ -1,4 +1,5 @@
-// npm test: typecheck, lint, build, the vitest unit suites, the browser tests in Chromium, then the single binary.
+// npm test: typecheck, lint, build, the vitest unit suites, the browser tests in Chromium, the reduced
+// fault-injection suites, then the single binary.
 // Without a Chromium the browser tests are skipped with a hint, and the run fails when CI is set.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -29,6 +30,9 @@ if (existsSync(CHROMIUM)) {
   if (process.env.CI) process.exit(1);
   console.error('Skipping the browser tests (set CI=1 to make this a failure).');
 }
+
+// The fault-injection suites in their reduced form (npm run test:faults runs them at full length).
+run('fault-injection suites (reduced)', npx, ['vitest', 'run', '--config', 'faults/vitest.config.ts']);
 
 // The single binary: built, copied alone into an empty folder, and run there (build/binary.check.ts).
 // A machine that cannot build it skips the step with a hint; with CI set that is a failure.

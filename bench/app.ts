@@ -1,0 +1,386 @@
+// The application half of `npm run bench`: the real server (dist/server/main.cjs, a child
+// process) over a seeded data folder, measured over HTTP with the closed-loop generator of
+// bench/load.ts. Each scenario runs a short warm-up, then several rounds; the reported figure
+// is the median over the rounds of the throughput, p50 and p99.
+//
+// Tokens: the admin and the login scenario sign in through the API (argon2 included); the
+// many users the write scenarios need get tokens signed with the folder's own secret by the
+// server's token code, so setting them up costs no argon2 hashing.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { PNG } from 'pngjs';
+import { ADMIN, type ServerProcess, startServerProcess } from '../faults/server';
+import { CATEGORIES, REWARD_RANGES } from '../src-server/contract/constants';
+import { signToken } from '../src-server/features/auth/token';
+import type { UserRow } from '../src-server/http/env';
+import { type Answer, type LoadResult, type RequestSpec, rounds, runLoad, send } from './load';
+import { SEED_PASSWORD, type SeedScale, taskStride } from './seed';
+
+export interface Scenario {
+  key: string;
+  label: string;
+  concurrency: number;
+  result: LoadResult;
+  /** Answers that were not the expected status (each a failed request), and the first of them. */
+  failures: number;
+  firstFailure?: string;
+}
+
+export interface AppBench {
+  scenarios: Scenario[];
+  /** VmHWM of the server process after every scenario, bytes. */
+  peakRss: number;
+  /** VmRSS of the server right after it started on the seeded folder, bytes. */
+  idleRss: number;
+  /** The size of the 1 MB proof image sent by the upload scenario, bytes, and its pixels. */
+  proof: { bytes: number; width: number; height: number };
+  rounds: number;
+  roundMs: number;
+}
+
+export interface AppBenchOptions {
+  dataDir: string;
+  scale: SeedScale;
+  quick?: boolean;
+  log?: (m: string) => void;
+}
+
+interface UserFixture {
+  row: UserRow;
+  index: number;
+  balance: number;
+  token: string;
+}
+
+/** A screenshot-like PNG (1080 x 2340, gradients, text-like noisy bands) of about 1 MB. */
+export function proofPng(targetBytes = 1_000_000): { bytes: Buffer; width: number; height: number } {
+  const width = 1080;
+  const height = 2340;
+  let seed = 12345;
+  const rnd = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
+  let density = 0.08;
+  let out: Buffer = Buffer.alloc(0);
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const png = new PNG({ width, height });
+    seed = 12345;
+    for (let y = 0; y < height; y++) {
+      const band = Math.floor(y / 40) % 3 === 1;
+      for (let x = 0; x < width; x++) {
+        const i = (y * width + x) * 4;
+        const noisy = band && rnd() < density;
+        png.data[i] = noisy ? Math.floor(rnd() * 256) : (x * 255) / width;
+        png.data[i + 1] = noisy ? Math.floor(rnd() * 256) : (y * 255) / height;
+        png.data[i + 2] = noisy ? Math.floor(rnd() * 256) : 180;
+        png.data[i + 3] = 255;
+      }
+    }
+    out = PNG.sync.write(png);
+    if (Math.abs(out.byteLength - targetBytes) < targetBytes * 0.05) break;
+    density *= targetBytes / out.byteLength;
+  }
+  return { bytes: out, width, height };
+}
+
+function multipart(
+  fields: Record<string, string>,
+  file: { field: string; name: string; type: string; bytes: Buffer },
+) {
+  const boundary = `----bench${Math.random().toString(16).slice(2)}`;
+  const parts: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields))
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  parts.push(
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${file.name}"\r\n` +
+        `Content-Type: ${file.type}\r\n\r\n`,
+    ),
+    file.bytes,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  );
+  return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+const json = (method: string, path: string, body: unknown, token?: string): RequestSpec => ({
+  method,
+  path,
+  body: JSON.stringify(body),
+  headers: {
+    'content-type': 'application/json',
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+  },
+});
+const get = (path: string, token?: string): RequestSpec => ({
+  path,
+  headers: token ? { authorization: `Bearer ${token}` } : {},
+});
+
+function readVm(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+async function login(url: string, email: string, password: string): Promise<string> {
+  const answer = await send(url, json('POST', '/api/auth/login', { email, password }));
+  if (answer.status !== 200) throw new Error(`login of ${email}: ${answer.status} ${answer.body}`);
+  return (JSON.parse(answer.body.toString()) as { token: string }).token;
+}
+
+export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
+  const log = options.log ?? (() => {});
+  const { dataDir, scale } = options;
+  const roundCount = 3;
+  const roundMs = options.quick ? 1_500 : 5_000;
+  const warmMs = options.quick ? 300 : 1_000;
+  const nowIso = new Date().toISOString();
+
+  // ---- fixtures, read before the server opens the folder ----
+  const db = new Database(join(dataDir, 'taskreward.db'), { readonly: true });
+  const secret = new TextEncoder().encode(readFileSync(join(dataDir, 'secret.key'), 'utf8').trim());
+  const userRows = db
+    .prepare(
+      `SELECT * FROM users WHERE role = 'user' AND status = 'active' AND deleted_at IS NULL
+       AND email LIKE 'user%@bench.test' ORDER BY _id`,
+    )
+    .all() as (UserRow & { balance: number })[];
+  const openTasks = (
+    db
+      .prepare(
+        `SELECT _id FROM tasks WHERE status = 'active' AND deleted_at IS NULL
+         AND (deadline IS NULL OR deadline > ?) AND reserved < max_completions ORDER BY _id`,
+      )
+      .all(nowIso) as { _id: string }[]
+  ).map((r) => r._id);
+  const pending = (
+    db.prepare("SELECT _id FROM submissions WHERE status = 'pending' ORDER BY _id").all() as { _id: string }[]
+  ).map((r) => r._id);
+  const counts = db
+    .prepare(
+      `SELECT (SELECT count(*) FROM users) AS users, (SELECT count(*) FROM submissions) AS submissions,
+              (SELECT count(*) FROM withdrawals) AS withdrawals`,
+    )
+    .get() as { users: number; submissions: number; withdrawals: number };
+  db.close();
+  // the seeded index of a user or a task is its id's counter (bench/seed.ts hexId)
+  const indexOf = (id: string) => Number.parseInt(id.slice(1), 16);
+  const users: UserFixture[] = await Promise.all(
+    userRows.map(async (row) => ({
+      row,
+      index: indexOf(row._id),
+      balance: row.balance,
+      token: await signToken(row, false, secret),
+    })),
+  );
+  const stride = taskStride(scale);
+  log(`fixtures: ${users.length} active users, ${openTasks.length} open tasks, ${pending.length} pending`);
+
+  const proof = proofPng();
+  log(`proof image: ${proof.width}x${proof.height} PNG, ${proof.bytes.byteLength} bytes`);
+
+  const server: ServerProcess = await startServerProcess({ dataDir });
+  const scenarios: Scenario[] = [];
+  try {
+    const { url } = server;
+    const idleRss = readVm(server.pid, 'VmRSS');
+    const adminToken = await login(url, ADMIN.email, ADMIN.password);
+
+    const measure = async (
+      key: string,
+      label: string,
+      concurrency: number,
+      next: (i: number) => RequestSpec,
+      opts: { expect?: number; warm?: boolean; onOk?: (a: Answer, spec: RequestSpec) => void } = {},
+    ) => {
+      const expect = opts.expect ?? 200;
+      let failures = 0;
+      let firstFailure: string | undefined;
+      let counter = 0;
+      const onAnswer = (a: Answer, spec: RequestSpec) => {
+        if (a.status === expect) {
+          opts.onOk?.(a, spec);
+          return;
+        }
+        failures++;
+        firstFailure ??= `${spec.method ?? 'GET'} ${spec.path}: ${a.status} ${a.body.toString().slice(0, 300)}`;
+      };
+      const load = (durationMs: number) =>
+        runLoad({ url, concurrency, durationMs, next: () => next(counter++), onAnswer });
+      if (opts.warm !== false) await load(warmMs);
+      const result = await rounds(roundCount, () => load(roundMs));
+      const scenario: Scenario = { key, label, concurrency, result, failures, firstFailure };
+      scenarios.push(scenario);
+      log(
+        `${label.padEnd(52)} c=${String(concurrency).padStart(2)} ${result.rps.toFixed(0).padStart(6)} req/s` +
+          `  p50 ${result.p50.toFixed(1)} ms  p99 ${result.p99.toFixed(1)} ms` +
+          (failures ? `  ${failures} FAILED: ${firstFailure}` : ''),
+      );
+      return scenario;
+    };
+
+    // ---- reads ----
+    const listVariants = [
+      '/api/tasks?sort=highest_reward',
+      `/api/tasks?category=${CATEGORIES[4]}&rewardRange=${REWARD_RANGES[2]}`,
+      '/api/tasks?q=anket',
+      '/api/tasks?difficulty=easy&sort=most_popular',
+      '/api/tasks?sort=quickest&page=3',
+      `/api/tasks?category=${CATEGORIES[1]}&sort=lowest_reward`,
+      '/api/tasks?sort=oldest&page=2',
+      '/api/tasks?rewardRange=50%2B&sort=newest',
+    ];
+    await measure('taskList', 'task list, filters and sorts (8 kinds, anonymous)', 16, (i) =>
+      get(listVariants[i % listVariants.length]),
+    );
+    await measure('taskListDefault', 'task list, default (newest, page 1)', 16, () => get('/api/tasks'));
+    await measure('taskListUser', 'task list, signed-in user (own tasks hidden)', 16, (i) =>
+      get('/api/tasks', users[(i * 13) % users.length].token),
+    );
+    const deepTaskPage = Math.max(1, Math.floor((openTasks.length / 20) * 0.9));
+    await measure('taskListDeep', `task list, page ${deepTaskPage} of 20`, 16, () =>
+      get(`/api/tasks?page=${deepTaskPage}`),
+    );
+    await measure('taskDetail', 'task detail (anonymous)', 16, (i) =>
+      get(`/api/tasks/${openTasks[(i * 31) % openTasks.length]}`),
+    );
+    await measure('taskDetailUser', 'task detail (signed-in user)', 16, (i) =>
+      get(`/api/tasks/${openTasks[(i * 31) % openTasks.length]}`, users[(i * 17) % users.length].token),
+    );
+
+    const usersDeep = Math.floor((counts.users / 10) * 0.9);
+    const subsDeep = Math.floor((counts.submissions / 20) * 0.9);
+    const wdDeep = Math.floor((counts.withdrawals / 20) * 0.9);
+    await measure('adminUsers', 'admin users, page 1 of 10', 16, () =>
+      get('/api/admin/users?page=1', adminToken),
+    );
+    await measure('adminUsersDeep', `admin users, page ${usersDeep} of 10`, 16, () =>
+      get(`/api/admin/users?page=${usersDeep}`, adminToken),
+    );
+    await measure('adminSubmissions', 'admin submissions, page 1 of 20', 16, () =>
+      get('/api/admin/submissions?page=1', adminToken),
+    );
+    await measure('adminSubmissionsDeep', `admin submissions, page ${subsDeep} of 20`, 16, () =>
+      get(`/api/admin/submissions?page=${subsDeep}`, adminToken),
+    );
+    await measure('adminWithdrawals', 'admin withdrawals, page 1 of 20', 16, () =>
+      get('/api/admin/withdraws?page=1', adminToken),
+    );
+    await measure('adminWithdrawalsDeep', `admin withdrawals, page ${wdDeep} of 20`, 16, () =>
+      get(`/api/admin/withdraws?page=${wdDeep}`, adminToken),
+    );
+    await measure('adminStats', 'admin dashboard stats (/stats)', 16, () =>
+      get('/api/admin/stats', adminToken),
+    );
+    await measure('adminStatsToday', 'admin dashboard stats (/stats/today)', 16, () =>
+      get('/api/admin/stats/today', adminToken),
+    );
+
+    // ---- login: argon2id verify included (the server runs at most two at once) ----
+    await measure('login', 'login (argon2id verify)', 4, (i) =>
+      json('POST', '/api/auth/login', {
+        email: users[(i * 7) % users.length].row.email,
+        password: SEED_PASSWORD,
+      }),
+    );
+
+    // ---- writes ----
+    // starting a task the user has not started: user u holds the tasks t ≡ u (mod stride)
+    const started: { token: string; taskId: string }[] = [];
+    const used = new Set<string>();
+    let startCursor = 0;
+    const nextStart = (): RequestSpec => {
+      for (;;) {
+        const n = startCursor++;
+        const user = users[n % users.length];
+        const taskId = openTasks[(n * 7919 + Math.floor(n / users.length)) % openTasks.length];
+        const key = `${user.index}:${taskId}`;
+        if (indexOf(taskId) % stride === user.index % stride || used.has(key)) continue;
+        used.add(key);
+        return {
+          ...json('POST', `/api/tasks/${taskId}/start`, {}, user.token),
+          path: `/api/tasks/${taskId}/start`,
+        };
+      }
+    };
+    await measure('start', 'start a task', 4, () => nextStart(), {
+      expect: 201,
+      onOk: (_a, spec) => {
+        const taskId = spec.path.split('/')[3];
+        const token = spec.headers?.authorization?.slice(7) ?? '';
+        started.push({ token, taskId });
+      },
+    });
+
+    // a 1 MB proof for a started task: streamed to disk, re-encoded in the worker, stored
+    let uploadCursor = 0;
+    const nextUpload = (): RequestSpec => {
+      const record = started[uploadCursor++ % started.length];
+      const form = multipart(
+        { task: record.taskId, description: 'bench proof' },
+        { field: 'proofImage', name: 'proof.png', type: 'image/png', bytes: proof.bytes },
+      );
+      return {
+        method: 'POST',
+        path: '/api/submissions',
+        body: form.body,
+        headers: { 'content-type': form.contentType, authorization: `Bearer ${record.token}` },
+      };
+    };
+    await measure('upload', 'proof upload, 1 MB PNG (re-encoded)', 4, () => nextUpload(), { expect: 201 });
+    if (uploadCursor > started.length)
+      log(`warning: ${uploadCursor} uploads for ${started.length} started tasks`);
+
+    // approving pending submissions: pays the reward, completes the record, counts the task
+    let approveCursor = 0;
+    await measure('approve', 'approve a submission', 4, () => {
+      const id = pending[approveCursor++ % pending.length];
+      return json('PUT', `/api/submissions/${id}/review`, { status: 'approved', feedback: 'ok' }, adminToken);
+    });
+    if (approveCursor > pending.length)
+      log(`warning: ${approveCursor} approvals for ${pending.length} pending`);
+
+    // withdrawal requests of 20 TL (the minimum payout) from users who have that much
+    const payers = users.filter((u) => u.balance >= 2_000);
+    const spent = new Map<number, number>();
+    let payCursor = 0;
+    await measure(
+      'withdraw',
+      'withdrawal request (20 TL)',
+      4,
+      () => {
+        let user = payers[payCursor++ % payers.length];
+        for (let k = 0; k < payers.length && (spent.get(user.index) ?? 0) + 2_000 > user.balance; k++)
+          user = payers[payCursor++ % payers.length];
+        spent.set(user.index, (spent.get(user.index) ?? 0) + 2_000);
+        return json(
+          'POST',
+          '/api/withdraws',
+          {
+            amount: 20,
+            paymentMethod: 'papara',
+            accountDetails: { fullName: user.row.name, accountNumber: String(1_000_000_000 + user.index) },
+          },
+          user.token,
+        );
+      },
+      { expect: 201 },
+    );
+
+    return {
+      scenarios,
+      peakRss: server.peakRss(),
+      idleRss,
+      proof: { bytes: proof.bytes.byteLength, width: proof.width, height: proof.height },
+      rounds: roundCount,
+      roundMs,
+    };
+  } finally {
+    await server.stop();
+  }
+}

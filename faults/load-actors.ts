@@ -537,9 +537,18 @@ export class AdminActor extends Actor {
     });
     if (page.status !== 200) return;
     const items = page.json.data.items as Array<{ _id: string }>;
-    if (items.length === 0) return;
     // the oldest few: admins often pick the same one
-    const id = (this.chance(0.6) ? items[0] : this.pick(items.slice(0, 3)))._id;
+    for (let n = Math.min(items.length, this.int(1, 3)); n > 0; n--) {
+      const id = (this.chance(0.6) ? items[0] : this.pick(items.slice(0, 3)))._id;
+      items.splice(
+        items.findIndex((i) => i._id === id),
+        1,
+      );
+      await this.reviewOne(id);
+    }
+  }
+
+  private async reviewOne(id: string): Promise<void> {
     const path = `/api/submissions/${id}/review`;
     const approve = this.chance(0.6);
     const body = (ok: boolean) =>

@@ -1,6 +1,7 @@
 import { type SqlBool, sql, type Updateable } from 'kysely';
 import type { AdminUsersQuery } from '../../contract/admin';
 import type { Db } from '../../db/database';
+import { pageWindow } from '../../db/paging';
 import type { UsersTable } from '../../db/schema';
 import type { UserRow } from '../../http/env';
 import type { Tx } from '../money/ledger';
@@ -29,19 +30,32 @@ function filtered(db: Conn, f: Pick<AdminUsersQuery, 'q' | 'status'>) {
   return query;
 }
 
-/** One page of live accounts matching the filter, newest first, and the total count. */
+/**
+ * One page of live accounts matching the filter, newest first, and the total count. The page
+ * is found on the live-accounts indexes (users_live_newest, users_live_status) from their
+ * nearer end (db/paging.ts), then its rows are read.
+ */
 export async function pageUsers(db: Db, f: AdminUsersQuery): Promise<{ rows: UserRow[]; total: number }> {
   const counted = await filtered(db, f)
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  const rows = await filtered(db, f)
+  const total = Number(counted.n);
+  const window = pageWindow(total, (f.page - 1) * f.limit, f.limit);
+  if (!window) return { rows: [], total };
+  const pageIds = filtered(db, f)
+    .select('_id')
+    .orderBy('created_at', window.direction)
+    .orderBy('_id', window.direction)
+    .limit(window.limit)
+    .offset(window.offset);
+  const rows = await db
+    .selectFrom('users')
     .selectAll()
+    .where('_id', 'in', pageIds)
     .orderBy('created_at', 'desc')
     .orderBy('_id', 'desc')
-    .limit(f.limit)
-    .offset((f.page - 1) * f.limit)
     .execute();
-  return { rows, total: Number(counted.n) };
+  return { rows, total };
 }
 
 /** Active admins (role admin, status active, not deleted), leaving one account out when given. */

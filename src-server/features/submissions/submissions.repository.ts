@@ -1,5 +1,6 @@
 import { type Insertable, type Selectable, type SqlBool, sql } from 'kysely';
 import type { ReviewStatus } from '../../contract/constants';
+import { pageWindow } from '../../db/paging';
 import type { SubmissionsTable } from '../../db/schema';
 import type { Conn } from '../tasks/tasks.repository';
 
@@ -42,13 +43,40 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 }
 
-/** Every submission (admins), newest first, filtered by status and a search on task and sender. */
+/**
+ * Every submission (admins), newest first, filtered by status and a search on task and sender.
+ * Without a search the count and the page read only the submissions indexes (every submission
+ * has its task and its user: foreign keys, and neither is ever removed), and the 20 rows of the
+ * page are joined afterwards; a deep page walks the index from its nearer end (db/paging.ts).
+ */
 export async function listSubmissions(
   db: Conn,
   filter: { status?: ReviewStatus; q?: string },
   page: { offset: number; limit: number },
 ): Promise<{ rows: SubmissionRow[]; total: number }> {
-  const pattern = filter.q ? `%${escapeLike(filter.q)}%` : null;
+  if (!filter.q) {
+    let count = db.selectFrom('submissions').select((eb) => eb.fn.countAll<number>().as('n'));
+    let ids = db.selectFrom('submissions').select('_id');
+    if (filter.status) {
+      count = count.where('status', '=', filter.status);
+      ids = ids.where('status', '=', filter.status);
+    }
+    const total = Number((await count.executeTakeFirstOrThrow()).n);
+    const window = pageWindow(total, page.offset, page.limit);
+    if (!window) return { rows: [], total };
+    const pageIds = ids
+      .orderBy('created_at', window.direction)
+      .orderBy('_id', window.direction)
+      .limit(window.limit)
+      .offset(window.offset);
+    const rows = await withNames(db)
+      .where('s._id', 'in', pageIds)
+      .orderBy('s.created_at', 'desc')
+      .orderBy('s._id', 'desc')
+      .execute();
+    return { rows, total };
+  }
+  const pattern = `%${escapeLike(filter.q)}%`;
   let rows = withNames(db);
   let count = db
     .selectFrom('submissions as s')
@@ -59,11 +87,9 @@ export async function listSubmissions(
     rows = rows.where('s.status', '=', filter.status);
     count = count.where('s.status', '=', filter.status);
   }
-  if (pattern) {
-    const search = sql<SqlBool>`(t.title LIKE ${pattern} ESCAPE '\\' OR u.name LIKE ${pattern} ESCAPE '\\' OR u.email LIKE ${pattern} ESCAPE '\\')`;
-    rows = rows.where(search);
-    count = count.where(search);
-  }
+  const search = sql<SqlBool>`(t.title LIKE ${pattern} ESCAPE '\\' OR u.name LIKE ${pattern} ESCAPE '\\' OR u.email LIKE ${pattern} ESCAPE '\\')`;
+  rows = rows.where(search);
+  count = count.where(search);
   const total = Number((await count.executeTakeFirstOrThrow()).n);
   const items = await rows
     .orderBy('s.created_at', 'desc')

@@ -19,6 +19,7 @@ import { fail } from './http/app-error';
 import { requireAdmin } from './http/auth';
 import type { AppEnv } from './http/env';
 import { onError } from './http/on-error';
+import { rejectCredentialsInUrl } from './http/request-target';
 import { securityHeaders } from './http/security';
 import { mountWebApp } from './http/static';
 
@@ -30,6 +31,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ strict: false });
   app.onError(onError);
   app.use('*', securityHeaders());
+  app.use('*', rejectCredentialsInUrl);
   app.use('*', async (c, next) => {
     c.set('deps', deps);
     await next();

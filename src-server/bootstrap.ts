@@ -4,6 +4,7 @@ import { migrateToLatest } from './db/migrate';
 import type { AppDeps } from './deps';
 import { LoginThrottle, type ThrottleLimits } from './features/auth/throttle';
 import { oneSignalNotifier, type PushNotifier } from './features/notifications/push';
+import { removeOrphanedProofs } from './features/submissions/orphaned-proofs';
 import { ensureBootstrapAdmin } from './features/users/admin-account';
 import { loadWebAssets, type WebAssets } from './http/web-assets';
 import { DataFolder } from './storage/data-folder';
@@ -23,7 +24,11 @@ export async function openApp(
     throttle?: ThrottleLimits;
     clock?: () => Date;
     push?: PushNotifier;
-    /** Empty the temp folder (left-overs of a crash): only for the server holding the folder's lock. */
+    /**
+     * Clear the left-overs of a crash: empty the temp folder and remove proof files no
+     * submission names (a kill between a proof's durable write and its row's commit). Only
+     * for the server holding the folder's lock, before it serves: no upload is under way.
+     */
     clearTemp?: boolean;
     /** The serving process: fail fast on another process's write lock (db/database.ts OpenOptions). */
     server?: boolean;
@@ -33,6 +38,10 @@ export async function openApp(
   folder.prepare({ clearTemp: options.clearTemp });
   const database = openDatabase(folder.dbFile, { server: options.server });
   await migrateToLatest(database.db);
+  if (options.clearTemp) {
+    const removed = await removeOrphanedProofs(database.db, config.dataDir, new Date(), -1);
+    if (removed > 0) console.log(`removed ${removed} proof file(s) left without a submission by a crash`);
+  }
   const secret = folder.secret(config.tokenSecret);
   // HS256 needs a key at least as long as its hash (RFC 7518); an empty one fails every sign-in
   if (secret.byteLength < 32) {

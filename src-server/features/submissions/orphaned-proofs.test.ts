@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openApp } from '../../bootstrap';
 import { fileStoreFor } from '../../storage/file-store';
 import { pngFile } from '../../storage/image-fixtures';
 import { makeUser } from '../../testing/factories';
@@ -29,6 +30,28 @@ describe('orphaned proofs', () => {
     expect(await findOrphanedProofs(t.deps.db, t.deps.config.dataDir, later)).toEqual([orphan]);
     expect(await removeOrphanedProofs(t.deps.db, t.deps.config.dataDir, later)).toBe(1);
     expect(await store.list('proofs')).toHaveLength(1);
+    expect(await store.read('proofs', orphan)).toBeNull();
+  });
+
+  it('are removed when the lock holder starts (a SIGKILL between the file and its row), not by others', async () => {
+    const admin = await makeUser(t.deps.db, { role: 'admin' });
+    const user = await makeUser(t.deps.db);
+    const token = await t.tokenFor(user);
+    const taskId = await createTask(t, await t.tokenFor(admin));
+    await t.call('POST', `/api/tasks/${taskId}/start`, { token });
+    expect((await submit(t, token, { task: taskId, file: pngFile() })).status).toBe(201);
+    const store = fileStoreFor(t.deps.config.dataDir);
+    const named = await store.list('proofs');
+    // what a kill after the proof's durable write and before its row's commit leaves
+    const orphan = await store.save('proofs', pngFile(9, 9), 'image/png');
+
+    const other = await openApp(t.deps.config, { web: new Map() });
+    await other.close();
+    expect(await store.list('proofs')).toContain(orphan);
+
+    const server = await openApp(t.deps.config, { web: new Map(), clearTemp: true });
+    await server.close();
+    expect((await store.list('proofs')).sort()).toEqual([...named].sort());
     expect(await store.read('proofs', orphan)).toBeNull();
   });
 });

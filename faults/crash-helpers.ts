@@ -57,7 +57,13 @@ export function pngProof(seed: number): Buffer {
 }
 
 /** POST /api/submissions with a real multipart body: the proof image, the task and a description. */
-export async function uploadProof(url: string, token: string, taskId: string, png: Buffer): Promise<Reply> {
+export async function uploadProof(
+  url: string,
+  token: string,
+  taskId: string,
+  png: Buffer,
+  agent?: http.Agent,
+): Promise<Reply> {
   const boundary = `----crash${randomBytes(8).toString('hex')}`;
   const part = (name: string, value: string) =>
     `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
@@ -71,15 +77,19 @@ export async function uploadProof(url: string, token: string, taskId: string, pn
       `\r\n${part('task', taskId)}${part('description', 'done, screenshot attached')}--${boundary}--\r\n`,
     ),
   ]);
-  const answer = await send(url, {
-    method: 'POST',
-    path: '/api/submissions',
-    headers: {
-      Authorization: `Bearer ${token}`,
-      'Content-Type': `multipart/form-data; boundary=${boundary}`,
+  const answer = await send(
+    url,
+    {
+      method: 'POST',
+      path: '/api/submissions',
+      headers: {
+        Authorization: `Bearer ${token}`,
+        'Content-Type': `multipart/form-data; boundary=${boundary}`,
+      },
+      body,
     },
-    body,
-  });
+    agent,
+  );
   return toReply(answer);
 }
 
@@ -144,12 +154,59 @@ export function seedPendingSubmissions(
   return out;
 }
 
+/** Tasks every user has started (in progress, a slot reserved), for proofs sent while the server runs. */
+export function seedStartedTasks(
+  dataDir: string,
+  userIds: string[],
+  tasks: number,
+  rewardOf: () => number,
+): { userId: string; taskId: string; reward: number }[] {
+  const db = new Database(dbFileOf(dataDir));
+  const out: { userId: string; taskId: string; reward: number }[] = [];
+  const id = () => randomBytes(12).toString('hex');
+  try {
+    db.transaction(() => {
+      const now = new Date().toISOString();
+      for (let t = 0; t < tasks; t++) {
+        const taskId = id();
+        const reward = rewardOf();
+        db.prepare(
+          `INSERT INTO tasks (_id, title, description, category, reward, deadline, difficulty, status,
+             max_completions, required_proof, task_link, estimated_time, created_by, created_at, updated_at,
+             deleted_at, reserved)
+           VALUES (?, 'Videoyu izle', 'Seeded by the crash suite', 'video', ?, NULL, 'easy', 'active', ?,
+             'screenshot', NULL, 5, NULL, ?, ?, NULL, ?)`,
+        ).run(taskId, reward, userIds.length + 5, now, now, userIds.length);
+        for (const userId of userIds) {
+          db.prepare(
+            `INSERT INTO user_tasks (_id, user_id, task_id, status, automatic_comment, started_at, completed_at)
+             VALUES (?, ?, ?, 'in_progress', NULL, ?, NULL)`,
+          ).run(id(), userId, taskId, now);
+          out.push({ userId, taskId, reward });
+        }
+      }
+    })();
+  } finally {
+    db.close();
+  }
+  return out;
+}
+
 export interface Snapshot {
   users: Map<string, { balance: number; total_earned: number }>;
   submissions: Map<
     string,
-    { status: string; user_id: string; task_id: string; reward: number; user_task_status: string }
+    {
+      status: string;
+      user_id: string;
+      task_id: string;
+      reward: number;
+      proof_file: string | null;
+      user_task_status: string;
+    }
   >;
+  /** "user task" -> the record's status */
+  userTasks: Map<string, string>;
   withdrawals: Map<string, { status: string; user_id: string; amount: number }>;
   ledger: { id: number; user_id: string; amount: number; kind: string; ref: string | null }[];
   idempotency: Map<string, { status: number; body: string }>;
@@ -179,7 +236,7 @@ export function snapshot(dataDir: string): Snapshot {
         (
           db
             .prepare(
-              `SELECT s._id, s.status, s.user_id, s.task_id, s.reward, ut.status AS user_task_status
+              `SELECT s._id, s.status, s.user_id, s.task_id, s.reward, s.proof_file, ut.status AS user_task_status
                FROM submissions s JOIN user_tasks ut ON ut._id = s.user_task_id`,
             )
             .all() as {
@@ -188,6 +245,7 @@ export function snapshot(dataDir: string): Snapshot {
             user_id: string;
             task_id: string;
             reward: number;
+            proof_file: string | null;
             user_task_status: string;
           }[]
         ).map(({ _id, ...rest }) => [_id, rest]),
@@ -235,7 +293,16 @@ export function snapshot(dataDir: string): Snapshot {
           }[]
         ).map(({ _id, ...rest }) => [_id, rest]),
       );
-      return { users, submissions, withdrawals, ledger, idempotency, tasks };
+      const userTasks = new Map(
+        (
+          db.prepare('SELECT user_id, task_id, status FROM user_tasks').all() as {
+            user_id: string;
+            task_id: string;
+            status: string;
+          }[]
+        ).map((r) => [`${r.user_id} ${r.task_id}`, r.status]),
+      );
+      return { users, submissions, withdrawals, ledger, idempotency, tasks, userTasks };
     })();
   } finally {
     db.close();

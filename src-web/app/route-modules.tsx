@@ -1,40 +1,82 @@
 import type { RouteObject } from 'react-router-dom';
+import { loadAdminLocales, loadPageLocales } from '../lib/i18n';
+
+/** A page that uses the tasks, profile or submissions texts: they load along with its code. */
+const withPageLocales = <T,>(load: () => Promise<T>) =>
+  Promise.all([load(), loadPageLocales()]).then(([m]) => m);
 
 /**
  * The feature pages, loaded on demand so the first page stays small.
  * Each feature folder exports its page component; this file only wires paths to them.
  */
-export const routes: { public: RouteObject[]; signedIn: RouteObject[]; admin: RouteObject[] } = {
+export const routes: {
+  public: RouteObject[];
+  signedOut: RouteObject[];
+  signedIn: RouteObject[];
+  admin: RouteObject[];
+} = {
   public: [
     {
+      path: '/forgot-password',
+      lazy: () =>
+        import('../features/auth/forgot-password-page').then((m) => ({ Component: m.ForgotPasswordPage })),
+    },
+    {
       path: '/tasks',
-      lazy: () => import('../features/tasks/tasks-page').then((m) => ({ Component: m.TasksPage })),
+      lazy: () =>
+        withPageLocales(() => import('../features/tasks/tasks-page')).then((m) => ({
+          Component: m.TasksPage,
+        })),
     },
     {
       path: '/tasks/:id',
-      lazy: () => import('../features/tasks/task-detail-page').then((m) => ({ Component: m.TaskDetailPage })),
+      lazy: () =>
+        withPageLocales(() => import('../features/tasks/task-detail-page')).then((m) => ({
+          Component: m.TaskDetailPage,
+        })),
+    },
+  ],
+  // the forms validate with the shared zod schemas: loaded with the form, not with the home page
+  signedOut: [
+    {
+      path: '/login',
+      lazy: () => import('../features/auth/login-page').then((m) => ({ Component: m.LoginPage })),
+    },
+    {
+      path: '/register',
+      lazy: () => import('../features/auth/register-page').then((m) => ({ Component: m.RegisterPage })),
     },
   ],
   signedIn: [
     {
       path: '/profile',
-      lazy: () => import('../features/profile/profile-page').then((m) => ({ Component: m.ProfilePage })),
+      lazy: () =>
+        withPageLocales(() => import('../features/profile/profile-page')).then((m) => ({
+          Component: m.ProfilePage,
+        })),
     },
     {
       path: '/my-submissions',
       lazy: () =>
-        import('../features/submissions/my-submissions-page').then((m) => ({
+        withPageLocales(() => import('../features/submissions/my-submissions-page')).then((m) => ({
           Component: m.MySubmissionsPage,
         })),
     },
     {
       path: '/tasks/:id/edit',
-      lazy: () => import('../features/tasks/task-edit-page').then((m) => ({ Component: m.TaskEditPage })),
+      lazy: () =>
+        withPageLocales(() => import('../features/tasks/task-edit-page')).then((m) => ({
+          Component: m.TaskEditPage,
+        })),
     },
   ],
   admin: [
     {
-      lazy: () => import('../features/admin/admin-layout').then((m) => ({ Component: m.AdminLayout })),
+      // the admin namespaces of the locales come with the admin screens, not with the first page
+      lazy: () =>
+        Promise.all([import('../features/admin/admin-layout'), loadAdminLocales()]).then(([m]) => ({
+          Component: m.AdminLayout,
+        })),
       children: [
         {
           index: true,

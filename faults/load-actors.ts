@@ -72,6 +72,10 @@ export abstract class Actor {
     return `10.7.${this.index >> 8}.${(this.index & 255) + 1}`;
   }
 
+  get who(): string {
+    return `actor ${this.index} (${this.account.kind} ${this.account.email}, ${this.ip})`;
+  }
+
   // ---- the bridge to runLoad ----
 
   /** Starts the actor's endless loop; a failure reaches runLoad through the next nextSpec. */
@@ -114,7 +118,8 @@ export abstract class Actor {
       `${this.currentOp}: ${spec.method ?? 'GET'} ${spec.path} -> ${reply.status} ${reply.code ?? ''}`,
     );
     if (this.history.length > 20) this.history.shift();
-    if (reply.status >= 500) throw this.world.failure(`a ${reply.status} answer`, this.history, spec, reply);
+    if (reply.status >= 500)
+      throw this.world.failure(`a ${reply.status} answer`, this.history, spec, reply, this.who);
     return reply;
   }
 
@@ -157,18 +162,22 @@ export abstract class Actor {
   /** Two requests at once: the first through the loop, the second beside it as the first is sent. */
   async pair(op: string, a: RequestSpec, b: RequestSpec): Promise<[Reply, Reply]> {
     const fb = this.withHeaders(b, false);
-    let side: Promise<Answer> | null = null;
+    let side: Promise<Answer | Error> | null = null;
     const ra = await this.req(op, a, false, () => {
-      side = this.world.sendSide(fb);
+      // settled into a value at once: a failure is reported below, never as an unhandled rejection
+      side = this.world
+        .sendSide(fb)
+        .catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
     });
-    const answerB = await (side as Promise<Answer> | null)!;
+    const answerB = await (side as Promise<Answer | Error> | null)!;
     this.currentOp = op;
+    if (answerB instanceof Error) this.fail(`the racing request failed to connect: ${answerB.message}`, fb);
     const rb = this.check(answerB, fb);
     return [ra, rb];
   }
 
   fail(what: string, spec?: RequestSpec, reply?: Reply): never {
-    throw this.world.failure(what, this.history, spec, reply);
+    throw this.world.failure(what, this.history, spec, reply, this.who);
   }
 
   // ---- choices ----
@@ -781,6 +790,8 @@ export class AdminActor extends Actor {
       body: JSON.stringify(body),
     });
     if (r.status !== 200) return;
+    // an address freed by a deleted account can be taken: the account signs in with it from now on
+    if (typeof body.email === 'string') target.email = body.email;
     if (body.balance !== undefined) {
       this.world.money.balanceEdits++;
       const m = this.world.money.balanceEditsByUser;

@@ -169,7 +169,13 @@ export class World {
     return this.tasks.filter((t) => !t.deleted);
   }
 
-  failure(what: string, history: readonly string[], spec?: RequestSpec, reply?: Reply): LoadFailure {
+  failure(
+    what: string,
+    history: readonly string[],
+    spec?: RequestSpec,
+    reply?: Reply,
+    who = '',
+  ): LoadFailure {
     const body = reply ? reply.answer.body.toString('utf8').slice(0, 800) : '';
     return new LoadFailure(
       [
@@ -177,7 +183,7 @@ export class World {
         `seed ${this.options.seed} (replay: FAULTS_SEED=${this.options.seed}${process.env.FAULTS_FULL === '1' ? ' FAULTS_FULL=1' : ''})`,
         spec ? `request: ${spec.method ?? 'GET'} ${spec.path}` : '',
         reply ? `answer: ${reply.status} ${body}` : '',
-        'the actor’s recent history:',
+        `the recent history of ${who || 'the client'}:`,
         ...history.map((h) => `  ${h}`),
         'server log (tail):',
         this.options.serverLog().split('\n').slice(-30).join('\n'),
@@ -194,7 +200,10 @@ export class World {
   /** A request outside the closed loop (the setup, the racing second of a pair). */
   sendSide(spec: RequestSpec): Promise<Answer> {
     const p = send(this.options.url, spec, this.sideAgent);
-    const tracked = p.finally(() => this.inflight.delete(tracked));
+    const tracked: Promise<unknown> = p.then(
+      () => this.inflight.delete(tracked),
+      () => this.inflight.delete(tracked),
+    );
     this.inflight.add(tracked);
     return p;
   }

@@ -5,15 +5,17 @@
 // cleanly, `doctor` must pass, and the database must hold exactly the money the clients saw
 // acknowledged (load-checks.ts). A failure prints the seed: FAULTS_SEED=<seed> replays the
 // same choices (the interleaving of 64 clients still differs run to run).
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { type RequestSpec, runLoad, send } from '../bench/load';
 import { type Actor, AdminActor, UserActor } from './load-actors';
 import { checkMoney } from './load-checks';
-import { type Account, parseReply, type Reply, toKurus, World } from './load-world';
+import { type Account, LoadFailure, parseReply, type Reply, toKurus, World } from './load-world';
 import { FULL, prng, scaled, seedFromEnv } from './scale';
-import { ADMIN, runDoctor, type ServerProcess, startServerProcess } from './server';
+import { ADMIN, SERVER_ENTRY, type ServerProcess, startServerProcess } from './server';
 
 const CLIENTS = 64;
 const ADMINS = 6;
@@ -89,18 +91,39 @@ const OPERATIONS = [
   'send notification',
 ];
 
+// The run serves and checks with a copy of the bundle taken at its start (beside the original,
+// so its modules resolve the same): a rebuild during a 3-minute run (a new migration, say)
+// would otherwise have `doctor` judge this run's database by another version.
+const BUNDLE = SERVER_ENTRY.replace(/main\.cjs$/, `load-run-${process.pid}.cjs`);
+
+/** `doctor` over a data folder with the run's bundle (as runDoctor in server.ts does with the current one). */
+function runDoctor(dataDir: string): { status: number; output: string } {
+  const res = spawnSync(process.execPath, [BUNDLE, 'doctor'], {
+    env: { ...process.env, DATA_DIR: dataDir },
+    encoding: 'utf8',
+  });
+  return { status: res.status ?? -1, output: `${res.stdout}${res.stderr}` };
+}
+
 let server: ServerProcess | undefined;
 afterAll(async () => {
   await server?.kill();
+  rmSync(BUNDLE, { force: true });
 });
 
 it(`${CLIENTS} clients run a random mix of every operation for ${DURATION_MS / 1000} s: no 5xx, no money lost or doubled`, async () => {
   const seed = seedFromEnv();
   console.log(`load: seed ${seed} (FAULTS_SEED=${seed} replays it)${FULL ? ', full length' : ', reduced'}`);
-  const srv = await startServerProcess({ env: { TRUST_PROXY: '1' } });
+  copyFileSync(SERVER_ENTRY, BUNDLE);
+  const srv = await startServerProcess({
+    env: { TRUST_PROXY: '1' },
+    command: { file: process.execPath, args: [BUNDLE, 'serve'] },
+  });
   server = srv;
   const world = new World({ url: srv.url, seed, serverLog: () => srv.log() });
-  world.sideAgent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
+  // no keep-alive beside the loop: a socket idle there for the server's 5 s keep-alive timeout
+  // could be reused just as the server closes it (an ECONNRESET of the client's own making)
+  world.sideAgent = new http.Agent({ keepAlive: false });
 
   // ---- setup: accounts, admins, tasks, some starting balances ----
   let setupIp = 0;
@@ -208,6 +231,11 @@ it(`${CLIENTS} clients run a random mix of every operation for ${DURATION_MS / 1
     durationMs: DURATION_MS,
     next: (_i, w) => actors[w].nextSpec(),
     onAnswer: (answer, spec, w) => actors[w].deliver(answer, spec),
+  }).catch((err: unknown) => {
+    if (err instanceof LoadFailure) throw err;
+    // a refused or reset connection: the server died or dropped a client
+    const state = srv.child.exitCode ?? srv.child.signalCode ?? 'still running';
+    throw world.failure(`a connection failed (${err}); the server process: ${state}`, []);
   });
   await world.settle();
   if (world.failures.length > 0) throw world.failures[0];

@@ -1,29 +1,13 @@
 import { z } from 'zod';
 import { MIN_PASSWORD_LENGTH } from './constants';
+import { FIELD_MESSAGES } from './field-messages';
 
 /**
  * Request schemas shared by the server (authoritative) and the web forms (comfort).
  * Field messages are the English texts of SPEC.md; `FIELD_MESSAGE_KEYS` maps them to
  * locale keys so the web app can show them translated.
  */
-export const FIELD_MESSAGES = {
-  nameRequired: 'Name is required',
-  emailRequired: 'Email is required',
-  emailInvalid: 'Please enter a valid email address',
-  passwordRequired: 'Password is required',
-  passwordTooShort: `Password must be at least ${MIN_PASSWORD_LENGTH} characters`,
-  passwordsDoNotMatch: 'Passwords do not match',
-  termsRequired: 'You must accept the terms of use',
-  tooLong: 'This value is too long',
-  invalidValue: 'This value is invalid',
-} as const;
-
-export type FieldMessageKey = keyof typeof FIELD_MESSAGES;
-
-/** The locale key (under `fields.`) for an English field message, or undefined. */
-export function fieldMessageKey(message: string): FieldMessageKey | undefined {
-  return (Object.keys(FIELD_MESSAGES) as FieldMessageKey[]).find((k) => FIELD_MESSAGES[k] === message);
-}
+export { FIELD_MESSAGES, type FieldMessageKey, fieldMessageKey } from './field-messages';
 
 const optionalId = z
   .string({ error: FIELD_MESSAGES.invalidValue })

@@ -1,6 +1,6 @@
 import type { PaymentMethod } from '../../../src-server/contract/constants';
+import { fieldMessageKey } from '../../../src-server/contract/field-messages';
 import { tlToKurus } from '../../../src-server/contract/money';
-import { fieldMessageKey } from '../../../src-server/contract/schemas';
 import { checkWithdrawalRequest } from '../../../src-server/contract/withdrawals';
 import { formatMoney } from '../../lib/format';
 

@@ -22,8 +22,8 @@ await esbuild.build({
   target: 'node20',
   format: 'cjs',
   sourcemap: true,
-  // native addons and the bundler itself load from node_modules at run time
-  external: ['better-sqlite3', 'argon2', 'esbuild'],
+  // native addons, the bundler and the browser driver load from node_modules at run time
+  external: ['better-sqlite3', 'argon2', 'esbuild', 'playwright-core', 'playwright'],
   define: { 'import.meta.url': '__import_meta_url' },
   banner: { js: 'const __import_meta_url = require("url").pathToFileURL(__filename).href;' },
   logLevel: 'warning',

@@ -1,0 +1,342 @@
+// npm run bench [-- --quick] [-- --keep] [-- --data DIR] [-- --no-write]
+//   seeds a data folder at scale (timed), measures the limits of the parts, runs the app's
+//   scenarios over HTTP against the real server, measures start-up and the web app's size,
+//   prints every figure with its ratio to its limit, and writes them into BENCHMARKS.md
+//   (between the generated-section markers; the hand-written notes around them stay).
+//   --quick     a small folder and short rounds: a smoke check (writes nothing unless --write)
+//   --keep      seed into a fixed folder under the OS temp dir and keep it; a later --keep run
+//               of the same scale reuses it (the writes of earlier runs are then in it too)
+//   --data DIR  seed into DIR (kept)
+import { execSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join, resolve } from 'node:path';
+import argon2 from 'argon2';
+import { runDoctor } from '../faults/server';
+import { hashPassword } from '../src-server/features/auth/password';
+import { type AppBench, benchApp, type Scenario } from './app';
+import { type Limits, measureLimits } from './limits';
+import type { LoadResult } from './load';
+import { FULL_SCALE, QUICK_SCALE, type SeedResult, seed } from './seed';
+import { measureStartup, type Startup } from './startup';
+import { measureWebSize, type WebSize } from './web-size';
+
+const args = process.argv.slice(2);
+const flag = (name: string) => args.includes(name);
+const option = (name: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const quick = flag('--quick');
+const write = quick ? flag('--write') : !flag('--no-write');
+const doctor = flag('--doctor');
+const log = (m: string) => console.log(m);
+
+const MB = 1024 * 1024;
+const fmtMs = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms < 100 ? ms.toFixed(1) : ms.toFixed(0));
+const fmtRate = (n: number) => (n < 100 ? n.toFixed(1) : n.toFixed(0));
+const pct = (r: number) => `${(r * 100).toFixed(0)}%`;
+const int = (n: number) => n.toLocaleString('en-US');
+
+/** The argon2id verify rate of this machine with the server's parameters, two at once (its cap). */
+async function measureArgon2(ms: number): Promise<{ perSecond: number; p50: number }> {
+  const hash = await hashPassword('bench-pass-1');
+  const times: number[] = [];
+  const until = performance.now() + ms;
+  const t0 = performance.now();
+  const lane = async () => {
+    while (performance.now() < until) {
+      const s = performance.now();
+      await argon2.verify(hash, 'bench-pass-1');
+      times.push(performance.now() - s);
+    }
+  };
+  await Promise.all([lane(), lane()]);
+  times.sort((a, b) => a - b);
+  return {
+    perSecond: times.length / ((performance.now() - t0) / 1000),
+    p50: times[Math.floor(times.length / 2)],
+  };
+}
+
+function machine() {
+  const cpus = os.cpus();
+  let distro = `${os.type()} ${os.release()}`;
+  try {
+    const pretty = /PRETTY_NAME="([^"]+)"/.exec(readFileSync('/etc/os-release', 'utf8'));
+    if (pretty) distro = `${pretty[1]} (${os.type()} ${os.release()})`;
+  } catch {}
+  let disk = '';
+  try {
+    disk = execSync(`df -hT ${JSON.stringify(os.tmpdir())} | tail -1`, { encoding: 'utf8' })
+      .trim()
+      .split(/\s+/)[1];
+  } catch {}
+  return {
+    cpu: cpus[0]?.model ?? 'unknown',
+    cores: cpus.length,
+    ramGb: os.totalmem() / 1024 ** 3,
+    node: process.version,
+    os: distro,
+    tmpFs: disk,
+  };
+}
+
+interface Target {
+  what: string;
+  target: string;
+  measured: string;
+  met: boolean;
+}
+
+function scenarioRow(s: Scenario, limit: { name: string; perSecond: number } | null): string {
+  const r = s.result;
+  const ratio = limit ? `${pct(r.rps / limit.perSecond)} of ${limit.name}` : '';
+  const failed = s.failures ? ` (${s.failures} failed)` : '';
+  const rss = `${(s.rssAfter / MB).toFixed(0)} / ${(s.peakAfter / MB).toFixed(0)}`;
+  return `| ${s.label} | ${s.concurrency} | ${fmtRate(r.rps)}${failed} | ${fmtMs(r.p50)} | ${fmtMs(r.p99)} | ${ratio} | ${rss} |`;
+}
+
+function report(input: {
+  started: Date;
+  totalSeconds: number;
+  command: string;
+  seeded: SeedResult;
+  limits: Limits;
+  argon: { perSecond: number; p50: number };
+  app: AppBench;
+  startup: Startup;
+  web: WebSize;
+  doctorStatus: string | null;
+}): { markdown: string; targets: Target[] } {
+  const { seeded, limits, app, startup, web, argon } = input;
+  const m = machine();
+  const by = (key: string) => {
+    const s = app.scenarios.find((x) => x.key === key);
+    if (!s) throw new Error(`no scenario ${key}`);
+    return s;
+  };
+  const honoSqlite = { name: 'Hono + prepared SELECT', perSecond: limits.honoSqlite.rps };
+  const tx = { name: 'bare transaction', perSecond: limits.bareTransaction.perSecond };
+  const limitOf: Record<string, { name: string; perSecond: number } | null> = {
+    login: { name: 'argon2id verify, 2 at once', perSecond: argon.perSecond },
+    start: tx,
+    approve: tx,
+    withdraw: tx,
+    upload: { name: 'write + fsync 1 MB', perSecond: limits.fsync1MB.perSecond },
+  };
+  const deepKeys = ['adminUsersDeep', 'adminSubmissionsDeep', 'adminWithdrawalsDeep'];
+  const deepWorst = Math.max(...deepKeys.map((k) => by(k).result.p99));
+  const bundleStart = startup.bundle.median;
+  const targets: Target[] = [
+    {
+      what: 'task list (filters and sorts) vs Hono + prepared SELECT',
+      target: '≥ 60%',
+      measured: `${pct(by('taskList').result.rps / limits.honoSqlite.rps)} (${fmtRate(by('taskList').result.rps)} / ${fmtRate(limits.honoSqlite.rps)} req/s)`,
+      met: by('taskList').result.rps / limits.honoSqlite.rps >= 0.6,
+    },
+    {
+      what: 'approvals vs bare transaction',
+      target: '≥ 50%',
+      measured: `${pct(by('approve').result.rps / tx.perSecond)} (${fmtRate(by('approve').result.rps)} / ${fmtRate(tx.perSecond)} per s)`,
+      met: by('approve').result.rps / tx.perSecond >= 0.5,
+    },
+    {
+      what: 'admin deep pages, worst p99',
+      target: '< 50 ms',
+      measured: `${fmtMs(deepWorst)} ms`,
+      met: deepWorst < 50,
+    },
+    {
+      what: 'peak RSS of the server under the load',
+      target: '< 200 MB',
+      measured: `${(app.peakRss / MB).toFixed(0)} MB`,
+      met: app.peakRss > 0 && app.peakRss < 200 * MB,
+    },
+    {
+      what: 'start-up to the first answer (bundle)',
+      target: '< 300 ms',
+      measured: `${bundleStart.toFixed(0)} ms`,
+      met: bundleStart < 300,
+    },
+    {
+      what: 'landing page JavaScript, gzip',
+      target: '< 150 KB',
+      measured: `${(web.landing.jsGzip / 1024).toFixed(1)} KB`,
+      met: web.landing.jsGzip < 150 * 1024,
+    },
+  ];
+  if (startup.binary) {
+    targets.push({
+      what: 'start-up to the first answer (single binary)',
+      target: '< 300 ms',
+      measured: `${startup.binary.median.toFixed(0)} ms`,
+      met: startup.binary.median < 300,
+    });
+  }
+
+  const loadRow = (name: string, r: LoadResult) =>
+    `| ${name} | ${fmtRate(r.rps)} | ${fmtMs(r.p50)} | ${fmtMs(r.p99)} |`;
+  const loopRow = (name: string, r: { perSecond: number; p50: number; p99: number }) =>
+    `| ${name} | ${fmtRate(r.perSecond)} | ${fmtMs(r.p50)} | ${fmtMs(r.p99)} |`;
+  const rows = seeded.rows;
+  const s = seeded.ms;
+  const lines = [
+    `Run on ${input.started.toISOString().slice(0, 16).replace('T', ' ')} UTC with \`${input.command}\`; the whole run took ${(input.totalSeconds / 60).toFixed(1)} min.`,
+    '',
+    `**Machine:** ${m.cpu}, ${m.cores} cores, ${m.ramGb.toFixed(0)} GB RAM, Node ${m.node}, ${m.os}; temp folder on ${m.tmpFs || 'unknown fs'}.`,
+    `The load client (bench/load.ts, closed loop over keep-alive sockets) runs on the same ${m.cores} cores as the server,`,
+    'so every HTTP figure, the limits included, is what is left after the client took its share.',
+    `Each HTTP figure is the median of ${app.rounds} rounds of ${app.roundMs / 1000} s after a warm-up; p50 and p99 are the medians of the rounds' percentiles.`,
+    '',
+    '### Seeded data',
+    '',
+    `| users | tasks | user task records | submissions | withdrawals | ledger rows | database |`,
+    '|---|---|---|---|---|---|---|',
+    `| ${int(rows.users)} | ${int(rows.tasks)} | ${int(rows.user_tasks)} | ${int(rows.submissions)} | ${int(rows.withdrawals)} | ${int(rows.ledger)} | ${(seeded.dbBytes / MB).toFixed(0)} MB |`,
+    '',
+    seeded.reused
+      ? `Seeding: reused an earlier seed (it took ${(s.total / 1000).toFixed(1)} s).`
+      : `Seeding took ${(s.total / 1000).toFixed(1)} s: migrate and admin ${(s.migrate / 1000).toFixed(1)} s, rows ${(s.rows / 1000).toFixed(1)} s, indexes ${(s.indexes / 1000).toFixed(1)} s, checkpoint ${(s.checkpoint / 1000).toFixed(1)} s.`,
+    input.doctorStatus ? `\`doctor\` on the seeded folder: ${input.doctorStatus}.` : '',
+    '',
+    '### Limits of the parts (same run)',
+    '',
+    '| part | per second | p50 ms | p99 ms |',
+    '|---|---|---|---|',
+    loadRow('bare node:http, fixed JSON (c=16)', limits.bareHttp),
+    loadRow('Hono, fixed JSON (c=16)', limits.hono),
+    loadRow('Hono + one prepared SELECT of 20 rows (c=16)', limits.honoSqlite),
+    loopRow('bare transaction: status + balance + ledger row, synchronous=FULL', limits.bareTransaction),
+    loopRow('write + fsync 1 MB', limits.fsync1MB),
+    `| argon2id verify (server parameters), 2 at once | ${fmtRate(argon.perSecond)} | ${fmtMs(argon.p50)} | |`,
+    '',
+    '### The app over HTTP',
+    '',
+    'Reads are compared with Hono + prepared SELECT, writes of one transaction with the bare transaction,',
+    'the upload with write + fsync 1 MB, login with argon2id verify. The public pages run with 16 clients,',
+    'the admin screens with one (an admin paging: their figure is the latency; with c clients a',
+    'single-threaded server queues them, so p99 grows as c × the service time), writes with 4, uploads with 2.',
+    '',
+    '| request | clients | req/s | p50 ms | p99 ms | ratio to the limit | server RSS / peak after, MB |',
+    '|---|---|---|---|---|---|---|',
+    ...app.scenarios.map((sc) => scenarioRow(sc, sc.key in limitOf ? limitOf[sc.key] : honoSqlite)),
+    '',
+    `The upload sends a ${app.proof.width} × ${app.proof.height} PNG of ${(app.proof.bytes / MB).toFixed(2)} MB (a screenshot-like image) that the server re-encodes in its worker.`,
+    '',
+    '### Memory',
+    '',
+    `Server RSS right after start on the seeded folder: ${(app.idleRss / MB).toFixed(0)} MB; peak RSS (VmHWM) over all the scenarios above: ${(app.peakRss / MB).toFixed(0)} MB.`,
+    '',
+    '### Start-up and web app',
+    '',
+    `Start-up, spawn to the first answered request (median of ${startup.bundle.runs.length}): bundle ${startup.bundle.median.toFixed(0)} ms` +
+      (startup.bundle.first !== undefined
+        ? ` (first start on an empty folder ${startup.bundle.first.toFixed(0)} ms)`
+        : '') +
+      (startup.binary
+        ? `; single binary ${startup.binary.median.toFixed(0)} ms.`
+        : '; single binary not built.'),
+    '',
+    '| page | JavaScript, gzip | CSS, gzip | files |',
+    '|---|---|---|---|',
+    `| landing | ${(web.landing.jsGzip / 1024).toFixed(1)} KB | ${(web.landing.cssGzip / 1024).toFixed(1)} KB | ${web.landing.files.length} |`,
+    `| task list | ${(web.taskList.jsGzip / 1024).toFixed(1)} KB | ${(web.taskList.cssGzip / 1024).toFixed(1)} KB | ${web.taskList.files.length} |`,
+    '',
+    `Admin code kept out of the landing page: ${web.adminKeptOut ? 'yes' : 'NO'}.`,
+    '',
+    '### Targets',
+    '',
+    '| target | wanted | measured | |',
+    '|---|---|---|---|',
+    ...targets.map((t) => `| ${t.what} | ${t.target} | ${t.measured} | ${t.met ? 'met' : '**missed**'} |`),
+  ];
+  return { markdown: lines.filter((l, i, a) => !(l === '' && a[i - 1] === '')).join('\n'), targets };
+}
+
+const BEGIN = '<!-- bench:begin (generated by npm run bench; edit outside these markers) -->';
+const END = '<!-- bench:end -->';
+
+function writeBenchmarks(generated: string): void {
+  const file = resolve('BENCHMARKS.md');
+  const fallback = `# Benchmarks\n\n\`npm run bench\` measures the app at scale; the section below is rewritten by each full run.\n\n${BEGIN}\n${END}\n`;
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : fallback;
+  const a = text.indexOf(BEGIN);
+  const b = text.indexOf(END);
+  const base = a >= 0 && b > a ? text : fallback;
+  const start = base.indexOf(BEGIN) + BEGIN.length;
+  const end = base.indexOf(END);
+  writeFileSync(file, `${base.slice(0, start)}\n${generated}\n${base.slice(end)}`);
+}
+
+async function main(): Promise<void> {
+  const started = new Date();
+  const t0 = performance.now();
+  const scale = quick ? QUICK_SCALE : FULL_SCALE;
+  const fixed =
+    option('--data') ??
+    (flag('--keep') ? join(os.tmpdir(), `taskreward-bench-${quick ? 'quick' : 'full'}`) : undefined);
+  const dataDir = fixed ? resolve(fixed) : mkdtempSync(join(os.tmpdir(), 'taskreward-bench-'));
+  try {
+    log(
+      `seeding ${dataDir} (${int(scale.users)} users, ${int(scale.tasks)} tasks, ${int(scale.submissions)} submissions, ${int(scale.withdrawals)} withdrawals)`,
+    );
+    const seeded = await seed(dataDir, scale, { reuse: Boolean(fixed), log });
+    log(`seeded in ${(seeded.ms.total / 1000).toFixed(1)} s${seeded.reused ? ' (reused)' : ''}`);
+    let doctorStatus: string | null = null;
+    if (doctor) {
+      const d0 = performance.now();
+      const d = runDoctor(dataDir);
+      doctorStatus = `${d.status === 0 ? 'all checks passed' : `exit ${d.status}`} in ${((performance.now() - d0) / 1000).toFixed(0)} s`;
+      log(`doctor: ${doctorStatus}${d.status === 0 ? '' : `\n${d.output.slice(0, 2000)}`}`);
+    }
+
+    log('limits of the parts');
+    const limits = await measureLimits({ quick });
+    const argon = await measureArgon2(quick ? 1_000 : 3_000);
+    log(
+      `  Hono + SELECT ${fmtRate(limits.honoSqlite.rps)} req/s, bare transaction ${fmtRate(limits.bareTransaction.perSecond)}/s, argon2 ${fmtRate(argon.perSecond)}/s`,
+    );
+
+    log('the app over HTTP');
+    const app = await benchApp({ dataDir, scale, quick, log: (m) => log(`  ${m}`) });
+    log(`  peak RSS ${(app.peakRss / MB).toFixed(0)} MB`);
+
+    log('start-up');
+    const startup = await measureStartup({ quick });
+    log('web app size');
+    const web = await measureWebSize({ quick });
+
+    const command = `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`;
+    const { markdown, targets } = report({
+      started,
+      totalSeconds: (performance.now() - t0) / 1000,
+      command,
+      seeded,
+      limits,
+      argon,
+      app,
+      startup,
+      web,
+      doctorStatus,
+    });
+    console.log(`\n${markdown}\n`);
+    if (write) {
+      writeBenchmarks(markdown);
+      log('wrote BENCHMARKS.md');
+    }
+    const missed = targets.filter((t) => !t.met).length;
+    const failed = app.scenarios.reduce((n, s) => n + s.failures, 0);
+    log(`${targets.length - missed} of ${targets.length} targets met; ${failed} failed requests`);
+  } finally {
+    if (!fixed) rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -220,6 +220,16 @@ export abstract class Actor {
 
   abstract step(): Promise<void>;
 
+  /** The first round: every operation once (rotated per actor), so even a short run covers the mix. */
+  private tour: (() => Promise<void>)[] | null = null;
+  protected touring(all: (() => Promise<void>)[]): (() => Promise<void>) | undefined {
+    if (!this.tour) {
+      const k = this.index % all.length;
+      this.tour = [...all.slice(k), ...all.slice(0, k)];
+    }
+    return this.tour.shift();
+  }
+
   // ---- operations both kinds of actor do ----
 
   async login(wrong = false): Promise<void> {
@@ -273,7 +283,7 @@ export class UserActor extends Actor {
 
   async step(): Promise<void> {
     if (!this.token) return this.login();
-    await this.weighted([
+    const ops: [number, () => Promise<void>][] = [
       [16, () => this.listTasks()],
       [8, () => this.taskDetail()],
       [10, () => this.startTask()],
@@ -291,7 +301,9 @@ export class UserActor extends Actor {
       [0.6, () => this.register()],
       [2, () => this.settings()],
       [1, () => this.forbiddenAdminCall()],
-    ]);
+    ];
+    const first = this.touring(ops.map(([, f]) => f));
+    await (first ? first() : this.weighted(ops));
   }
 
   private async refreshMine(): Promise<void> {
@@ -512,13 +524,20 @@ export class UserActor extends Actor {
   }
 }
 
+/** How many admins act (the load's first actors); the tour shares the lists and the edits among them. */
+export const ADMIN_ACTORS = 6;
+/** One entry per admin list of adminList (its index picks the path). */
+const ADMIN_LISTS = Array.from({ length: 11 }, (_, i) => i);
+/** A random draw that lands in each branch of editUser: balance, ban, suspend, role, invalid, email, negative, phone. */
+const USER_EDITS = [0.1, 0.46, 0.55, 0.65, 0.75, 0.83, 0.88, 0.95];
+
 /** An admin: reviews, pays out, runs tasks, users and settings, and reads every list. */
 export class AdminActor extends Actor {
   async step(): Promise<void> {
     if (!this.token) return this.login();
     const restricted = this.world.restricted.size;
     if (restricted > 0 && this.chance(restricted >= 3 ? 0.5 : 0.15)) return this.letBackIn();
-    await this.weighted([
+    const ops: [number, () => Promise<void>][] = [
       [22, () => this.review()],
       [14, () => this.decideWithdrawal()],
       [5, () => this.createTask()],
@@ -535,7 +554,15 @@ export class AdminActor extends Actor {
       [1, () => this.settings()],
       [1, () => this.notify()],
       [0.5, () => this.login(this.chance(0.2))],
+    ];
+    // the tour: the operations, then this admin's share of the lists and of the user edits
+    const share = <T>(items: T[]) => items.filter((_, i) => i % ADMIN_ACTORS === this.index % ADMIN_ACTORS);
+    const first = this.touring([
+      ...ops.map(([, f]) => f),
+      ...share(ADMIN_LISTS.map((_, i) => () => this.adminList(i))),
+      ...share(USER_EDITS.map((v) => () => this.editUser(v))),
     ]);
+    await (first ? first() : this.weighted(ops));
   }
 
   // ---- reviews ----
@@ -750,14 +777,19 @@ export class AdminActor extends Actor {
     if (r.status === 200 || r.status === 404) this.world.restricted.delete(id);
   }
 
-  private async editUser(): Promise<void> {
-    const targets = this.world.accounts.filter((a) => a.kind !== 'admin' && !a.deleted);
+  private async editUser(forced?: number): Promise<void> {
+    const v = forced ?? this.rand();
+    // the status edits need an actor or a throwaway account, the role edits a spare one
+    const want = v >= 0.45 && v < 0.6 ? 'not spare' : v >= 0.6 && v < 0.72 ? 'spare' : 'any';
+    const targets = this.world.accounts.filter(
+      (a) =>
+        a.kind !== 'admin' && !a.deleted && (want === 'any' || (want === 'spare') === (a.kind === 'spare')),
+    );
     if (targets.length === 0) return;
     const target = this.pick(targets);
     const detail = await this.req('admin user detail', { path: `/api/admin/users/${target.id}` });
     if (detail.status !== 200) return;
     const base = { name: target.name, email: target.email };
-    const v = this.rand();
     let body: Record<string, unknown>;
     let op = 'user edit';
     if (v < 0.45) {
@@ -766,7 +798,8 @@ export class AdminActor extends Actor {
       body = { ...base, balance: next / 100 };
       op = 'user balance edit';
     } else if (v < 0.6 && target.kind !== 'spare') {
-      const status = this.pick(['banned', 'suspended']);
+      const status =
+        forced === undefined ? this.pick(['banned', 'suspended']) : v < 0.5 ? 'banned' : 'suspended';
       body = { ...base, status, banReason: status === 'banned' ? 'load test ban' : '' };
       op = `user ${status === 'banned' ? 'ban' : 'suspend'}`;
     } else if (v < 0.72 && target.kind === 'spare') {
@@ -810,10 +843,10 @@ export class AdminActor extends Actor {
 
   // ---- lists and stats ----
 
-  private async adminList(): Promise<void> {
+  private async adminList(which?: number): Promise<void> {
     const someUser = this.pick(this.world.accounts);
     const deep = () => (this.chance(0.7) ? this.int(1, 3) : this.int(4, 2000));
-    const path = this.pick([
+    const paths = [
       () =>
         `/api/admin/users${this.query({
           q: this.chance(0.3) ? this.pick(['load', 'Thrown', 'actor', '@', 'zz']) : undefined,
@@ -851,7 +884,8 @@ export class AdminActor extends Actor {
       () => `/api/admin/submissions/recent${this.query({ limit: this.pick([undefined, 5, 50]) })}`,
       () => '/api/admin/stats',
       () => '/api/admin/stats/today',
-    ])();
+    ];
+    const path = (which === undefined ? this.pick(paths) : paths[which % paths.length])();
     const op = `admin ${path.split('?')[0].replace(/[0-9a-f]{24}/, ':id')}`;
     await this.req(op, { path });
   }

@@ -11,19 +11,43 @@ import http from 'node:http';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { type RequestSpec, runLoad, send } from '../bench/load';
-import { type Actor, AdminActor, UserActor } from './load-actors';
+import { type Actor, ADMIN_ACTORS, AdminActor, UserActor } from './load-actors';
 import { checkMoney } from './load-checks';
 import { type Account, LoadFailure, parseReply, type Reply, toKurus, World } from './load-world';
 import { FULL, prng, scaled, seedFromEnv } from './scale';
 import { ADMIN, SERVER_ENTRY, type ServerProcess, startServerProcess } from './server';
 
 const CLIENTS = 64;
-const ADMINS = 6;
+const ADMINS = ADMIN_ACTORS;
 const SPARES = 4;
 const DURATION_MS = scaled(180_000, 25_000);
 const SETUP_TASKS = 30;
 
-/** Every kind of operation the actors do; the full run must have done each at least once. */
+/**
+ * The variants an operation takes by chance (a replay after a success, a racing pair, a target
+ * that exists by then): the short run on a slow machine may miss one; the full run may not.
+ * Every other kind is in the actors' first round (their tour), so every run does it.
+ */
+const BY_CHANCE = [
+  'login (wrong)',
+  'review (keyed)',
+  'review (replay)',
+  'review (again)',
+  'review (racing pair)',
+  'review (invalid)',
+  'withdrawal decide',
+  'withdrawal decide (keyed)',
+  'withdrawal decide (replay)',
+  'withdrawal (racing pair)',
+  'withdraw (keyed)',
+  'withdraw (replay)',
+  'withdraw (racing key)',
+  'withdraw (key reused)',
+  'user delete',
+  'user unban',
+];
+
+/** Every kind of operation the actors do. */
 const OPERATIONS = [
   'login',
   'login (wrong)',
@@ -253,6 +277,7 @@ it(`${CLIENTS} clients run a random mix of every operation for ${DURATION_MS / 1
 
   const statuses = world.counters.statuses();
   const missing = OPERATIONS.filter((op) => !world.counters.byOp.has(op));
+  const missingRequired = missing.filter((op) => FULL || !BY_CHANCE.includes(op));
   const m = world.money;
   console.log(
     [
@@ -281,8 +306,8 @@ it(`${CLIENTS} clients run a random mix of every operation for ${DURATION_MS / 1
   expect(doctor.status, `${replay}\n${doctor.output}`).toBe(0);
   expect(problems, replay).toEqual([]);
   expect(toKurus(stats.json.data.totalRewards), replay).toBe(seenRewards);
-  // the mix did what it is for: every operation ran (the short run may miss a rare one), money moved every way
-  if (FULL) expect(missing, replay).toEqual([]);
+  // the mix did what it is for: every operation ran, money moved every way
+  expect(missingRequired, replay).toEqual([]);
   expect(m.rewards.size, replay).toBeGreaterThan(0);
   expect(m.rejectedSubmissions.size, replay).toBeGreaterThan(0);
   expect(m.withdrawals.size, replay).toBeGreaterThan(0);

@@ -64,6 +64,13 @@ describe('GET /api/tasks: who sees what', () => {
     expect(titles(await list('', userToken)).sort()).toEqual(['A', 'B', 'C', 'D', 'E', 'Pending']);
   });
 
+  it('counts only what it shows a user, filters included (the total subtracts the paid tasks)', async () => {
+    expect((await list('', userToken)).total).toBe(6);
+    expect((await list('?category=other', userToken)).total).toBe(1);
+    expect((await list('?category=other')).total).toBe(2);
+    expect((await list('?category=survey', userToken)).total).toBe((await list('?category=survey')).total);
+  });
+
   it.each([
     ['all=1', '?all=1', ['A', 'Approved', 'B', 'C', 'D', 'E', 'Expired', 'Inactive', 'Pending']],
     ['a status filter', '?status=inactive', ['Inactive']],

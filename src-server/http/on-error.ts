@@ -4,8 +4,24 @@ import { ERROR_MESSAGES } from '../contract/errors';
 import { BUSY_RETRY_AFTER_SECONDS, isBusyError } from '../db/database';
 import { AppError } from './app-error';
 
+/**
+ * A refusal of a request that carries a body (a 401 or a 413 sent before an upload was read)
+ * closes the connection: the adapter drops the unread rest and destroys the socket, so a
+ * client reusing the connection for its next request would otherwise see it reset.
+ */
+function bodyMayBePending(c: Context): boolean {
+  const length = Number(c.req.header('Content-Length') ?? 0);
+  return length > 0 || c.req.header('Transfer-Encoding') !== undefined;
+}
+
 /** The single error handler: every failure leaves in the contract's JSON shape. */
 export function onError(err: Error, c: Context): Response {
+  const response = answer(err, c);
+  if (response.status >= 400 && bodyMayBePending(c)) response.headers.set('Connection', 'close');
+  return response;
+}
+
+function answer(err: Error, c: Context): Response {
   if (err instanceof AppError) {
     const { errors, retryAfter, ...rest } = err.extra;
     if (typeof retryAfter === 'number') c.header('Retry-After', String(retryAfter));

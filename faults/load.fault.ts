@@ -138,6 +138,8 @@ afterAll(async () => {
 it(`${CLIENTS} clients run a random mix of every operation for ${DURATION_MS / 1000} s: no 5xx, no money lost or doubled`, async () => {
   const seed = seedFromEnv();
   console.log(`load: seed ${seed} (FAULTS_SEED=${seed} replays it)${FULL ? ', full length' : ', reduced'}`);
+  const build = spawnSync(process.execPath, ['build/build.mjs', '--if-needed'], { encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}${build.stderr}`);
   copyFileSync(SERVER_ENTRY, BUNDLE);
   const srv = await startServerProcess({
     env: { TRUST_PROXY: '1' },

@@ -8,6 +8,7 @@ import { removeOrphanedProofs } from './features/submissions/orphaned-proofs';
 import { ensureBootstrapAdmin } from './features/users/admin-account';
 import { loadWebAssets, type WebAssets } from './http/web-assets';
 import { DataFolder } from './storage/data-folder';
+import { removeOrphanedImages } from './storage/orphaned-images';
 
 export interface Opened {
   deps: AppDeps;
@@ -26,8 +27,9 @@ export async function openApp(
     push?: PushNotifier;
     /**
      * Clear the left-overs of a crash: empty the temp folder and remove proof files no
-     * submission names (a kill between a proof's durable write and its row's commit). Only
-     * for the server holding the folder's lock, before it serves: no upload is under way.
+     * submission names and images no user or setting names (a kill between a file's durable
+     * write and its row's commit). Only for the server holding the folder's lock, before it
+     * serves: no upload is under way.
      */
     clearTemp?: boolean;
     /** The serving process: fail fast on another process's write lock (db/database.ts OpenOptions). */
@@ -41,6 +43,8 @@ export async function openApp(
   if (options.clearTemp) {
     const removed = await removeOrphanedProofs(database.db, config.dataDir, new Date(), -1);
     if (removed > 0) console.log(`removed ${removed} proof file(s) left without a submission by a crash`);
+    const images = await removeOrphanedImages(database.db, config.dataDir);
+    if (images > 0) console.log(`removed ${images} image(s) left without a user or setting by a crash`);
   }
   const secret = folder.secret(config.tokenSecret);
   // HS256 needs a key at least as long as its hash (RFC 7518); an empty one fails every sign-in

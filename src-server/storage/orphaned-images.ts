@@ -1,0 +1,23 @@
+import type { Db } from '../db/database';
+import { referencedFiles } from './backup-files';
+import { fileStoreFor } from './file-store';
+
+/**
+ * Stored images (profile photos, the site logo and favicon) that no row names. An image is
+ * written and fsynced before the row that names it commits, so a kill between the two leaves
+ * one behind, which `doctor` reports. Only for the server holding the folder's lock, before
+ * it serves: no upload can be under way then. Returns how many were removed.
+ */
+export async function removeOrphanedImages(db: Db, dataDir: string): Promise<number> {
+  const store = fileStoreFor(dataDir);
+  const onDisk = await store.list('images');
+  if (onDisk.length === 0) return 0;
+  const named = new Set((await referencedFiles(db)).filter((r) => r.kind === 'images').map((r) => r.name));
+  let removed = 0;
+  for (const name of onDisk) {
+    if (named.has(name)) continue;
+    await store.remove('images', name);
+    removed++;
+  }
+  return removed;
+}

@@ -3,6 +3,7 @@ import { serve } from '@hono/node-server';
 import { createApp } from '../app';
 import { openApp } from '../bootstrap';
 import type { Config } from '../config';
+import { answerClientError } from '../http/client-error';
 import { readBackupSchedule, type ScheduleHandle, startBackupSchedule } from '../storage/backup-schedule';
 import { DataFolder } from '../storage/data-folder';
 import { acquireLock } from '../storage/lock';
@@ -45,6 +46,7 @@ export async function runServe(config: Config): Promise<void> {
       );
     }
   });
+  server.on('clientError', answerClientError);
   const stop = () => {
     backups?.stop();
     server.close(async () => {

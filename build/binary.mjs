@@ -74,7 +74,8 @@ await esbuild.build({
   sourcemap: false,
   minify: true,
   keepNames: true,
-  plugins: [nativeShims],
+  // build.mjs's own plugins (zod's English only, the lazy argon2 and rate-limiter imports) too
+  plugins: [...(serverOptions.plugins ?? []), nativeShims],
 });
 
 // 3. the assets: the native addons and every file of dist/web (copied first: another build in

@@ -79,7 +79,8 @@ await esbuild.build({
 });
 
 // 3. the assets: the native addons and every file of dist/web (copied first: another build in
-// the same tree may be rewriting dist/web meanwhile)
+// the same tree may be rewriting dist/web meanwhile), the `.br`/`.gz` copies build.mjs wrote
+// included: the server sends them as they are
 const webDir = join(work, 'web');
 for (let attempt = 1; ; attempt++) {
   try {

@@ -20,7 +20,10 @@ export function isSingleBinary(): boolean {
   }
 }
 
-/** The built web app carried inside the single binary, or null when not running as one. */
+/**
+ * The built web app carried inside the single binary, or null when not running as one. The
+ * index lists the build-time `.br`/`.gz` copies too; webAssetsFrom attaches each to its file.
+ */
 export function embeddedWebAssets(): WebAssets | null {
   if (!isSingleBinary()) return null;
   const paths: unknown = JSON.parse(sea.getAsset(WEB_INDEX_ASSET, 'utf8'));

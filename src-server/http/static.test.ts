@@ -1,8 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app';
+import { chooseEncoding } from './static';
 import { loadWebAssets, webAssetsFrom } from './web-assets';
 
 const INDEX =
@@ -118,5 +121,207 @@ describe('loadWebAssets', () => {
 
   it('gives an empty map for a folder that does not exist', () => {
     expect(loadWebAssets(join(tmpdir(), 'taskreward-no-such-folder')).size).toBe(0);
+  });
+});
+
+// A page-sized script and an index.html, each with build-time copies as build/build.mjs writes them
+const BIG_JS = `export const words = [${Array.from({ length: 400 }, (_, i) => `"word-${i % 37}-${i % 11}"`).join(',')}];`;
+const BIG_INDEX = `<!doctype html><html lang="tr"><head><title>TaskReward packed</title></head><body>${'<p>x</p>'.repeat(200)}</body></html>`;
+const BIG_JS_PATH = '/assets/main-PACKED12.js';
+const packed = (s: string) => [enc(s), brotliCompressSync(enc(s)), gzipSync(enc(s))] as const;
+
+describe('precompressed answers', () => {
+  let p: TestApp;
+  beforeAll(async () => {
+    const [js, jsBr, jsGz] = packed(BIG_JS);
+    const [html, htmlBr, htmlGz] = packed(BIG_INDEX);
+    p = await createTestApp({
+      web: webAssetsFrom([
+        ['/index.html', html],
+        ['/index.html.br', htmlBr],
+        ['/index.html.gz', htmlGz],
+        [BIG_JS_PATH, js],
+        [`${BIG_JS_PATH}.br`, jsBr],
+        [`${BIG_JS_PATH}.gz`, jsGz],
+        ['/sw.js', enc(MAIN_JS)],
+        ['/logo.png', enc('png')],
+      ]),
+    });
+  });
+  afterAll(async () => {
+    await p.dispose();
+  });
+
+  const get = async (path: string, acceptEncoding?: string, method = 'GET') => {
+    const res = await p.app.request(path, {
+      method,
+      headers: acceptEncoding === undefined ? {} : { 'Accept-Encoding': acceptEncoding },
+    });
+    return { res, bytes: new Uint8Array(await res.arrayBuffer()) };
+  };
+  const decode = (bytes: Uint8Array, coding: string | null) =>
+    new TextDecoder().decode(
+      coding === 'br' ? brotliDecompressSync(bytes) : coding === 'gzip' ? gunzipSync(bytes) : bytes,
+    );
+
+  it.each([
+    ['gzip, deflate, br', 'br'],
+    ['gzip, deflate, br, zstd', 'br'],
+    ['br', 'br'],
+    ['BR;Q=1', 'br'],
+    ['gzip', 'gzip'],
+    ['x-gzip', 'gzip'],
+    ['gzip, deflate', 'gzip'],
+    ['br;q=0, gzip', 'gzip'],
+    ['br;q=0.5, gzip;q=0.8', 'gzip'],
+    ['br;q=0.8, gzip;q=0.8', 'br'],
+    ['br, gzip;q=0', 'br'],
+    ['*', 'br'],
+    ['gzip;q=0, *', 'br'],
+    ['br;q=0, *;q=0.1', 'gzip'],
+    ['*;q=0', null],
+    ['br;q=0, gzip;q=0', null],
+    ['br;q=0.000, gzip;q=0', null],
+    ['deflate', null],
+    ['identity', null],
+    ['', null],
+    [undefined, null],
+  ])('Accept-Encoding %j gets %s, decoding to the original', async (header, coding) => {
+    const { res, bytes } = await get(BIG_JS_PATH, header);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Encoding')).toBe(coding);
+    expect(res.headers.get('Vary')).toBe('Accept-Encoding');
+    expect(res.headers.get('Content-Type')).toMatch(/^text\/javascript/);
+    expect(res.headers.get('Cache-Control')).toMatch(/immutable/);
+    expect(bytes.length).toBeLessThan(coding ? BIG_JS.length / 2 : BIG_JS.length + 1);
+    expect(decode(bytes, coding)).toBe(BIG_JS);
+  });
+
+  it.each(['/', '/index.html', '/some/client/route'])('sends index.html compressed for %s', async (path) => {
+    for (const [header, coding] of [
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+      ['identity', null],
+    ] as const) {
+      const { res, bytes } = await get(path, header);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('Content-Type')).toMatch(/^text\/html/);
+      expect(res.headers.get('Cache-Control')).toBe('no-cache');
+      expect(res.headers.get('Content-Encoding')).toBe(coding);
+      expect(res.headers.get('Vary')).toBe('Accept-Encoding');
+      expect(decode(bytes, coding)).toBe(BIG_INDEX);
+    }
+  });
+
+  it.each([BIG_JS_PATH, '/', '/some/client/route'])(
+    'answers HEAD %s with the same headers as GET',
+    async (path) => {
+      for (const header of ['gzip, deflate, br', 'gzip', 'identity']) {
+        const head = await get(path, header, 'HEAD');
+        const full = await get(path, header);
+        expect(head.res.status).toBe(200);
+        expect(head.bytes.length).toBe(0);
+        expect(Object.fromEntries(head.res.headers)).toEqual(Object.fromEntries(full.res.headers));
+      }
+    },
+  );
+
+  it('sends a compressible file with no copy as it is (nothing is compressed per request), still with Vary', async () => {
+    const { res, bytes } = await get('/sw.js', 'gzip, deflate, br');
+    expect(res.headers.get('Content-Encoding')).toBeNull();
+    expect(res.headers.get('Vary')).toBe('Accept-Encoding');
+    expect(new TextDecoder().decode(bytes)).toBe(MAIN_JS);
+  });
+
+  it('sends a file that is not text without Vary or Content-Encoding', async () => {
+    const { res } = await get('/logo.png', 'gzip, deflate, br');
+    expect(res.headers.get('Content-Type')).toBe('image/png');
+    expect(res.headers.get('Content-Encoding')).toBeNull();
+    expect(res.headers.get('Vary')).toBeNull();
+  });
+
+  it('never serves a compressed copy under its own path', async () => {
+    expect((await get(`${BIG_JS_PATH}.br`)).res.status).toBe(404);
+    expect((await get(`${BIG_JS_PATH}.gz`)).res.status).toBe(404);
+    // outside /assets an unknown path is a client route: index.html, not the copy
+    const { res, bytes } = await get('/index.html.br', 'identity');
+    expect(res.headers.get('Content-Type')).toMatch(/^text\/html/);
+    expect(new TextDecoder().decode(bytes)).toBe(BIG_INDEX);
+  });
+});
+
+describe('chooseEncoding', () => {
+  it('offers only the copies there are', () => {
+    expect(chooseEncoding('br, gzip', { br: false, gzip: true })).toBe('gzip');
+    expect(chooseEncoding('br', { br: false, gzip: true })).toBeNull();
+    expect(chooseEncoding('br, gzip', { br: false, gzip: false })).toBeNull();
+    expect(chooseEncoding('gzip;q=abc, br;q=0', { br: true, gzip: true })).toBeNull();
+  });
+});
+
+describe('webAssetsFrom and loadWebAssets with precompressed copies', () => {
+  it('attaches .br and .gz copies to their file and lists them under no path of their own', () => {
+    const assets = webAssetsFrom([
+      ['/assets/a-ABCDEFGH.js', enc('a')],
+      ['/assets/a-ABCDEFGH.js.br', enc('A-br')],
+      ['/assets/a-ABCDEFGH.js.gz', enc('A-gz')],
+      ['/assets/orphan-ABCDEFGH.css.br', enc('lost')],
+      ['/backup.tar.gz', enc('tar')],
+    ]);
+    expect([...assets.keys()].sort()).toEqual(['/assets/a-ABCDEFGH.js', '/backup.tar.gz']);
+    const a = assets.get('/assets/a-ABCDEFGH.js');
+    expect(a && new TextDecoder().decode(a.br)).toBe('A-br');
+    expect(a && new TextDecoder().decode(a.gz)).toBe('A-gz');
+    expect(a?.compressible).toBe(true);
+    expect(assets.get('/backup.tar.gz')?.compressible).toBe(false);
+    expect(assets.get('/backup.tar.gz')?.br).toBeUndefined();
+  });
+
+  it('reads the copies from disk, compresses nothing at start and writes nothing, and drops a stale copy', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'taskreward-web-'));
+    try {
+      mkdirSync(join(dir, 'assets'));
+      const [js, jsBr, jsGz] = packed(BIG_JS);
+      writeFileSync(join(dir, 'index.html'), BIG_INDEX);
+      writeFileSync(join(dir, 'assets', 'main-ABCDEFGH.js'), js);
+      writeFileSync(join(dir, 'assets', 'main-ABCDEFGH.js.br'), jsBr);
+      writeFileSync(join(dir, 'assets', 'main-ABCDEFGH.js.gz'), jsGz);
+      writeFileSync(join(dir, 'sw.js'), BIG_JS);
+      writeFileSync(join(dir, 'sw.js.br'), jsBr);
+      // sw.js rewritten after its copy was made: the copy must not be served
+      utimesSync(join(dir, 'sw.js.br'), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+      const before = readdirSync(dir, { recursive: true }).sort();
+
+      const assets = loadWebAssets(dir);
+      expect([...assets.keys()].sort()).toEqual(['/assets/main-ABCDEFGH.js', '/index.html', '/sw.js']);
+      const main = assets.get('/assets/main-ABCDEFGH.js');
+      expect(main?.br && Buffer.from(main.br).equals(jsBr)).toBe(true);
+      expect(main?.gz && Buffer.from(main.gz).equals(jsGz)).toBe(true);
+      // no copy on disk, none made: index.html has only its own bytes
+      const index = assets.get('/index.html');
+      expect(index?.compressible).toBe(true);
+      expect([index?.br, index?.gz]).toEqual([undefined, undefined]);
+      expect(assets.get('/sw.js')?.br).toBeUndefined();
+      expect(readdirSync(dir, { recursive: true }).sort()).toEqual(before);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+// The real build (node build/build.mjs): every text file over 1 KB, and index.html, has copies
+const builtWeb = join(dirname(fileURLToPath(import.meta.url)), '../../dist/web');
+describe.runIf(existsSync(join(builtWeb, 'index.html')))('the built web app in dist/web', () => {
+  it('carries a brotli and a gzip copy of each text file over 1 KB that decode to it', () => {
+    const assets = loadWebAssets(builtWeb);
+    const text = [...assets].filter(
+      ([path, a]) => a.compressible && (a.body.length > 1024 || path === '/index.html'),
+    );
+    expect(text.length).toBeGreaterThan(3);
+    for (const [path, a] of text) {
+      expect({ path, br: !!a.br, gz: !!a.gz }).toEqual({ path, br: true, gz: true });
+      expect(Buffer.from(brotliDecompressSync(a.br as Uint8Array)).equals(a.body)).toBe(true);
+      expect(Buffer.from(gunzipSync(a.gz as Uint8Array)).equals(a.body)).toBe(true);
+    }
   });
 });

@@ -6,6 +6,12 @@ export interface WebAsset {
   type: string;
   /** Content-hashed build output: cached for a year. */
   immutable: boolean;
+  /** A text file worth compressing: its answers say `Vary: Accept-Encoding`. */
+  compressible?: boolean;
+  /** The same bytes compressed at build time (build/build.mjs): brotli, quality 11. */
+  br?: Uint8Array;
+  /** The same bytes compressed at build time: gzip, level 9. */
+  gz?: Uint8Array;
 }
 
 /** The built web app, keyed by URL path ("/assets/main-ABC123.js"). */
@@ -25,39 +31,91 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
+/**
+ * The file kinds build/build.mjs writes `.br` and `.gz` copies of (when over 1 KB and smaller).
+ * Not source maps: only developer tools fetch them, and their copies would slow the start.
+ */
+export const COMPRESSIBLE = new Set(['.js', '.css', '.html', '.json', '.svg', '.webmanifest', '.txt']);
+
+/** The suffix of each precompressed copy and the WebAsset field it fills. */
+const VARIANTS = [
+  ['.br', 'br'],
+  ['.gz', 'gz'],
+] as const;
+
 const HASHED = /[-.][A-Z0-9]{8,}\.[a-z0-9]+$/i;
 
-/** Reads the built web app into memory once (it is small) so every reply is a map lookup. */
+function assetFor(path: string, body: Uint8Array): WebAsset {
+  const ext = extname(path);
+  return {
+    body,
+    type: TYPES[ext] ?? 'application/octet-stream',
+    immutable: path.startsWith('/assets/') && HASHED.test(path),
+    compressible: COMPRESSIBLE.has(ext),
+  };
+}
+
+/** "/assets/main-AB.js.br" -> ["/assets/main-AB.js", "br"] when it is a copy of a compressible file. */
+function variantOf(path: string): [string, 'br' | 'gz'] | null {
+  for (const [suffix, field] of VARIANTS) {
+    if (!path.endsWith(suffix)) continue;
+    const original = path.slice(0, -suffix.length);
+    return COMPRESSIBLE.has(extname(original)) ? [original, field] : null;
+  }
+  return null;
+}
+
+/**
+ * Reads the built web app into memory once (it is small) so every reply is a map lookup. The
+ * `.br`/`.gz` copies build/build.mjs wrote are attached to their file (never served under their
+ * own path); nothing is compressed here. A copy older than its file (the file was rewritten
+ * after the build) is left out rather than served stale.
+ */
 export function loadWebAssets(dir: string): WebAssets {
   const assets: WebAssets = new Map();
   if (!existsSync(dir)) return assets;
+  const variants: [string, 'br' | 'gz', Uint8Array, number][] = [];
+  const mtimes = new Map<string, number>();
   const walk = (folder: string) => {
     for (const name of readdirSync(folder)) {
       const full = join(folder, name);
-      if (statSync(full).isDirectory()) walk(full);
+      const st = statSync(full);
+      if (st.isDirectory()) {
+        walk(full);
+        continue;
+      }
+      const path = `/${relative(dir, full).split(sep).join('/')}`;
+      const variant = variantOf(path);
+      if (variant) variants.push([...variant, readFileSync(full), st.mtimeMs]);
       else {
-        const path = `/${relative(dir, full).split(sep).join('/')}`;
-        assets.set(path, {
-          body: readFileSync(full),
-          type: TYPES[extname(name)] ?? 'application/octet-stream',
-          immutable: path.startsWith('/assets/') && HASHED.test(name),
-        });
+        assets.set(path, assetFor(path, readFileSync(full)));
+        mtimes.set(path, st.mtimeMs);
       }
     }
   };
   walk(dir);
+  for (const [path, field, bytes, mtime] of variants) {
+    const asset = assets.get(path);
+    if (asset && mtime >= (mtimes.get(path) ?? Number.POSITIVE_INFINITY)) asset[field] = bytes;
+  }
   return assets;
 }
 
-/** Builds the asset map from in-memory entries (the single binary embeds them). */
+/**
+ * Builds the asset map from in-memory entries (the single binary embeds them). Entries named
+ * like a precompressed copy ("/assets/main-AB.js.br") are attached to their file, as on disk.
+ */
 export function webAssetsFrom(entries: Iterable<[string, Uint8Array]>): WebAssets {
   const assets: WebAssets = new Map();
+  const variants: [string, 'br' | 'gz', Uint8Array][] = [];
   for (const [path, body] of entries) {
-    assets.set(path, {
-      body,
-      type: TYPES[extname(path)] ?? 'application/octet-stream',
-      immutable: path.startsWith('/assets/') && HASHED.test(path),
-    });
+    const variant = variantOf(path);
+    if (variant) variants.push([...variant, body]);
+    else assets.set(path, assetFor(path, body));
+  }
+  for (const [path, field, bytes] of variants) {
+    const asset = assets.get(path);
+    if (asset) asset[field] = bytes;
   }
   return assets;
 }

@@ -31,7 +31,7 @@ export const FULL_SCALE: SeedScale = {
   submissions: 1_000_000,
   withdrawals: 200_000,
 };
-export const QUICK_SCALE: SeedScale = { users: 2_000, tasks: 200, submissions: 20_000, withdrawals: 4_000 };
+export const QUICK_SCALE: SeedScale = { users: 2_000, tasks: 200, submissions: 50_000, withdrawals: 4_000 };
 
 /** Every seeded user signs in with this password (one argon2 hash, the server's parameters). */
 export const SEED_PASSWORD = 'bench-pass-1';

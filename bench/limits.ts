@@ -11,7 +11,17 @@
 // (bench/load.ts) with the same concurrency and rounds as the app's task list.
 //   node dist/bench/limits.cjs [--quick]   (or through bench/run.ts)
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, fsyncSync, mkdtempSync, openSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  fsyncSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
@@ -203,6 +213,54 @@ export function measureTransaction(dir: string, ms: number): LoopResult {
   } finally {
     db.close();
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+  }
+}
+
+/**
+ * The same bare transaction (a submission approved, its user credited, a ledger row) on a copy
+ * of the seeded database: tables of 10^5 to 10^6 rows with every index the app keeps, so each
+ * commit writes the pages an approval at this scale writes. Pending submissions of the seed
+ * are approved one after another; the copy is removed afterwards.
+ */
+export function measureTransactionAtScale(seededDb: string, ms: number): LoopResult {
+  const dir = mkdtempSync(join(tmpdir(), 'taskreward-tx-scale-'));
+  const file = join(dir, 'taskreward.db');
+  try {
+    copyFileSync(seededDb, file);
+    if (existsSync(`${seededDb}-wal`)) copyFileSync(`${seededDb}-wal`, `${file}-wal`);
+    const db = new Database(file);
+    try {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = FULL');
+      db.pragma('foreign_keys = ON');
+      const pending = db
+        .prepare("SELECT _id, user_id, reward FROM submissions WHERE status = 'pending' LIMIT 200000")
+        .all() as { _id: string; user_id: string; reward: number }[];
+      if (pending.length < 100) throw new Error('the seeded database has too few pending submissions');
+      const approve = db.prepare(
+        `UPDATE submissions SET status = 'approved', reviewed_by = 'admin', reviewed_at = ?, updated_at = ?
+         WHERE _id = ? AND status = 'pending'`,
+      );
+      const credit = db.prepare(
+        'UPDATE users SET balance = balance + ?, total_earned = total_earned + ?, updated_at = ? WHERE _id = ?',
+      );
+      const ledger = db.prepare(
+        `INSERT INTO ledger (user_id, amount, kind, ref, actor_id, created_at) VALUES (?, ?, 'reward', ?, NULL, ?)`,
+      );
+      const once = db.transaction((i: number) => {
+        const s = pending[i];
+        const at = new Date().toISOString();
+        if (approve.run(at, at, s._id).changes !== 1) throw new Error(`submission ${s._id} was not pending`);
+        credit.run(s.reward, s.reward, at, s.user_id);
+        ledger.run(s.user_id, s.reward, s._id, at);
+      });
+      for (let i = 0; i < 50; i++) once(pending.length - 1 - i); // warm-up
+      return loop(ms, pending.length - 50, (i) => once(i));
+    } finally {
+      db.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -4,6 +4,7 @@
 // sockets and the latencies are the benchmark's; an actor's racing second request (two
 // reviews of one submission, two sends of one Idempotency-Key) goes beside it.
 import type { Answer, RequestSpec } from '../bench/load';
+import { CATEGORIES, DIFFICULTIES, TASK_SORTS } from '../src-server/contract/constants';
 import { pngFile } from '../src-server/storage/image-fixtures';
 import {
   type Account,
@@ -16,20 +17,6 @@ import {
   type World,
 } from './load-world';
 
-const CATEGORIES = [
-  'social_media',
-  'review',
-  'video',
-  'membership',
-  'survey',
-  'test',
-  'game',
-  'inspection',
-  'giveaway',
-  'other',
-];
-const DIFFICULTIES = ['easy', 'medium', 'hard'];
-const SORTS = ['newest', 'oldest', 'highest_reward', 'lowest_reward', 'quickest', 'most_popular'];
 const RANGES = ['0-10', '10-20', '20-50', '50+'];
 const REJECTION_REASONS = [
   'missing_text',
@@ -252,7 +239,7 @@ export abstract class Actor {
       category: this.chance(0.3) ? this.pick(CATEGORIES) : undefined,
       difficulty: this.chance(0.2) ? this.pick(DIFFICULTIES) : undefined,
       rewardRange: this.chance(0.2) ? this.pick(RANGES) : undefined,
-      sort: this.chance(0.6) ? this.pick(SORTS) : undefined,
+      sort: this.chance(0.6) ? this.pick(TASK_SORTS) : undefined,
       page: this.chance(0.8) ? this.int(1, 3) : this.int(4, 500),
       limit: this.chance(0.7) ? undefined : this.pick([1, 5, 10, 50, 100, 101]),
     })}`;
@@ -876,7 +863,7 @@ export class AdminActor extends Actor {
           all: 1,
           status: this.pick([undefined, 'active', 'inactive', 'completed', 'cancelled']),
           page: deep(),
-          sort: this.pick(SORTS),
+          sort: this.pick(TASK_SORTS),
         })}`,
       () => `/api/admin/users/${someUser.id}`,
       () => `/api/admin/users/${someUser.id}/submissions${this.query({ page: deep() })}`,

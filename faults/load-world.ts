@@ -2,9 +2,14 @@
 // the client-side money model built only from acknowledged answers, the counters, and the
 // request plumbing (multipart bodies, valid account numbers, the 5xx check with the seed and
 // the actor's history in the message).
-import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import { type Answer, type RequestSpec, send } from '../bench/load';
+import {
+  multipart as buildMultipart,
+  type Part,
+} from '../src-server/features/submissions/submission-test-helpers';
+
+export type { Part };
 
 export interface Account {
   id: string;
@@ -55,31 +60,10 @@ export function papara(rand: () => number): string {
   return out;
 }
 
-export interface Part {
-  name: string;
-  value?: string;
-  filename?: string;
-  type?: string;
-  data?: Uint8Array;
-}
-
-/** A multipart/form-data body (as in the submission tests). */
+/** A multipart/form-data body (the submission tests' builder, as a Buffer for bench/load.ts). */
 export function multipart(parts: Part[]): { body: Buffer; contentType: string } {
-  const boundary = `----taskreward${randomBytes(8).toString('hex')}`;
-  const chunks: Buffer[] = [];
-  for (const p of parts) {
-    const file = p.filename !== undefined;
-    chunks.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${file ? `; filename="${p.filename}"` : ''}\r\n` +
-          `${file ? `Content-Type: ${p.type ?? 'application/octet-stream'}\r\n` : ''}\r\n`,
-      ),
-    );
-    chunks.push(Buffer.from(p.data ?? Buffer.from(p.value ?? '')));
-    chunks.push(Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
+  const built = buildMultipart(parts);
+  return { body: Buffer.from(built.body), contentType: built.contentType };
 }
 
 /** A failure of the load run: its message carries the seed, the request and the actor's history. */

@@ -1,37 +1,9 @@
-import type { AddressInfo } from 'node:net';
-import net from 'node:net';
-import { serve } from '@hono/node-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../testing/test-app';
+import { describe, expect, it } from 'vitest';
+import { rawRequest, serveTestApp } from '../testing/http-server';
 import { answerClientError } from './client-error';
 
-let t: TestApp;
-let server: ReturnType<typeof serve>;
-let port: number;
-beforeAll(async () => {
-  t = await createTestApp();
-  server = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' });
-  server.on('clientError', answerClientError);
-  await new Promise<void>((r) => server.once('listening', () => r()));
-  port = (server.address() as AddressInfo).port;
-});
-afterAll(async () => {
-  await new Promise((r) => server.close(r));
-  await t.dispose();
-});
-
-function raw(request: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1');
-    let out = '';
-    socket.on('data', (d) => {
-      out += d.toString();
-    });
-    socket.on('end', () => resolve(out));
-    socket.on('error', reject);
-    socket.write(request);
-  });
-}
+const app = serveTestApp((server) => server.on('clientError', answerClientError));
+const raw = (request: string) => rawRequest(app.port, request);
 
 describe("requests Node's parser refuses", () => {
   it('headers over the limit get a 431 in the contract shape', async () => {

@@ -2,30 +2,16 @@
 // connection (so no client reuses a socket the adapter is about to destroy), a refusal without
 // one keeps it.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../testing/test-app';
+import { afterAll, describe, expect, it } from 'vitest';
+import { serveTestApp } from '../testing/http-server';
 
-let t: TestApp;
-let server: ReturnType<typeof serve>;
-let port: number;
+const app = serveTestApp();
 const keepAlive = new http.Agent({ keepAlive: true });
-beforeAll(async () => {
-  t = await createTestApp();
-  server = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' });
-  await new Promise<void>((r) => server.once('listening', () => r()));
-  port = (server.address() as AddressInfo).port;
-});
-afterAll(async () => {
-  keepAlive.destroy();
-  await new Promise((r) => server.close(r));
-  await t.dispose();
-});
+afterAll(() => keepAlive.destroy());
 
 function request(method: string, path: string, body?: Buffer): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ port, host: '127.0.0.1', method, path, agent: keepAlive }, (res) => {
+    const req = http.request({ port: app.port, host: '127.0.0.1', method, path, agent: keepAlive }, (res) => {
       res.resume();
       res.on('end', () => resolve(res));
     });

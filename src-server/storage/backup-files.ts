@@ -35,6 +35,13 @@ export async function referencedFiles(db: Db): Promise<FileReference[]> {
   for (const p of proofs) {
     if (p.proof_file) out.push({ kind: 'proofs', name: p.proof_file, owner: `submission ${p._id}` });
   }
+  out.push(...(await referencedImages(db)));
+  return out;
+}
+
+/** The stored images the database names: users' profile photos and the site's logo and favicon. */
+export async function referencedImages(db: Db): Promise<FileReference[]> {
+  const out: FileReference[] = [];
   const users = await db
     .selectFrom('users')
     .select(['_id', 'profile_image'])

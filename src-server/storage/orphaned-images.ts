@@ -1,5 +1,5 @@
 import type { Db } from '../db/database';
-import { referencedFiles } from './backup-files';
+import { referencedImages } from './backup-files';
 import { fileStoreFor } from './file-store';
 
 /**
@@ -12,7 +12,7 @@ export async function removeOrphanedImages(db: Db, dataDir: string): Promise<num
   const store = fileStoreFor(dataDir);
   const onDisk = await store.list('images');
   if (onDisk.length === 0) return 0;
-  const named = new Set((await referencedFiles(db)).filter((r) => r.kind === 'images').map((r) => r.name));
+  const named = new Set((await referencedImages(db)).map((r) => r.name));
   let removed = 0;
   for (const name of onDisk) {
     if (named.has(name)) continue;

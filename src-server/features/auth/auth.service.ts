@@ -20,8 +20,9 @@ export async function register(
   input: Parsed<Pick<RegisterInput, 'name' | 'email' | 'password' | 'device_id' | 'oneSignalId'>>,
   ip: string,
 ): Promise<{ user: UserRow; token: string }> {
-  if (await findUserByEmail(deps.db, input.email)) throw fail.conflict('email_in_use');
+  // counted first: probing which emails exist costs the same as registering
   await deps.throttle.registration(ip);
+  if (await findUserByEmail(deps.db, input.email)) throw fail.conflict('email_in_use');
   const passwordHash = await hashPassword(input.password);
   const now = nowIso(deps.clock);
   const id = newId();
@@ -50,19 +51,34 @@ export async function register(
   return { user, token: await signToken(user, false, deps.secret) };
 }
 
+/**
+ * Checks a password under the login throttle (a 429 when its limits are used up): a sign-in,
+ * or the current password a password change asks for. Unknown accounts (null hash) cost the
+ * same time as known ones and count the same.
+ */
+export async function checkPassword(
+  deps: Pick<AppDeps, 'throttle'>,
+  email: string,
+  ip: string,
+  passwordHash: string | null,
+  password: string,
+): Promise<boolean> {
+  await deps.throttle.attempt(email, ip);
+  const ok = passwordHash ? await verifyPassword(passwordHash, password) : await dummyVerify(password);
+  if (ok) await deps.throttle.succeeded(email, ip);
+  else await deps.throttle.failed(email);
+  return ok;
+}
+
 /** Checks the password under the throttle; banned users get their reason, not a token. */
 export async function login(
   deps: AppDeps,
   input: Parsed<Pick<LoginInput, 'email' | 'password' | 'rememberMe' | 'device_id' | 'oneSignalId'>>,
   ip: string,
 ): Promise<{ user: UserRow; token: string }> {
-  await deps.throttle.attempt(input.email, ip);
   const user = await findUserByEmail(deps.db, input.email);
-  const ok = user
-    ? await verifyPassword(user.password_hash, input.password)
-    : await dummyVerify(input.password);
+  const ok = await checkPassword(deps, input.email, ip, user?.password_hash ?? null, input.password);
   if (!user || !ok) throw fail.unauthorized('invalid_credentials');
-  await deps.throttle.succeeded(input.email, ip);
   if (user.status === 'banned') throw bannedError(user);
   const now = nowIso(deps.clock);
   await updateUser(deps.db, user._id, {

@@ -38,6 +38,7 @@ export const ERROR_MESSAGES = {
   image_too_big: 'The image dimensions are too large',
   image_unreadable: 'The image could not be read, please upload another file',
   already_reviewed: 'This item has already been reviewed',
+  own_item: 'Another admin must decide on your own submissions, withdrawals and balance',
   feedback_required: 'Please write a feedback',
   rejection_reason_required: 'Please select a rejection reason',
   reason_required: 'You must enter a rejection reason',

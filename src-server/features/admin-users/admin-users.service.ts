@@ -106,6 +106,10 @@ export async function updateUserByAdmin(
       ) {
         throw fail.conflict('last_admin');
       }
+      // four eyes on money: another admin changes an admin's own balance (the edit is undone)
+      if (id === adminId && input.balance !== undefined && input.balance !== current.balance) {
+        throw fail.forbidden('own_item');
+      }
     });
   } catch (err) {
     // two edits giving one address at the same moment: the unique index decides

@@ -57,6 +57,8 @@ export async function reviewSubmission(
   const reply = await runMoneyMove(deps.db, scope, async (tx) => {
     const submission = await findSubmission(tx, submissionId);
     if (!submission) throw fail.notFound('submission_not_found');
+    // four eyes on money: another admin decides on an admin's own proof
+    if (submission.user_id === adminId) throw fail.forbidden('own_item');
     userId = submission.user_id;
     const now = nowIso(deps.clock);
     let changed: number;

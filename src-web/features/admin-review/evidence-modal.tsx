@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { AdminSubmissionDto } from '../../../src-server/contract/admin';
 import { QUICK_APPROVE_FEEDBACK } from '../../../src-server/contract/constants';
 import { Modal } from '../../components/modal';
+import { useIsSelf } from '../../lib/auth';
 import { formatDateTime, formatMoney } from '../../lib/format';
 import { ReviewStatusBadge } from './badges';
 import { QuickActions } from './quick-actions';
@@ -59,6 +60,7 @@ function EvidenceBody({
 }) {
   const { t } = useTranslation('adminReview');
   const review = useReview(item._id, onClose);
+  const own = useIsSelf()(item.user._id);
   const [failedUrl, setFailedUrl] = useState<string | null>(null);
   const [retried, setRetried] = useState(false);
   const url = item.proofImageUrl;
@@ -126,7 +128,12 @@ function EvidenceBody({
           </div>
         )}
       </dl>
-      {item.status === 'pending' && (
+      {item.status === 'pending' && own && (
+        <p className="notice notice-info" data-testid="own-item">
+          {t('ownItem')}
+        </p>
+      )}
+      {item.status === 'pending' && !own && (
         <QuickActions
           sending={review.sending}
           pendingStatus={review.pendingStatus}

@@ -4,6 +4,7 @@ import { Link } from 'react-router-dom';
 import type { WithdrawalDto } from '../../../src-server/contract/withdrawals';
 import { paths } from '../../app/paths';
 import { useToast } from '../../components/toast';
+import { useIsSelf } from '../../lib/auth';
 import { formatDateTime, formatMoney } from '../../lib/format';
 import { actionError } from './action-error';
 import { useSettleWithdrawal } from './dashboard-api';
@@ -16,6 +17,7 @@ export function PendingWithdrawals({ items, total }: { items: WithdrawalDto[]; t
   const { approve, reject } = useSettleWithdrawal();
   const [rejecting, setRejecting] = useState<WithdrawalDto | null>(null);
   const busy = approve.isPending || reject.isPending;
+  const isSelf = useIsSelf();
 
   const onApprove = (w: WithdrawalDto) =>
     approve.mutate(w._id, {
@@ -81,24 +83,30 @@ export function PendingWithdrawals({ items, total }: { items: WithdrawalDto[]; t
                     </div>
                   </td>
                   <td className="cell-actions">
-                    <div className="row-actions">
-                      <button
-                        type="button"
-                        className="btn btn-success btn-sm"
-                        disabled={busy}
-                        onClick={() => onApprove(w)}
-                      >
-                        {t('dashboard.withdrawals.approve')}
-                      </button>
-                      <button
-                        type="button"
-                        className="btn btn-danger btn-sm"
-                        disabled={busy}
-                        onClick={() => setRejecting(w)}
-                      >
-                        {t('dashboard.withdrawals.reject')}
-                      </button>
-                    </div>
+                    {isSelf(w.user._id) ? (
+                      <span className="muted small" data-testid="own-item">
+                        {t('dashboard.withdrawals.ownItem')}
+                      </span>
+                    ) : (
+                      <div className="row-actions">
+                        <button
+                          type="button"
+                          className="btn btn-success btn-sm"
+                          disabled={busy}
+                          onClick={() => onApprove(w)}
+                        >
+                          {t('dashboard.withdrawals.approve')}
+                        </button>
+                        <button
+                          type="button"
+                          className="btn btn-danger btn-sm"
+                          disabled={busy}
+                          onClick={() => setRejecting(w)}
+                        >
+                          {t('dashboard.withdrawals.reject')}
+                        </button>
+                      </div>
+                    )}
                   </td>
                 </tr>
               ))}

@@ -33,4 +33,7 @@ export const fail = {
   unsupported: (code: ErrorCode = 'unsupported_media_type') => new AppError(415, code),
   throttled: (retryAfterSeconds: number) =>
     new AppError(429, 'too_many_requests', undefined, { retryAfter: retryAfterSeconds }),
+  /** the server's own capacity is used up (not this client's fault): try again shortly */
+  busy: (retryAfterSeconds: number) =>
+    new AppError(503, 'busy', undefined, { retryAfter: retryAfterSeconds }),
 };

@@ -312,8 +312,17 @@ describe('login throttling', () => {
       Array.from({ length: 12 }, () => login({ email: user.email, password: 'wrong-password' }, ip)),
     );
     const statuses = replies.map((r) => r.status);
-    expect(statuses.filter((s) => s === 401)).toHaveLength(3);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(9);
+    // the rest are refused by the pair's limit, or by the account's share of the hashing queue
+    // (an attempt refused there checked no password and does not count)
+    expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+    let guesses = statuses.filter((s) => s === 401).length;
+    for (;;) {
+      const res = await login({ email: user.email, password: 'wrong-password' }, ip);
+      if (res.status === 429) break;
+      expect(res.status).toBe(401);
+      guesses++;
+    }
+    expect(guesses).toBe(3);
   });
 
   it('does not count successful sign-ins against a shared address', async () => {

@@ -4,6 +4,8 @@ import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
 import { bannedError } from '../../http/auth';
 import type { UserRow } from '../../http/env';
+import { workKey } from '../../http/expensive-work';
+import type { Priority } from '../../http/fair-queue';
 import { findUserByEmail, findUserById, insertUser, newUserRow, updateUser } from '../users/users.repository';
 import { dummyVerify, hashPassword, verifyPassword } from './password';
 import { signToken } from './token';
@@ -23,7 +25,7 @@ export async function register(
   // counted first: probing which emails exist costs the same as registering
   await deps.throttle.registration(ip);
   if (await findUserByEmail(deps.db, input.email)) throw fail.conflict('email_in_use');
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await deps.work.passwords.run(workKey.address(ip), () => hashPassword(input.password));
   const now = nowIso(deps.clock);
   const id = newId();
   try {
@@ -57,14 +59,26 @@ export async function register(
  * same time as known ones and count the same.
  */
 export async function checkPassword(
-  deps: Pick<AppDeps, 'throttle'>,
+  deps: Pick<AppDeps, 'throttle' | 'work'>,
   email: string,
   ip: string,
   passwordHash: string | null,
   password: string,
+  priority: Priority,
 ): Promise<boolean> {
   await deps.throttle.attempt(email, ip);
-  const ok = passwordHash ? await verifyPassword(passwordHash, password) : await dummyVerify(password);
+  let ok: boolean;
+  try {
+    ok = await deps.work.passwords.run(
+      workKey.account(email),
+      () => (passwordHash ? verifyPassword(passwordHash, password) : dummyVerify(password)),
+      priority,
+    );
+  } catch (err) {
+    // refused by the queue (busy): no password was checked, the attempt does not count
+    await deps.throttle.refund(email, ip);
+    throw err;
+  }
   if (ok) await deps.throttle.succeeded(email, ip);
   else await deps.throttle.failed(email);
   return ok;
@@ -77,7 +91,15 @@ export async function login(
   ip: string,
 ): Promise<{ user: UserRow; token: string }> {
   const user = await findUserByEmail(deps.db, input.email);
-  const ok = await checkPassword(deps, input.email, ip, user?.password_hash ?? null, input.password);
+  // sign-ins are urgent: they never wait behind profile saves or admin edits
+  const ok = await checkPassword(
+    deps,
+    input.email,
+    ip,
+    user?.password_hash ?? null,
+    input.password,
+    'urgent',
+  );
   if (!user || !ok) throw fail.unauthorized('invalid_credentials');
   if (user.status === 'banned') throw bannedError(user);
   const now = nowIso(deps.clock);

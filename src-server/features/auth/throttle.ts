@@ -110,6 +110,11 @@ export class LoginThrottle {
     await this.account.penalty(email, 1);
   }
 
+  /** An attempt whose password was never checked (the server was busy): it does not count. */
+  async refund(email: string, ip: string): Promise<void> {
+    await Promise.all([this.pair.reward(pairKey(email, ip), 1), this.address.reward(ip, 1)]);
+  }
+
   /** A right password: the pair starts afresh and the address gets its attempt back. */
   async succeeded(email: string, ip: string): Promise<void> {
     await Promise.all([this.pair.delete(pairKey(email, ip)), this.address.reward(ip, 1)]);

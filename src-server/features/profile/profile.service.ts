@@ -6,7 +6,8 @@ import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
-import type { ReceivedUpload } from '../../storage/upload';
+import { workKey } from '../../http/expensive-work';
+import type { ImageUpload } from '../../http/image-upload';
 import { checkPassword } from '../auth/auth.service';
 import { hashPassword } from '../auth/password';
 import { toUserDto } from '../users/users.mapper';
@@ -14,7 +15,7 @@ import { findUserById, userTotals } from '../users/users.repository';
 import { approvedSubmissions, type ProfilePatch, updateProfile } from './profile.repository';
 import { removeProfilePhoto, storeProfilePhoto } from './profile-photo';
 
-type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'throttle'>;
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'throttle' | 'work'>;
 
 /**
  * Changes the user's own name, password, phone, address, bio and photo. Absent optional
@@ -29,7 +30,7 @@ export async function updateMyProfile(
   user: UserRow,
   input: UpdateProfile,
   ip: string,
-  upload?: ReceivedUpload,
+  upload?: ImageUpload,
 ): Promise<{ data: UserDto; row: UserRow; passwordChanged: boolean }> {
   const patch: ProfilePatch = { name: input.name, updated_at: nowIso(deps.clock) };
   if (input.phone !== undefined) patch.phone = input.phone;
@@ -37,10 +38,11 @@ export async function updateMyProfile(
   if (input.bio !== undefined) patch.bio = input.bio;
   if (input.password) {
     const current = input.currentPassword ?? '';
-    if (!(await checkPassword(deps, user.email, ip, user.password_hash, current))) {
+    if (!(await checkPassword(deps, user.email, ip, user.password_hash, current, 'normal'))) {
       throw fail.validation({ currentPassword: FIELD_MESSAGES.currentPasswordWrong });
     }
-    patch.password_hash = await hashPassword(input.password);
+    const password = input.password;
+    patch.password_hash = await deps.work.passwords.run(workKey.user(user._id), () => hashPassword(password));
   }
   if (upload?.file) patch.profile_image = await storeProfilePhoto(deps, upload);
   try {

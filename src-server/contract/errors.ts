@@ -21,6 +21,7 @@ export const ERROR_MESSAGES = {
   too_many_requests: 'Too many attempts, please try again later',
   internal: 'An unexpected error occurred',
   busy: 'The server is busy, please try again in a moment',
+  request_timeout: 'The request took too long to arrive',
   // later features register their codes here too
   task_not_found: 'Task not found',
   task_not_owner: "You don't have permission to edit this task",

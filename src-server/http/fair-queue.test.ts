@@ -76,10 +76,14 @@ describe('FairQueue', () => {
   it('gives waiting keys turns round-robin, so a key with many jobs does not go first with all of them', async () => {
     const q = new FairQueue({ concurrency: 1, perKey: 3, maxWaiting: 10 });
     const log: string[] = [];
+    const record = (name: string) => async () => {
+      log.push(name);
+      return name;
+    };
     const first = gate(log, 'a1');
     const all = [q.run('a', first.job)];
-    for (const name of ['a2', 'a3']) all.push(q.run('a', async () => log.push(name) && name));
-    all.push(q.run('b', async () => log.push('b1') && 'b1'));
+    for (const name of ['a2', 'a3']) all.push(q.run('a', record(name)));
+    all.push(q.run('b', record('b1')));
     first.open();
     await Promise.all(all);
     expect(log).toEqual(['a1', 'a2', 'b1', 'a3']);
@@ -90,8 +94,8 @@ describe('FairQueue', () => {
     const log: string[] = [];
     const first = gate(log, 'busy');
     const all = [q.run('x', first.job)];
-    all.push(q.run('profile', async () => log.push('profile') && 'p'));
-    all.push(q.run('login', async () => log.push('login') && 'l', 'urgent'));
+    all.push(q.run('profile', async () => String(log.push('profile'))));
+    all.push(q.run('login', async () => String(log.push('login')), 'urgent'));
     first.open();
     await Promise.all(all);
     expect(log).toEqual(['busy', 'login', 'profile']);

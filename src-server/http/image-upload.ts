@@ -25,14 +25,16 @@ export interface ImageUpload extends ReceivedUpload {
 export async function receiveImageForm(
   deps: Pick<AppDeps, 'config' | 'work'>,
   ownerId: string,
-  body: ReadableStream<Uint8Array> | null,
-  contentType: string | undefined,
+  request: Request,
   options: { fileField: string; formats: readonly ImageFormat[]; textField?: string },
 ): Promise<ImageUpload> {
+  const contentType = request.headers.get('Content-Type') ?? undefined;
   if (!contentType?.toLowerCase().startsWith('multipart/form-data')) throw fail.unsupported();
   const ticket = deps.work.images.reserve(workKey.user(ownerId));
   try {
-    const upload = await receiveUpload(fileStoreFor(deps.config.dataDir), body, contentType, {
+    // the body stream is made only now: a request refused before this point leaves its body to
+    // the server, which reads and drops it (made and left unread, it would reset the connection)
+    const upload = await receiveUpload(fileStoreFor(deps.config.dataDir), request.body, contentType, {
       fileField: options.fileField,
       maxFileBytes: MAX_PROOF_BYTES,
       accept: (head) => {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { serve } from '@hono/node-server';
 import { answerClientError } from './client-error';
 
@@ -32,6 +33,15 @@ export const HTTP_TIMEOUTS: HttpTimeouts = {
  */
 export const MAX_DISCARDED_BODY_BYTES = 8 * 1024 * 1024;
 
+// Connections whose request was answered while its body still arrives: a request timeout
+// there closes the connection without writing a second answer after the first.
+const answered = new WeakSet<object>();
+
+function headersSentOn(socket: Duplex): boolean {
+  const message = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  return message?.headersSent === true;
+}
+
 /**
  * Reads and throws away what is left of a request body once the answer went out, up to
  * MAX_DISCARDED_BODY_BYTES. Closing a socket with unread data makes the kernel send a reset,
@@ -41,6 +51,7 @@ export const MAX_DISCARDED_BODY_BYTES = 8 * 1024 * 1024;
 function discardUnreadBody(req: IncomingMessage, res: ServerResponse): void {
   res.once('finish', () => {
     if (req.complete || req.destroyed) return;
+    answered.add(req.socket);
     let discarded = 0;
     req.on('data', (chunk: Buffer) => {
       discarded += chunk.length;
@@ -79,6 +90,9 @@ export function serveApp(
   server.keepAliveTimeout = timeouts.keepAliveMs;
   server.setTimeout(timeouts.idleMs);
   server.prependListener('request', discardUnreadBody);
-  server.on('clientError', answerClientError);
+  server.on('clientError', (err: Error & { code?: string }, socket: Duplex) => {
+    if (answered.has(socket) || headersSentOn(socket)) socket.destroy();
+    else answerClientError(err, socket);
+  });
   return server;
 }

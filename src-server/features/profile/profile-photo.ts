@@ -9,13 +9,8 @@ const PHOTO_FORMATS = ['png', 'jpeg'] as const;
 const STORED_PREFIX = publicImageUrl('');
 
 /** Streams the multipart form into the temp folder; a wrong or too large photo is refused on the way. */
-export function receiveProfileForm(
-  deps: Deps,
-  userId: string,
-  body: ReadableStream<Uint8Array> | null,
-  contentType: string,
-): Promise<ImageUpload> {
-  return receiveImageForm(deps, userId, body, contentType, {
+export function receiveProfileForm(deps: Deps, userId: string, request: Request): Promise<ImageUpload> {
+  return receiveImageForm(deps, userId, request, {
     fileField: 'profileImage',
     formats: PHOTO_FORMATS,
   });

@@ -29,7 +29,7 @@ export const profileRoutes = new Hono<AppEnv>()
       const input = await readJson(c, updateProfileSchema);
       return saved(c, await updateMyProfile(deps, user, input, clientIp(c)));
     }
-    const upload = await receiveProfileForm(deps, user._id, c.req.raw.body, type);
+    const upload = await receiveProfileForm(deps, user._id, c.req.raw);
     try {
       const input = check(updateProfileSchema, upload.fields);
       return saved(c, await updateMyProfile(deps, user, input, clientIp(c), upload));

@@ -38,12 +38,11 @@ export async function uploadSiteImage(
   deps: Deps,
   adminId: string,
   field: SiteImage,
-  body: ReadableStream<Uint8Array> | null,
-  contentType: string | undefined,
+  request: Request,
 ): Promise<SettingsDto> {
   const formats: readonly ImageFormat[] = SITE_IMAGES[field];
   const store = fileStoreFor(deps.config.dataDir);
-  const upload = await receiveImageForm(deps, adminId, body, contentType, {
+  const upload = await receiveImageForm(deps, adminId, request, {
     fileField: field,
     formats,
   });

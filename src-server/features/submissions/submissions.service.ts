@@ -42,13 +42,8 @@ async function submitRefusal(db: Conn, record: UserTaskRow | undefined): Promise
 }
 
 /** Streams the multipart body into the temp folder, refusing a wrong or too large file on the way. */
-export function receiveProof(
-  deps: Deps,
-  user: UserRow,
-  body: ReadableStream<Uint8Array> | null,
-  contentType?: string,
-) {
-  return receiveImageForm(deps, user._id, body, contentType, {
+export function receiveProof(deps: Deps, user: UserRow, request: Request) {
+  return receiveImageForm(deps, user._id, request, {
     fileField: 'proofImage',
     formats: PROOF_FORMATS,
     textField: 'description',

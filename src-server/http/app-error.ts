@@ -3,6 +3,13 @@ import { ERROR_MESSAGES, type ErrorCode } from '../contract/errors';
 
 /** A failure with a status, a stable code and the English message of the contract. */
 export class AppError extends Error {
+  /**
+   * Answer, then close the connection without reading the rest of the body: for a client that
+   * keeps sending what is refused (an account flooding the image queue), reading every
+   * refused upload to its end would cost the server more than the refusal saves.
+   */
+  closeConnection = false;
+
   constructor(
     readonly status: ContentfulStatusCode,
     readonly code: ErrorCode,

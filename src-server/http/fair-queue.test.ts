@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from './app-error';
+import { workLimits } from './expensive-work';
 import { FairQueue } from './fair-queue';
 
 /** A job that runs until released, recording when it started. */
@@ -73,7 +74,7 @@ describe('FairQueue', () => {
     expect(await Promise.all(held)).toEqual(['running', 'b', 'c']);
   });
 
-  it('gives waiting keys turns round-robin, so a key with many jobs does not go first with all of them', async () => {
+  it('gives waiting keys turns, so a key with many jobs does not go first with all of them', async () => {
     const q = new FairQueue({ concurrency: 1, perKey: 3, maxWaiting: 10 });
     const log: string[] = [];
     const record = (name: string) => async () => {
@@ -86,19 +87,7 @@ describe('FairQueue', () => {
     all.push(q.run('b', record('b1')));
     first.open();
     await Promise.all(all);
-    expect(log).toEqual(['a1', 'a2', 'b1', 'a3']);
-  });
-
-  it('starts urgent jobs before normal ones', async () => {
-    const q = new FairQueue({ concurrency: 1, perKey: 3, maxWaiting: 10 });
-    const log: string[] = [];
-    const first = gate(log, 'busy');
-    const all = [q.run('x', first.job)];
-    all.push(q.run('profile', async () => String(log.push('profile'))));
-    all.push(q.run('login', async () => String(log.push('login')), 'urgent'));
-    first.open();
-    await Promise.all(all);
-    expect(log).toEqual(['busy', 'login', 'profile']);
+    expect(log).toEqual(['a1', 'b1', 'a2', 'a3']);
   });
 
   it('gives the place back when a job fails, and goes on with the next', async () => {
@@ -115,4 +104,34 @@ describe('FairQueue', () => {
     await expect(ticket.run(async () => 2)).rejects.toThrow('already used');
     expect(q.stats().keys).toBe(0);
   });
+});
+
+describe('FairQueue turns', () => {
+  it('serves a key with nothing running before a key that already has a job running', async () => {
+    const q = new FairQueue({ concurrency: 1, perKey: 2, maxWaiting: 10 });
+    const log: string[] = [];
+    const first = gate(log, 'flood-1');
+    const all = [q.run('flooder', first.job)];
+    all.push(q.run('flooder', async () => String(log.push('flood-2'))));
+    all.push(q.run('victim', async () => String(log.push('victim'))));
+    first.open();
+    await Promise.all(all);
+    // the victim arrived last but the flooder already had its turn
+    expect(log).toEqual(['flood-1', 'victim', 'flood-2']);
+  });
+});
+
+describe('workLimits', () => {
+  it.each([
+    [1, 1, 1],
+    [2, 1, 1],
+    [4, 1, 2],
+    [8, 2, 5],
+  ])(
+    'on %i cores gives sign-ins %i and the rest %i jobs at once, leaving the event loop a core where there is one to spare',
+    (cores, signIns, cpu) => {
+      const limits = workLimits(cores);
+      expect([limits.signIns.concurrency, limits.cpu.concurrency]).toEqual([signIns, cpu]);
+    },
+  );
 });

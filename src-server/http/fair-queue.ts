@@ -9,10 +9,13 @@ export interface FairQueueOptions {
   maxWaiting: number;
   /** What Retry-After says to a refused request. */
   retryAfterSeconds?: number;
+  /**
+   * A key refused again within this many ms is flooding: its refusal closes the connection
+   * instead of reading the rest of the body (the first refusal is read to the end, so a
+   * browser shows it). 10 s by default.
+   */
+  floodWindowMs?: number;
 }
-
-/** Urgent jobs (a sign-in) go before normal ones (a profile save) whenever a slot frees. */
-export type Priority = 'urgent' | 'normal';
 
 interface Waiting {
   start(): void;
@@ -24,7 +27,7 @@ interface Waiting {
  * `run` turns it into a job; `release` gives it back unused. Either ends it.
  */
 export interface Ticket {
-  run<T>(job: () => Promise<T>, priority?: Priority): Promise<T>;
+  run<T>(job: () => Promise<T>): Promise<T>;
   release(): void;
 }
 
@@ -32,22 +35,28 @@ export interface Ticket {
  * Expensive work (password hashing, image decoding) shared fairly between accounts: at most
  * `concurrency` jobs run, each key holds at most `perKey` places (one more is a 429 for that
  * account only), and at most `maxWaiting` jobs wait (one more is a 503 busy). Waiting jobs
- * take turns round-robin between keys, urgent ones first, so one account flooding the queue
- * delays another account's job by at most one job of its own per running slot.
+ * take turns between keys, the account served longest ago first, so one
+ * account flooding the queue delays another account's job by at most the jobs of its own
+ * already running.
  */
 export class FairQueue {
   private running = 0;
   private waitingCount = 0;
   private readonly held = new Map<string, number>();
-  // per priority, the keys with waiting jobs in turn order (a Map keeps insertion order)
-  private readonly turns: Record<Priority, Map<string, Waiting[]>> = { urgent: new Map(), normal: new Map() };
+  private readonly refusedAt = new Map<string, number>();
+  // when each key holding places last had a job started (a counter): the key served longest
+  // ago goes next
+  private readonly servedAt = new Map<string, number>();
+  private starts = 0;
+  // the keys with waiting jobs, in the order they began waiting (a Map keeps insertion order)
+  private readonly turns = new Map<string, Waiting[]>();
 
   constructor(private readonly options: FairQueueOptions) {}
 
   /** Holds a place for `key`, or throws 429 when the key already holds all of its own. */
   reserve(key: string): Ticket {
     const count = this.held.get(key) ?? 0;
-    if (count >= this.options.perKey) throw fail.throttled(this.retryAfter());
+    if (count >= this.options.perKey) throw this.refuse(key);
     this.held.set(key, count + 1);
     let done = false;
     const release = () => {
@@ -55,20 +64,23 @@ export class FairQueue {
       done = true;
       const left = (this.held.get(key) ?? 1) - 1;
       if (left > 0) this.held.set(key, left);
-      else this.held.delete(key);
+      else {
+        this.held.delete(key);
+        this.servedAt.delete(key);
+      }
     };
     return {
-      run: (job, priority = 'normal') => {
+      run: (job) => {
         if (done) return Promise.reject(new Error('FairQueue: ticket already used'));
-        return this.schedule(key, priority, job).finally(release);
+        return this.schedule(key, job).finally(release);
       },
       release,
     };
   }
 
   /** reserve + run: a job whose input is already at hand. */
-  run<T>(key: string, job: () => Promise<T>, priority: Priority = 'normal'): Promise<T> {
-    return this.reserve(key).run(job, priority);
+  run<T>(key: string, job: () => Promise<T>): Promise<T> {
+    return this.reserve(key).run(job);
   }
 
   /** Running and waiting jobs, and places held (for tests and the bench). */
@@ -76,13 +88,27 @@ export class FairQueue {
     return { running: this.running, waiting: this.waitingCount, keys: this.held.size };
   }
 
+  /** The 429 for a key over its share; a key refused again soon is cut off (closeConnection). */
+  private refuse(key: string) {
+    const now = Date.now();
+    const window = this.options.floodWindowMs ?? 10_000;
+    const err = fail.throttled(this.retryAfter());
+    err.closeConnection = now - (this.refusedAt.get(key) ?? Number.NEGATIVE_INFINITY) < window;
+    if (this.refusedAt.size >= 10_000) {
+      for (const [k, at] of this.refusedAt) if (now - at >= window) this.refusedAt.delete(k);
+    }
+    this.refusedAt.set(key, now);
+    return err;
+  }
+
   private retryAfter(): number {
     return this.options.retryAfterSeconds ?? 1;
   }
 
-  private schedule<T>(key: string, priority: Priority, job: () => Promise<T>): Promise<T> {
+  private schedule<T>(key: string, job: () => Promise<T>): Promise<T> {
     const execute = async (): Promise<T> => {
       this.running++;
+      this.servedAt.set(key, ++this.starts);
       try {
         return await job();
       } finally {
@@ -95,19 +121,31 @@ export class FairQueue {
       return Promise.reject(fail.busy(this.retryAfter()));
     }
     return new Promise<T>((resolve, reject) => {
-      const turns = this.turns[priority];
-      const queue = turns.get(key) ?? [];
+      const queue = this.turns.get(key) ?? [];
       queue.push({ start: () => execute().then(resolve, reject) });
-      turns.set(key, queue);
+      this.turns.set(key, queue);
       this.waitingCount++;
     });
   }
 
-  /** Starts waiting jobs while slots are free: urgent first, then round-robin by key. */
+  /**
+   * Starts waiting jobs while slots are free: among the keys waiting, the one served longest
+   * ago (one never served first), then the one that has waited longest. An account flooding
+   * the queue is served no more often than each other account waiting.
+   */
   private next(): void {
+    const turns = this.turns;
     while (this.running < this.options.concurrency && this.waitingCount > 0) {
-      const turns = this.turns.urgent.size > 0 ? this.turns.urgent : this.turns.normal;
-      const [key, queue] = turns.entries().next().value as [string, Waiting[]];
+      let key = '';
+      let queue: Waiting[] = [];
+      let oldest = Number.POSITIVE_INFINITY;
+      for (const [k, q] of turns) {
+        const served = this.servedAt.get(k) ?? 0;
+        if (served < oldest) {
+          [key, queue, oldest] = [k, q, served];
+          if (served === 0) break;
+        }
+      }
       const job = queue.shift() as Waiting;
       // the key goes to the back of the line, or leaves it when it has nothing more waiting
       turns.delete(key);

@@ -30,7 +30,7 @@ export async function receiveImageForm(
 ): Promise<ImageUpload> {
   const contentType = request.headers.get('Content-Type') ?? undefined;
   if (!contentType?.toLowerCase().startsWith('multipart/form-data')) throw fail.unsupported();
-  const ticket = deps.work.images.reserve(workKey.user(ownerId));
+  const ticket = deps.work.cpu.reserve(workKey.user(ownerId));
   try {
     // the body stream is made only now: a request refused before this point leaves its body to
     // the server, which reads and drops it (made and left unread, it would reset the connection)

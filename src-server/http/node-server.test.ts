@@ -122,7 +122,7 @@ describe('an upload refused before or while its body is read reaches a slow brow
   it('429 for an account that already has two images in flight', { timeout: 30_000 }, async () => {
     const user = await makeUser(served.t.deps.db);
     const token = await served.t.tokenFor(user);
-    const held = [0, 1].map(() => served.t.deps.work.images.reserve(workKey.user(user._id)));
+    const held = [0, 1].map(() => served.t.deps.work.cpu.reserve(workKey.user(user._id)));
     try {
       const result = await browserUpload('/api/submissions', proofBody(PNG_HEAD, 4_000_000), token);
       expectJsonError(result, 429, 'too_many_requests');

@@ -17,7 +17,9 @@ function bodyTooLargeToDiscard(c: Context): boolean {
 /** The single error handler: every failure leaves in the contract's JSON shape. */
 export function onError(err: Error, c: Context): Response {
   const response = answer(err, c);
-  if (response.status >= 400 && bodyTooLargeToDiscard(c)) response.headers.set('Connection', 'close');
+  const cut = err instanceof AppError && err.closeConnection;
+  if (response.status >= 400 && (cut || bodyTooLargeToDiscard(c)))
+    response.headers.set('Connection', 'close');
   return response;
 }
 

@@ -84,7 +84,7 @@ export async function updateUserByAdmin(
   if (holder && holder._id !== id) throw fail.conflict('email_in_use');
   const password = input.password;
   const passwordHash = password
-    ? await deps.work.passwords.run(workKey.user(adminId), () => hashPassword(password))
+    ? await deps.work.cpu.run(workKey.user(adminId), () => hashPassword(password))
     : undefined;
 
   try {

@@ -5,7 +5,6 @@ import { fail } from '../../http/app-error';
 import { bannedError } from '../../http/auth';
 import type { UserRow } from '../../http/env';
 import { workKey } from '../../http/expensive-work';
-import type { Priority } from '../../http/fair-queue';
 import { findUserByEmail, findUserById, insertUser, newUserRow, updateUser } from '../users/users.repository';
 import { dummyVerify, hashPassword, verifyPassword } from './password';
 import { signToken } from './token';
@@ -25,7 +24,7 @@ export async function register(
   // counted first: probing which emails exist costs the same as registering
   await deps.throttle.registration(ip);
   if (await findUserByEmail(deps.db, input.email)) throw fail.conflict('email_in_use');
-  const passwordHash = await deps.work.passwords.run(workKey.address(ip), () => hashPassword(input.password));
+  const passwordHash = await deps.work.cpu.run(workKey.address(ip), () => hashPassword(input.password));
   const now = nowIso(deps.clock);
   const id = newId();
   try {
@@ -64,15 +63,15 @@ export async function checkPassword(
   ip: string,
   passwordHash: string | null,
   password: string,
-  priority: Priority,
+  purpose: 'sign-in' | 'confirm',
 ): Promise<boolean> {
   await deps.throttle.attempt(email, ip);
   let ok: boolean;
   try {
-    ok = await deps.work.passwords.run(
-      workKey.account(email),
-      () => (passwordHash ? verifyPassword(passwordHash, password) : dummyVerify(password)),
-      priority,
+    // sign-ins have a queue of their own: they never wait behind profile saves or uploads
+    const queue = purpose === 'sign-in' ? deps.work.signIns : deps.work.cpu;
+    ok = await queue.run(workKey.account(email), () =>
+      passwordHash ? verifyPassword(passwordHash, password) : dummyVerify(password),
     );
   } catch (err) {
     // refused by the queue (busy): no password was checked, the attempt does not count
@@ -91,14 +90,13 @@ export async function login(
   ip: string,
 ): Promise<{ user: UserRow; token: string }> {
   const user = await findUserByEmail(deps.db, input.email);
-  // sign-ins are urgent: they never wait behind profile saves or admin edits
   const ok = await checkPassword(
     deps,
     input.email,
     ip,
     user?.password_hash ?? null,
     input.password,
-    'urgent',
+    'sign-in',
   );
   if (!user || !ok) throw fail.unauthorized('invalid_credentials');
   if (user.status === 'banned') throw bannedError(user);

@@ -38,11 +38,11 @@ export async function updateMyProfile(
   if (input.bio !== undefined) patch.bio = input.bio;
   if (input.password) {
     const current = input.currentPassword ?? '';
-    if (!(await checkPassword(deps, user.email, ip, user.password_hash, current, 'normal'))) {
+    if (!(await checkPassword(deps, user.email, ip, user.password_hash, current, 'confirm'))) {
       throw fail.validation({ currentPassword: FIELD_MESSAGES.currentPasswordWrong });
     }
     const password = input.password;
-    patch.password_hash = await deps.work.passwords.run(workKey.user(user._id), () => hashPassword(password));
+    patch.password_hash = await deps.work.cpu.run(workKey.user(user._id), () => hashPassword(password));
   }
   if (upload?.file) patch.profile_image = await storeProfilePhoto(deps, upload);
   try {

@@ -27,7 +27,7 @@ export function workLimits(cores = availableParallelism()): WorkLimits {
   const signIns = Math.max(1, Math.floor(heavy / 3));
   return {
     signIns: { concurrency: signIns, perKey: 2, maxWaiting: 64 },
-    cpu: { concurrency: Math.max(1, heavy - signIns), perKey: 2, maxWaiting: 32 },
+    cpu: { concurrency: Math.max(1, heavy - signIns), perKey: 2, maxWaiting: 64 },
   };
 }
 

@@ -51,7 +51,10 @@ function headersSentOn(socket: Duplex): boolean {
 function discardUnreadBody(req: IncomingMessage, res: ServerResponse): void {
   res.once('finish', () => {
     if (req.complete || req.destroyed) return;
-    answered.add(req.socket);
+    const socket = req.socket;
+    answered.add(socket);
+    // the next request on a kept-alive connection is a new one
+    req.once('end', () => answered.delete(socket));
     let discarded = 0;
     req.on('data', (chunk: Buffer) => {
       discarded += chunk.length;

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AdminSubmissionDto } from '../../../src-server/contract/admin';
-import { QUICK_APPROVE_FEEDBACK } from '../../../src-server/contract/constants';
 import { Modal } from '../../components/modal';
 import { useIsSelf } from '../../lib/auth';
+import { shownFeedback } from '../../lib/feedback';
 import { formatDateTime, formatMoney } from '../../lib/format';
 import { ReviewStatusBadge } from './badges';
 import { QuickActions } from './quick-actions';
@@ -61,6 +61,7 @@ function EvidenceBody({
   const { t } = useTranslation('adminReview');
   const review = useReview(item._id, onClose);
   const own = useIsSelf()(item.user._id);
+  const feedback = shownFeedback(t, item);
   const [failedUrl, setFailedUrl] = useState<string | null>(null);
   const [retried, setRetried] = useState(false);
   const url = item.proofImageUrl;
@@ -121,10 +122,10 @@ function EvidenceBody({
             <dd>{reasonLabel}</dd>
           </div>
         )}
-        {item.status !== 'pending' && item.feedback && (
+        {item.status !== 'pending' && feedback && (
           <div className="ar-span-all">
             <dt>{t('evidence.feedback')}</dt>
-            <dd className="pre-line ar-break">{item.feedback}</dd>
+            <dd className="pre-line ar-break">{feedback}</dd>
           </div>
         )}
       </dl>
@@ -137,10 +138,8 @@ function EvidenceBody({
         <QuickActions
           sending={review.sending}
           pendingStatus={review.pendingStatus}
-          onApprove={() => review.send(quickApproveRequest(QUICK_APPROVE_FEEDBACK), 'approvalProcessError')}
-          onReject={(reason) =>
-            review.send(quickRejectRequest(reason, t(`rejectionReasons.${reason}`)), 'rejectionProcessError')
-          }
+          onApprove={() => review.send(quickApproveRequest(), 'approvalProcessError')}
+          onReject={(reason) => review.send(quickRejectRequest(reason), 'rejectionProcessError')}
           onReview={onReview}
         />
       )}

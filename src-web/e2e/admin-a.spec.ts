@@ -513,8 +513,8 @@ describe('admin screens, part A, in a real browser', () => {
       expect(await footer.locator('a[href="https://instagram.com/gorevkazan"]').count()).toBe(1);
       expect(await footer.locator('a', { hasText: 'LinkedIn' }).count()).toBe(0);
       expect(await opened.page.locator('.topbar .brand img').getAttribute('src')).toBe(settings.site.logo);
-      // the tab shows the site's name and its uploaded favicon
-      await expect.poll(() => opened.page.title()).toBe('GörevKazan');
+      // the tab shows the page and the site's name, and its uploaded favicon
+      await expect.poll(() => opened.page.title()).toBe(`${lang === 'tr' ? 'Görevler' : 'Tasks'} · GörevKazan`);
       expect(await opened.page.locator('link[rel="icon"]').getAttribute('href')).toBe(settings.site.favicon);
       if (size === 'desktop') await shot(opened.page, `admin-a-public-footer-${lang}-${size}`);
       await opened.context.close();

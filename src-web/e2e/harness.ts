@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -60,6 +60,13 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       }
     };
     child.stdout?.on('data', onData);
+    if (process.env.E2E_SERVER_LOG) {
+      child.stdout?.on('data', (c: Buffer) => appendFileSync(process.env.E2E_SERVER_LOG ?? '', c));
+      child.stderr?.on('data', (c: Buffer) => appendFileSync(process.env.E2E_SERVER_LOG ?? '', c));
+      child.once('exit', (code, signal) =>
+        appendFileSync(process.env.E2E_SERVER_LOG ?? '', `exit ${code} ${signal}\n`),
+      );
+    }
     child.stderr?.on('data', (c: Buffer) => {
       log += c.toString();
     });

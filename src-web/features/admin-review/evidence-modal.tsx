@@ -27,40 +27,63 @@ export function EvidenceModal({
   onExpired(): void;
 }) {
   const { t } = useTranslation('adminReview');
+  // the decision sits in the footer: always in view, while the proof and its details scroll
+  const footer = item?.status === 'pending' && (
+    <EvidenceActions key={item._id} item={item} onClose={onClose} onReview={() => onReview(item)} />
+  );
   return (
     <Modal
       open={item !== null}
       title={t('evidence.title', { title: item?.task.title ?? '' })}
       onClose={onClose}
       size="lg"
+      footer={footer || undefined}
     >
-      {item && (
-        <EvidenceBody
-          key={item._id}
-          item={item}
-          onClose={onClose}
-          onReview={() => onReview(item)}
-          onExpired={onExpired}
-        />
-      )}
+      {item && <EvidenceBody key={item._id} item={item} onExpired={onExpired} />}
     </Modal>
   );
 }
 
-function EvidenceBody({
+/** Quick approve, quick reject with a reason, or the full review; an admin's own item gets a note instead. */
+function EvidenceActions({
   item,
   onClose,
   onReview,
-  onExpired,
 }: {
   item: AdminSubmissionDto;
   onClose(): void;
   onReview(): void;
-  onExpired(): void;
 }) {
   const { t } = useTranslation('adminReview');
   const review = useReview(item._id, onClose);
   const own = useIsSelf()(item.user._id);
+  if (own) {
+    return (
+      <p className="notice notice-info ar-footer-note" data-testid="own-item">
+        {t('ownItem')}
+      </p>
+    );
+  }
+  return (
+    <div className="ar-evidence-actions">
+      {review.failure && (
+        <p className="notice notice-error" role="alert" data-testid="review-failure">
+          {review.failure}
+        </p>
+      )}
+      <QuickActions
+        sending={review.sending}
+        pendingStatus={review.pendingStatus}
+        onApprove={() => review.send(quickApproveRequest(), 'approvalProcessError')}
+        onReject={(reason) => review.send(quickRejectRequest(reason), 'rejectionProcessError')}
+        onReview={onReview}
+      />
+    </div>
+  );
+}
+
+function EvidenceBody({ item, onExpired }: { item: AdminSubmissionDto; onExpired(): void }) {
+  const { t } = useTranslation('adminReview');
   const feedback = shownFeedback(t, item);
   const [failedUrl, setFailedUrl] = useState<string | null>(null);
   const [retried, setRetried] = useState(false);
@@ -116,6 +139,14 @@ function EvidenceBody({
             {item.description || t('evidence.noDescription')}
           </dd>
         </div>
+        {item.automaticComment && (
+          <div className="ar-span-all">
+            <dt>{t('evidence.automaticComment')}</dt>
+            <dd className="pre-line ar-break" data-testid="evidence-comment">
+              {item.automaticComment}
+            </dd>
+          </div>
+        )}
         {reasonLabel && (
           <div className="ar-span-all">
             <dt>{t('evidence.rejectionReason')}</dt>
@@ -129,25 +160,6 @@ function EvidenceBody({
           </div>
         )}
       </dl>
-      {item.status === 'pending' && own && (
-        <p className="notice notice-info" data-testid="own-item">
-          {t('ownItem')}
-        </p>
-      )}
-      {item.status === 'pending' && !own && (
-        <QuickActions
-          sending={review.sending}
-          pendingStatus={review.pendingStatus}
-          onApprove={() => review.send(quickApproveRequest(), 'approvalProcessError')}
-          onReject={(reason) => review.send(quickRejectRequest(reason), 'rejectionProcessError')}
-          onReview={onReview}
-        />
-      )}
-      {review.failure && (
-        <p className="notice notice-error" role="alert" data-testid="review-failure">
-          {review.failure}
-        </p>
-      )}
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { WithdrawalDto } from '../../../src-server/contract/withdrawals';
 import { useToast } from '../../components/toast';
+import { usePageTitle } from '../../lib/page-title';
 import { adminKeys, approveWithdrawal, fetchWithdrawals } from './admin-review-api';
 import { newIdempotencyKey } from './idempotency-key';
 import { ListBody } from './list-body';
@@ -22,6 +23,7 @@ import { WithdrawalsTable } from './withdrawals-table';
 /** /admin/withdrawals: filters, the total, the table and the approve and reject actions. */
 export function WithdrawalsPage() {
   const { t } = useTranslation('adminReview');
+  usePageTitle(t('common:titles.withdrawals'));
   const toast = useToast();
   const queryClient = useQueryClient();
   const { state, list, go, patch } = useListPage<

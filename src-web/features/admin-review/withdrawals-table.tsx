@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import type { WithdrawalDto } from '../../../src-server/contract/withdrawals';
 import { paths } from '../../app/paths';
 import { useIsSelf } from '../../lib/auth';
-import { formatDateTime, formatMoney } from '../../lib/format';
+import { formatAccountNumber, formatDateTime, formatMoney } from '../../lib/format';
 import { ReviewStatusBadge } from './badges';
 import { columnHeaders, ReviewTable } from './review-table';
 
@@ -41,7 +41,9 @@ export function WithdrawalsTable({
             <td data-label={label('account')}>
               <span className="ar-stack">
                 <span className="ar-break">{w.accountDetails.fullName}</span>
-                <span className="muted small ar-break ar-mono">{w.accountDetails.accountNumber}</span>
+                <span className="muted small ar-mono ar-account">
+                  {formatAccountNumber(w.accountDetails.accountNumber)}
+                </span>
               </span>
             </td>
             <td data-label={label('status')}>

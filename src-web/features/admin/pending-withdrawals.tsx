@@ -5,7 +5,7 @@ import type { WithdrawalDto } from '../../../src-server/contract/withdrawals';
 import { paths } from '../../app/paths';
 import { useToast } from '../../components/toast';
 import { useIsSelf } from '../../lib/auth';
-import { formatDateTime, formatMoney } from '../../lib/format';
+import { formatAccountNumber, formatDateTime, formatMoney } from '../../lib/format';
 import { actionError } from './action-error';
 import { useSettleWithdrawal } from './dashboard-api';
 import { RejectWithdrawalModal } from './reject-withdrawal-modal';
@@ -79,7 +79,9 @@ export function PendingWithdrawals({ items, total }: { items: WithdrawalDto[]; t
                     <div>
                       <span className="badge">{t(`methods.${w.paymentMethod}`)}</span>
                       <div>{w.accountDetails.fullName}</div>
-                      <div className="muted small mono">{w.accountDetails.accountNumber}</div>
+                      <div className="muted small mono">
+                        {formatAccountNumber(w.accountDetails.accountNumber)}
+                      </div>
                     </div>
                   </td>
                   <td className="cell-actions">

@@ -5,6 +5,7 @@ import type { TaskDto } from '../../../src-server/contract/tasks';
 import { PageLoader } from '../../components/page-loader';
 import { Pagination } from '../../components/pagination';
 import { useToast } from '../../components/toast';
+import { usePageTitle } from '../../lib/page-title';
 import { useSearchState } from '../../lib/use-search-state';
 import { resources } from '../../locales';
 import { actionError } from './action-error';
@@ -29,6 +30,7 @@ const CATEGORY_LABELS: Record<Category, string>[] = [
 /** /admin/tasks: every task, searched and filtered in the address bar, 10 a page. */
 export function AdminTasksPage() {
   const { t } = useTranslation('admin');
+  usePageTitle(t('common:titles.adminTasks'));
   const toast = useToast();
   const { state, patch } = useSearchState(readTaskListState, writeTaskListState);
   const list = useAdminTaskList(taskListApiQuery(state, CATEGORY_LABELS));

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { WithdrawalDto } from '../../../src-server/contract/withdrawals';
 import { paths } from '../../app/paths';
+import { ConfirmModal } from '../../components/confirm-modal';
 import { useToast } from '../../components/toast';
 import { useIsSelf } from '../../lib/auth';
 import { formatAccountNumber, formatDateTime, formatMoney } from '../../lib/format';
@@ -16,12 +17,17 @@ export function PendingWithdrawals({ items, total }: { items: WithdrawalDto[]; t
   const toast = useToast();
   const { approve, reject } = useSettleWithdrawal();
   const [rejecting, setRejecting] = useState<WithdrawalDto | null>(null);
+  // approving pays real money: asked first, like the reject asks for a reason
+  const [approving, setApproving] = useState<WithdrawalDto | null>(null);
   const busy = approve.isPending || reject.isPending;
   const isSelf = useIsSelf();
 
   const onApprove = (w: WithdrawalDto) =>
     approve.mutate(w._id, {
-      onSuccess: () => toast.success(t('dashboard.approvalSuccess')),
+      onSuccess: () => {
+        setApproving(null);
+        toast.success(t('dashboard.approvalSuccess'));
+      },
       onError: (err) => toast.error(actionError(t, err, 'admin:dashboard.approvalProcessError')),
     });
   const onReject = (reason: string) => {
@@ -95,7 +101,7 @@ export function PendingWithdrawals({ items, total }: { items: WithdrawalDto[]; t
                           type="button"
                           className="btn btn-success btn-sm"
                           disabled={busy}
-                          onClick={() => onApprove(w)}
+                          onClick={() => setApproving(w)}
                         >
                           {t('dashboard.withdrawals.approve')}
                         </button>
@@ -116,6 +122,27 @@ export function PendingWithdrawals({ items, total }: { items: WithdrawalDto[]; t
           </table>
         </div>
       )}
+      <ConfirmModal
+        open={approving !== null}
+        title={t('dashboard.approve.title')}
+        confirmLabel={t('dashboard.approve.confirm')}
+        confirmTestId="confirm-approve"
+        pending={approve.isPending}
+        tone="success"
+        onClose={() => setApproving(null)}
+        onConfirm={() => approving && onApprove(approving)}
+      >
+        {approving && (
+          <p data-testid="approve-summary">
+            {t('dashboard.approve.text', {
+              amount: formatMoney(approving.amount),
+              name: approving.accountDetails.fullName,
+              method: t(`methods.${approving.paymentMethod}`),
+              account: formatAccountNumber(approving.accountDetails.accountNumber),
+            })}
+          </p>
+        )}
+      </ConfirmModal>
       <RejectWithdrawalModal
         withdrawal={rejecting}
         pending={reject.isPending}

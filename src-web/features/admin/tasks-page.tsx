@@ -46,11 +46,26 @@ export function AdminTasksPage() {
     if (pages > 0 && state.page > pages) update({ page: pages });
   }, [pages, state.page, update]);
 
-  const onFeature = (task: TaskDto) =>
+  // starring moves the task to the top of the list: focus follows it there
+  const [refocus, setRefocus] = useState<string | null>(null);
+  useEffect(() => {
+    if (!refocus || list.isFetching) return;
+    document.querySelector<HTMLElement>(`[data-testid=feature-toggle][data-task-id="${refocus}"]`)?.focus();
+    setRefocus(null);
+  }, [refocus, list.isFetching]);
+  const onFeature = (task: TaskDto) => {
+    if (feature.isPending) return;
     feature.mutate(
       { id: task._id, isFeatured: !task.isFeatured },
-      { onError: (err) => toast.error(actionError(t, err, 'admin:tasks.taskFeatureError')) },
+      {
+        onSuccess: () => {
+          setRefocus(task._id);
+          toast.success(t(task.isFeatured ? 'tasks.unfeatured' : 'tasks.featured', { title: task.title }));
+        },
+        onError: (err) => toast.error(actionError(t, err, 'admin:tasks.taskFeatureError')),
+      },
     );
+  };
   const onDelete = (task: TaskDto) =>
     remove.mutate(task._id, {
       onSuccess: () => {

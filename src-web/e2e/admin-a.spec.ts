@@ -168,11 +168,11 @@ describe('admin screens, part A, in a real browser', () => {
     await expect.poll(() => rows.count()).toBe(2);
     await rows.filter({ hasText: people.ayse.name }).getByRole('button', { name: 'Approve' }).click();
     // a payout is confirmed first, with what will be paid to whom
-    const confirm = en.page.getByRole('dialog', { name: 'Approve this withdrawal?' });
-    await expect.poll(() => confirm.isVisible()).toBe(true);
+    const approval = en.page.getByRole('dialog', { name: 'Approve this withdrawal?' });
+    await expect.poll(() => approval.isVisible()).toBe(true);
     expect(await text(en.page, '[data-testid=approve-summary]')).toContain(people.ayse.name);
     await snap(en.page, 'admin-a-dashboard-approve-confirm-en-desktop');
-    await confirm.locator('[data-testid=confirm-approve]').click();
+    await approval.locator('[data-testid=confirm-approve]').click();
     await expect.poll(() => text(en.page, '.toast-success span')).toBe('The withdrawal was approved.');
     await expect.poll(() => rows.count()).toBe(1);
     await en.context.close();

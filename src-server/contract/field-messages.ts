@@ -14,6 +14,7 @@ export const FIELD_MESSAGES = {
   invalidValue: 'This value is invalid',
   currentPasswordRequired: 'Please enter your current password',
   currentPasswordWrong: 'Your current password is not correct',
+  dateRangeReversed: 'The end date is before the start date',
 } as const;
 
 export type FieldMessageKey = keyof typeof FIELD_MESSAGES;

@@ -183,32 +183,38 @@ const isoDate = z
 const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
 
 /** Query of GET /api/admin/withdraws; dates are calendar days in Turkey's time (UTC+3), both inclusive. */
-export const adminWithdrawalsQuerySchema = z.object({
-  status: z.preprocess(
-    (v) => (v === '' || v === 'all' ? undefined : v),
-    z.enum(REVIEW_STATUSES, { error: FIELD_MESSAGES.invalidValue }).optional(),
-  ),
-  from: z.preprocess(blankToUndefined, isoDate.optional()),
-  to: z.preprocess(blankToUndefined, isoDate.optional()),
-  q: z.preprocess(blankToUndefined, z.string().trim().max(100, FIELD_MESSAGES.tooLong).optional()),
-  userId: z.preprocess(blankToUndefined, z.string().max(200, FIELD_MESSAGES.tooLong).optional()),
-  page: z.preprocess(
-    blankToUndefined,
-    z.coerce
-      .number({ error: FIELD_MESSAGES.invalidValue })
-      .int(FIELD_MESSAGES.invalidValue)
-      .min(1, FIELD_MESSAGES.invalidValue)
-      .max(1_000_000, FIELD_MESSAGES.invalidValue)
-      .default(1),
-  ),
-  limit: z.preprocess(
-    blankToUndefined,
-    z.coerce
-      .number({ error: FIELD_MESSAGES.invalidValue })
-      .int(FIELD_MESSAGES.invalidValue)
-      .min(1, FIELD_MESSAGES.invalidValue)
-      .max(100, FIELD_MESSAGES.invalidValue)
-      .default(20),
-  ),
-});
+export const adminWithdrawalsQuerySchema = z
+  .object({
+    status: z.preprocess(
+      (v) => (v === '' || v === 'all' ? undefined : v),
+      z.enum(REVIEW_STATUSES, { error: FIELD_MESSAGES.invalidValue }).optional(),
+    ),
+    from: z.preprocess(blankToUndefined, isoDate.optional()),
+    to: z.preprocess(blankToUndefined, isoDate.optional()),
+    q: z.preprocess(blankToUndefined, z.string().trim().max(100, FIELD_MESSAGES.tooLong).optional()),
+    userId: z.preprocess(blankToUndefined, z.string().max(200, FIELD_MESSAGES.tooLong).optional()),
+    page: z.preprocess(
+      blankToUndefined,
+      z.coerce
+        .number({ error: FIELD_MESSAGES.invalidValue })
+        .int(FIELD_MESSAGES.invalidValue)
+        .min(1, FIELD_MESSAGES.invalidValue)
+        .max(1_000_000, FIELD_MESSAGES.invalidValue)
+        .default(1),
+    ),
+    limit: z.preprocess(
+      blankToUndefined,
+      z.coerce
+        .number({ error: FIELD_MESSAGES.invalidValue })
+        .int(FIELD_MESSAGES.invalidValue)
+        .min(1, FIELD_MESSAGES.invalidValue)
+        .max(100, FIELD_MESSAGES.invalidValue)
+        .default(20),
+    ),
+  })
+  // a range whose start is after its end finds nothing: say so instead of an empty list
+  .refine((v) => !v.from || !v.to || v.from <= v.to, {
+    message: FIELD_MESSAGES.dateRangeReversed,
+    path: ['to'],
+  });
 export type AdminWithdrawalsQuery = z.output<typeof adminWithdrawalsQuerySchema>;

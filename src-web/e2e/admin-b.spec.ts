@@ -576,7 +576,9 @@ describe('the withdrawal management', () => {
       const row25 = rows.filter({ hasText: '₺25,00' });
       await row30.locator('[data-testid=withdrawal-approve]').click();
       // asked first: the summary names the amount
-      await expect.poll(() => page.locator('[data-testid=approve-summary]').textContent()).toContain('₺30,00');
+      await expect
+        .poll(() => page.locator('[data-testid=approve-summary]').textContent())
+        .toContain('₺30,00');
       await snap(page, name('withdrawal-approve-confirm'));
       await page.locator('[data-testid=confirm-approve]').click();
       await expect.poll(() => toast(page, text.withdrawApproved).count()).toBe(1);

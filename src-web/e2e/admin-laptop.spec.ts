@@ -243,6 +243,13 @@ describe('admin screens on laptops', () => {
     await withdrawals.locator('dialog[open]').waitFor();
     expect(await modalActionsInView(withdrawals)).toEqual([]);
     await snap(withdrawals, name('withdrawal-reject'));
+    // a reversed date range says so instead of showing an empty list
+    await withdrawals.goto('/admin/withdrawals?from=2026-11-20&to=2026-11-01');
+    await withdrawals.locator('[data-testid=withdrawals-reversed]').waitFor();
+    expect(await withdrawals.locator('#withdrawal-to-error').textContent()).toBe(
+      lang === 'tr' ? 'Bitiş tarihi başlangıç tarihinden önce' : 'The end date is before the start date',
+    );
+    await snap(withdrawals, name('withdrawals-reversed'));
     await withdrawals.context().close();
 
     const settings = await adminPage(lang, size, '/admin/settings');

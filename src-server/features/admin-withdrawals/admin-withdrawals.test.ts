@@ -204,6 +204,13 @@ describe('GET /api/admin/withdraws', () => {
   const keysOf = (data: { items: { _id: string }[] }) =>
     data.items.map((item) => Object.keys(ids).find((k) => ids[k] === item._id));
 
+  it('refuses a date range whose start is after its end with 422 on `to`', async () => {
+    const res = await l.call('GET', '/api/admin/withdraws?from=2026-11-10&to=2026-11-01', { token });
+    expect(res.status).toBe(422);
+    expect(res.body.error.errors).toEqual({ to: 'The end date is before the start date' });
+    expect((await l.call('GET', '/api/admin/withdraws?from=2026-11-01&to=2026-11-01', { token })).status).toBe(200);
+  });
+
   it('lists every withdrawal newest first with the page figures', async () => {
     const data = await list('');
     expect(keysOf(data)).toEqual(['e', 'd', 'c', 'b', 'a']);

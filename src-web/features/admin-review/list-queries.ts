@@ -146,3 +146,8 @@ export function withdrawalListApiQuery(state: WithdrawalListState): string {
 export function hasWithdrawalFilters(state: WithdrawalListState): boolean {
   return state.status !== 'all' || state.from !== '' || state.to !== '' || state.q.trim() !== '';
 }
+
+/** A date range whose start is after its end: nothing to ask the server, a message to show. */
+export function isReversedRange(state: Pick<WithdrawalListState, 'from' | 'to'>): boolean {
+  return state.from !== '' && state.to !== '' && state.from > state.to;
+}

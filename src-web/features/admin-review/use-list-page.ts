@@ -16,7 +16,10 @@ export function useListPage<
   search,
   queryKey,
   fetchList,
+  enabled = () => true,
 }: {
+  /** false for a state not worth asking the server about (a reversed date range) */
+  enabled?(state: S): boolean;
   read(params: URLSearchParams): S;
   search(state: S): string;
   queryKey(state: S): readonly unknown[];
@@ -28,6 +31,7 @@ export function useListPage<
     queryKey: queryKey(state),
     queryFn: ({ signal }) => fetchList(state, signal),
     placeholderData: keepPreviousData,
+    enabled: enabled(state),
   });
   useClampPage(list.data, state.page, (page) => patch({ page } as Partial<S>));
   return { state, list, go, patch };

@@ -1,6 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { hasWithdrawalFilters, WITHDRAWAL_FILTERS, type WithdrawalListState } from './list-queries';
+import {
+  hasWithdrawalFilters,
+  isReversedRange,
+  WITHDRAWAL_FILTERS,
+  type WithdrawalListState,
+} from './list-queries';
 
 const SEARCH_DELAY_MS = 300;
 
@@ -15,6 +20,7 @@ export function WithdrawalsFilters({
   onReset(): void;
 }) {
   const { t } = useTranslation('adminReview');
+  const reversed = isReversedRange(state);
   const [text, setText] = useState(state.q);
   const applied = useRef(state.q);
   const change = useRef(onChange);
@@ -70,15 +76,22 @@ export function WithdrawalsFilters({
           onChange={(e) => onChange({ from: e.target.value })}
         />
       </div>
-      <div className="field">
+      <div className={`field${reversed ? ' has-error' : ''}`}>
         <label htmlFor="withdrawal-to">{t('withdrawals.filters.to')}</label>
         <input
           id="withdrawal-to"
           type="date"
           value={state.to}
           min={state.from || undefined}
+          aria-invalid={reversed || undefined}
+          aria-describedby={reversed ? 'withdrawal-to-error' : undefined}
           onChange={(e) => onChange({ to: e.target.value })}
         />
+        {reversed && (
+          <p className="field-error" id="withdrawal-to-error" role="alert">
+            {t('common:fields.dateRangeReversed')}
+          </p>
+        )}
       </div>
       <div className="field ar-grow">
         <label htmlFor="withdrawal-search">{t('withdrawals.filters.search')}</label>

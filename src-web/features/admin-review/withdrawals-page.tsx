@@ -12,6 +12,7 @@ import { ListBody } from './list-body';
 import { ListPageHead, RangeText } from './list-parts';
 import {
   EMPTY_WITHDRAWAL_FILTERS,
+  isReversedRange,
   readWithdrawalList,
   type WithdrawalListState,
   withdrawalListSearch,
@@ -36,6 +37,7 @@ export function WithdrawalsPage() {
     search: withdrawalListSearch,
     queryKey: adminKeys.withdrawals,
     fetchList: fetchWithdrawals,
+    enabled: (s) => !isReversedRange(s),
   });
   const [rejecting, setRejecting] = useState<WithdrawalDto | null>(null);
   // approving pays real money: asked first, like the reject asks for a reason
@@ -71,40 +73,48 @@ export function WithdrawalsPage() {
         onChange={(change) => patch({ ...change, page: 1 })}
         onReset={() => go(EMPTY_WITHDRAWAL_FILTERS)}
       />
-      <ListBody
-        list={list}
-        errorText={t('withdrawalsLoadError')}
-        errorTestId="withdrawals-error"
-        page={state.page}
-        onPage={(page) => patch({ page })}
-      >
-        {(data) => (
-          <>
-            <div className="ar-summary">
-              <strong data-testid="withdrawals-total">{t('withdrawals.total', { count: data.total })}</strong>
-              <RangeText
-                page={data.page}
-                limit={data.limit}
-                total={data.total}
-                textKey="withdrawals.range"
-                testId="withdrawals-range"
-              />
-            </div>
-            {data.items.length === 0 ? (
-              <p className="card ar-empty" data-testid="withdrawals-empty">
-                {t('withdrawals.empty')}
-              </p>
-            ) : (
-              <WithdrawalsTable
-                items={data.items}
-                busyId={approve.isPending ? (approve.variables?._id ?? null) : null}
-                onApprove={setApproving}
-                onReject={setRejecting}
-              />
-            )}
-          </>
-        )}
-      </ListBody>
+      {isReversedRange(state) ? (
+        <p className="card ar-empty" data-testid="withdrawals-reversed">
+          {t('withdrawals.reversedRange')}
+        </p>
+      ) : (
+        <ListBody
+          list={list}
+          errorText={t('withdrawalsLoadError')}
+          errorTestId="withdrawals-error"
+          page={state.page}
+          onPage={(page) => patch({ page })}
+        >
+          {(data) => (
+            <>
+              <div className="ar-summary">
+                <strong data-testid="withdrawals-total">
+                  {t('withdrawals.total', { count: data.total })}
+                </strong>
+                <RangeText
+                  page={data.page}
+                  limit={data.limit}
+                  total={data.total}
+                  textKey="withdrawals.range"
+                  testId="withdrawals-range"
+                />
+              </div>
+              {data.items.length === 0 ? (
+                <p className="card ar-empty" data-testid="withdrawals-empty">
+                  {t('withdrawals.empty')}
+                </p>
+              ) : (
+                <WithdrawalsTable
+                  items={data.items}
+                  busyId={approve.isPending ? (approve.variables?._id ?? null) : null}
+                  onApprove={setApproving}
+                  onReject={setRejecting}
+                />
+              )}
+            </>
+          )}
+        </ListBody>
+      )}
       <RejectWithdrawalModal item={rejecting} onClose={() => setRejecting(null)} />
       <ConfirmModal
         open={approving !== null}

@@ -80,6 +80,7 @@ function TaskView({ task }: { task: TaskDto }) {
             task={task}
             state={state}
             signedIn={!!user}
+            suspended={user?.status === 'suspended'}
             onStart={progress.start}
             starting={progress.starting}
             startError={progress.startError}

@@ -12,6 +12,7 @@ export function TaskSideCard({
   task,
   state,
   signedIn,
+  suspended = false,
   onStart,
   starting,
   startError,
@@ -19,6 +20,8 @@ export function TaskSideCard({
   task: TaskDto;
   state: TaskPageState;
   signedIn: boolean;
+  /** a suspended account cannot start tasks: the button says why before any tap */
+  suspended?: boolean;
   onStart(): void;
   starting: boolean;
   startError: string | null;
@@ -72,11 +75,17 @@ export function TaskSideCard({
       {signedIn && state === 'available' && (
         <>
           {full && <p className="notice notice-info">{t('errors:task_full')}</p>}
+          {suspended && (
+            <p className="notice notice-info" id="start-blocked" data-testid="start-blocked">
+              {t('errors:suspended')}
+            </p>
+          )}
           <button
             type="button"
             className="btn btn-primary btn-block btn-lg"
             onClick={onStart}
-            disabled={starting || full}
+            disabled={starting || full || suspended}
+            aria-describedby={suspended ? 'start-blocked' : undefined}
             data-testid="start-task"
           >
             {starting ? t('detail.starting') : t('detail.start')}

@@ -7,7 +7,7 @@ import { adminUsersRoutes } from './features/admin-users/admin-users.routes';
 import { adminWithdrawalsRoutes } from './features/admin-withdrawals/admin-withdrawals.routes';
 import { authRoutes } from './features/auth/auth.routes';
 import { filesRoutes } from './features/files/files.routes';
-import { notificationsRoutes } from './features/notifications/notifications.routes';
+import { notificationStatusRoutes, notificationsRoutes } from './features/notifications/notifications.routes';
 import { profileRoutes } from './features/profile/profile.routes';
 import { reviewRoutes } from './features/review/review.routes';
 import { settingsRoutes } from './features/settings/settings.routes';
@@ -60,6 +60,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route('/admin/stats', adminStatsRoutes);
   api.route('/admin/users', adminUsersRoutes);
   api.route('/admin/submissions', adminSubmissionsRoutes);
+  api.route('/admin/notifications', notificationStatusRoutes);
   api.all('*', () => {
     throw fail.notFound('route_not_found');
   });

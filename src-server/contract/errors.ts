@@ -60,7 +60,7 @@ export const ERROR_MESSAGES = {
   notification_type_required: 'Please choose a notification type',
   notification_title_required: 'Please enter a notification title',
   notification_message_required: 'Please enter a notification message',
-  player_id_required: 'A player id is required to notify one user',
+  player_id_required: "A user's device id is required to notify one user",
   idempotency_conflict: 'This request is already being processed',
   invalid_idempotency_key: 'The Idempotency-Key header must be 1 to 200 visible characters',
   idempotency_key_reused: 'This Idempotency-Key was already used for a different request',

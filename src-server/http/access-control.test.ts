@@ -58,6 +58,7 @@ const ROUTES: Record<string, Access> = {
   'GET /api/admin/users/:id/withdrawals': 'admin',
   'GET /api/admin/submissions/recent': 'admin',
   'GET /api/admin/submissions': 'admin',
+  'GET /api/admin/notifications/status': 'admin',
 };
 
 const WHO: Who[] = ['visitor', 'user', 'suspended', 'banned', 'admin'];

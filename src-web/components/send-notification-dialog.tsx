@@ -1,4 +1,4 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NOTIFICATION_TYPES, TIMINGS_MS } from '../../src-server/contract/constants';
@@ -50,6 +50,13 @@ function NotificationForm({ initialPlayerId, onClose }: { initialPlayerId: strin
     mutationFn: (body: Record<string, string>) =>
       getData<NotificationSentDto>('/auth/send-notification', { method: 'POST', body }),
   });
+  // said as the dialog opens, not after the message is written
+  const status = useQuery({
+    queryKey: ['admin', 'push-status'],
+    queryFn: () => getData<{ configured: boolean }>('/admin/notifications/status'),
+    staleTime: 60_000,
+  });
+  const unconfigured = status.data?.configured === false;
 
   useEffect(() => {
     if (!send.isSuccess) return;
@@ -115,6 +122,11 @@ function NotificationForm({ initialPlayerId, onClose }: { initialPlayerId: strin
   const custom = values.notificationType === 'customMessage';
   return (
     <form onSubmit={submit} noValidate className="notify-form">
+      {unconfigured && (
+        <p className="notice notice-info" data-testid="notify-unconfigured">
+          {t('notify.unconfigured')}
+        </p>
+      )}
       {send.isError && (
         <p className="notice notice-error" role="alert">
           {errorText(t, send.error, 'admin:notify.sendError')}
@@ -180,14 +192,18 @@ function NotificationForm({ initialPlayerId, onClose }: { initialPlayerId: strin
             autoComplete="off"
             spellCheck={false}
             onChange={(e) => set('playerId', e.target.value)}
+            aria-describedby={`${id}-playerId-hint`}
           />
+          <small className="muted" id={`${id}-playerId-hint`}>
+            {t('notify.playerIdHint')}
+          </small>
         </Field>
       )}
       <div className="form-actions">
         <button type="button" className="btn btn-outline" onClick={onClose}>
           {t('common:actions.cancel')}
         </button>
-        <button type="submit" className="btn btn-primary" disabled={send.isPending}>
+        <button type="submit" className="btn btn-primary" disabled={send.isPending || unconfigured}>
           {send.isPending ? t('notify.sending') : t('notify.send')}
         </button>
       </div>

@@ -550,7 +550,7 @@ describe('admin screens, part A, in a real browser', () => {
     await dialog.getByLabel('Title').fill('Yeni görevler eklendi');
     await dialog.getByLabel('Message').fill('Bugün 10 yeni anket görevi var.');
     await dialog.getByLabel('All users').check();
-    expect(await dialog.getByLabel('Player id', { exact: true }).count()).toBe(0);
+    expect(await dialog.getByLabel("User's device id", { exact: true }).count()).toBe(0);
     await snap(page, 'admin-a-notify-custom-en-desktop');
     await dialog.getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => dialog.getByRole('button', { name: 'Yes, send to all' }).isVisible()).toBe(true);
@@ -585,8 +585,8 @@ describe('admin screens, part A, in a real browser', () => {
     await trDialog.getByRole('button', { name: 'Gönder' }).click();
     await expect
       .poll(() => text(tr.page, '.modal .field-error'))
-      .toBe('Tek bir kullanıcıya bildirim için oyuncu kimliği (player id) gereklidir');
-    await trDialog.getByLabel('Oyuncu kimliği (player id)').fill('player-abc-123');
+      .toBe('Tek bir kullanıcıya bildirim için kullanıcının cihaz kimliği gereklidir');
+    await trDialog.getByLabel('Kullanıcının cihaz kimliği').fill('player-abc-123');
     // a refusing push service first: the failure shows translated and the dialog stays
     recorder.reply({ status: 400, body: JSON.stringify({ errors: ['invalid player'] }) });
     await trDialog.getByRole('button', { name: 'Gönder' }).click();
@@ -609,7 +609,7 @@ describe('admin screens, part A, in a real browser', () => {
     });
   });
 
-  it('shows an unconfigured push service as a translated message', async () => {
+  it('says push is not configured as soon as the dialog opens', async () => {
     const bare = await startServer();
     try {
       const token = await apiLogin(bare.url);
@@ -619,12 +619,13 @@ describe('admin screens, part A, in a real browser', () => {
       await page.goto('/admin');
       await page.locator('[data-testid=open-notify]').click();
       const dialog = page.getByRole('dialog', { name: 'Send notification' });
-      await dialog.getByLabel('Notification type').selectOption('isAccepted');
-      await dialog.getByLabel('Player id', { exact: true }).fill('player-1');
-      await dialog.getByRole('button', { name: 'Send' }).click();
+      // before anything is written
       await expect
-        .poll(() => text(page, '.modal .notice-error'))
-        .toBe('Push notifications are not configured');
+        .poll(() => text(page, '[data-testid=notify-unconfigured]'))
+        .toBe(
+          'Push notifications are not configured on this server (OneSignal app id and key), so nothing can be sent.',
+        );
+      expect(await dialog.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
       await snap(page, 'admin-a-notify-unconfigured-en-phone');
       await context.close();
     } finally {

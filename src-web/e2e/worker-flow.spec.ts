@@ -533,28 +533,31 @@ describe('the worker flow in a real browser', () => {
   it.each([
     ['tr', DESKTOP],
     ['en', PHONE],
-  ] as const)('tells a suspended user why the start button is off, before any tap (%s)', async (lang, size) => {
-    const user = await apiRegister(suite.server.url, {
-      name: 'Suspended worker',
-      email: `suspended-${lang}@example.test`,
-      password: 'secret123',
-    });
-    suite.server.db().prepare("UPDATE users SET status = 'suspended' WHERE _id = ?").run(user.id);
-    const { context, page, errors } = await signedInPage(lang, size, user.token);
-    await page.goto(`/tasks/${ids.follow}`);
-    const start = page.locator('[data-testid=start-task]');
-    await expect.poll(() => start.isDisabled()).toBe(true);
-    expect(await page.locator('[data-testid=start-blocked]').textContent()).toBe(TEXT[lang].suspended);
-    expect(await start.getAttribute('aria-describedby')).toBe('start-blocked');
-    expect(await page.locator('[data-testid=task-state]').getAttribute('data-state')).toBe('available');
-    // the server refuses it all the same
-    const res = await fetch(`${suite.server.url}/api/tasks/${ids.follow}/start`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${user.token}` },
-    });
-    expect(res.status).toBe(403);
-    await snap(page, `worker-start-suspended-${lang}-${size === PHONE ? 'phone' : 'desktop'}`);
-    expect(errors).toEqual([]);
-    await context.close();
-  });
+  ] as const)(
+    'tells a suspended user why the start button is off, before any tap (%s)',
+    async (lang, size) => {
+      const user = await apiRegister(suite.server.url, {
+        name: 'Suspended worker',
+        email: `suspended-${lang}@example.test`,
+        password: 'secret123',
+      });
+      suite.server.db().prepare("UPDATE users SET status = 'suspended' WHERE _id = ?").run(user.id);
+      const { context, page, errors } = await signedInPage(lang, size, user.token);
+      await page.goto(`/tasks/${ids.follow}`);
+      const start = page.locator('[data-testid=start-task]');
+      await expect.poll(() => start.isDisabled()).toBe(true);
+      expect(await page.locator('[data-testid=start-blocked]').textContent()).toBe(TEXT[lang].suspended);
+      expect(await start.getAttribute('aria-describedby')).toBe('start-blocked');
+      expect(await page.locator('[data-testid=task-state]').getAttribute('data-state')).toBe('available');
+      // the server refuses it all the same
+      const res = await fetch(`${suite.server.url}/api/tasks/${ids.follow}/start`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${user.token}` },
+      });
+      expect(res.status).toBe(403);
+      await snap(page, `worker-start-suspended-${lang}-${size === PHONE ? 'phone' : 'desktop'}`);
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
 });

@@ -208,7 +208,9 @@ describe('GET /api/admin/withdraws', () => {
     const res = await l.call('GET', '/api/admin/withdraws?from=2026-11-10&to=2026-11-01', { token });
     expect(res.status).toBe(422);
     expect(res.body.error.errors).toEqual({ to: 'The end date is before the start date' });
-    expect((await l.call('GET', '/api/admin/withdraws?from=2026-11-01&to=2026-11-01', { token })).status).toBe(200);
+    expect(
+      (await l.call('GET', '/api/admin/withdraws?from=2026-11-01&to=2026-11-01', { token })).status,
+    ).toBe(200);
   });
 
   it('lists every withdrawal newest first with the page figures', async () => {

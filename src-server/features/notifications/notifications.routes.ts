@@ -10,3 +10,11 @@ export const notificationsRoutes = new Hono<AppEnv>().post('/send-notification',
   const body = await readJson(c, anyObject);
   return c.json({ success: true, data: await sendNotification(c.var.deps, body) });
 });
+
+/**
+ * GET /api/admin/notifications/status (admins): whether push is configured, so the dialog can
+ * say so when it opens rather than after the message is written.
+ */
+export const notificationStatusRoutes = new Hono<AppEnv>().get('/status', requireAdmin, (c) =>
+  c.json({ success: true, data: { configured: c.var.deps.push.configured } }),
+);

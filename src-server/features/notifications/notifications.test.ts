@@ -122,14 +122,14 @@ describe('POST /api/auth/send-notification', () => {
       { notificationType: 'isAccepted' },
       'player_id_required',
       'playerId',
-      'A player id is required to notify one user',
+      "A user's device id is required to notify one user",
     ],
     [
       'a blank player id',
       { notificationType: 'isAccepted', playerId: '  ', target: 'user' },
       'player_id_required',
       'playerId',
-      'A player id is required to notify one user',
+      "A user's device id is required to notify one user",
     ],
     [
       'a player id that is not text',
@@ -230,5 +230,25 @@ describe('POST /api/auth/send-notification', () => {
     const res = await send({ notificationType: 'newTask', target: 'all' }, await token());
     expect([res.status, res.body.error.code]).toEqual([status, code]);
     expect(rec.requests).toEqual([]);
+  });
+});
+
+describe('GET /api/admin/notifications/status', () => {
+  it('tells an admin that push is configured, and calls nobody', async () => {
+    const res = await t.call('GET', '/api/admin/notifications/status', { token: adminToken });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ configured: true });
+    expect(rec.requests).toEqual([]);
+  });
+
+  it('tells an admin when it is not', async () => {
+    const bare = await createTestApp();
+    try {
+      const token = await bare.tokenFor(await makeUser(bare.deps.db, { role: 'admin' }));
+      const res = await bare.call('GET', '/api/admin/notifications/status', { token });
+      expect(res.body.data).toEqual({ configured: false });
+    } finally {
+      await bare.dispose();
+    }
   });
 });

@@ -55,6 +55,13 @@ export interface AdminStatsDto {
   userGrowthPercent: number;
   taskGrowthPercent: number;
   earningGrowthPercent: number;
+  /**
+   * True where the earlier 30 days had nothing and the last 30 have something: the percent is
+   * 0 by the contract, and the screen shows the figure as new rather than as no change.
+   */
+  userGrowthNew: boolean;
+  taskGrowthNew: boolean;
+  earningGrowthNew: boolean;
 }
 
 /** GET /api/admin/stats/today: since midnight in Turkey (UTC+3 all year). */

@@ -66,6 +66,9 @@ export async function adminStats(deps: Deps): Promise<AdminStatsDto> {
     userGrowthPercent: growthPercent(usersBefore, usersNow),
     taskGrowthPercent: growthPercent(tasksBefore, tasksNow),
     earningGrowthPercent: growthPercent(earnedBefore, earnedNow),
+    userGrowthNew: usersBefore === 0 && usersNow > 0,
+    taskGrowthNew: tasksBefore === 0 && tasksNow > 0,
+    earningGrowthNew: earnedBefore === 0 && earnedNow > 0,
   };
 }
 

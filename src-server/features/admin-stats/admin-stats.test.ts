@@ -72,10 +72,13 @@ describe('GET /api/admin/stats', () => {
         // users: 4 in the last 30 days (exactly 30 days ago counts) against 2 before;
         // the 8 submitters are a year old and the deleted one does not count
         userGrowthPercent: 100,
-        // tasks: 1 now, 0 before: no earlier window, so 0
+        // tasks: 1 now, 0 before: no earlier window, so 0, and marked new
         taskGrowthPercent: 0,
         // earnings: 15 TL against 10 TL
         earningGrowthPercent: 50,
+        userGrowthNew: false,
+        taskGrowthNew: true,
+        earningGrowthNew: false,
       },
     });
   });

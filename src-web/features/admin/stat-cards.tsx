@@ -10,6 +10,8 @@ interface Card {
   key: keyof AdminStatsDto;
   value: string;
   growth: number | null;
+  /** nothing in the earlier 30 days: the figure is new, not 0 % */
+  isNew?: boolean;
   icon: ReactNode;
 }
 
@@ -22,12 +24,14 @@ export function StatCards({ stats }: { stats: AdminStatsDto }) {
       key: 'totalUsers',
       value: formatCount(stats.totalUsers),
       growth: stats.userGrowthPercent,
+      isNew: stats.userGrowthNew,
       icon: <UserIcon />,
     },
     {
       key: 'totalTasks',
       value: formatCount(stats.totalTasks),
       growth: stats.taskGrowthPercent,
+      isNew: stats.taskGrowthNew,
       icon: <ListIcon />,
     },
     {
@@ -40,6 +44,7 @@ export function StatCards({ stats }: { stats: AdminStatsDto }) {
       key: 'totalRewards',
       value: formatMoney(stats.totalRewards),
       growth: stats.earningGrowthPercent,
+      isNew: stats.earningGrowthNew,
       icon: <WalletIcon />,
     },
   ];
@@ -53,6 +58,10 @@ export function StatCards({ stats }: { stats: AdminStatsDto }) {
             <p className="admin-stat-value">{card.value}</p>
             {card.growth === null ? (
               <p className="admin-stat-growth muted">{t('dashboard.stats.awaitingReview')}</p>
+            ) : card.isNew ? (
+              <p className="admin-stat-growth growth-up" data-testid="growth-new">
+                {t('dashboard.stats.growthNew')}
+              </p>
             ) : (
               <p className={`admin-stat-growth growth-${growthTone(card.growth)}`}>
                 {t('dashboard.stats.growth', { value: formatGrowth(card.growth, lang) })}

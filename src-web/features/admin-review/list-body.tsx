@@ -1,7 +1,7 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { PageLoader } from '../../components/page-loader';
 import { Pagination } from '../../components/pagination';
+import { Skeleton } from '../../components/skeleton';
 import { LoadError } from './list-parts';
 
 /**
@@ -27,7 +27,7 @@ export function ListBody<D extends { items: readonly unknown[]; pages: number }>
 }) {
   const data = list.data;
   const error = <LoadError message={errorText} onRetry={() => list.refetch()} testId={errorTestId} />;
-  if (list.isPending) return <PageLoader />;
+  if (list.isPending) return <Skeleton layout="table" />;
   if (list.isError && !data) return error;
   if (!data) return null;
   if (empty !== undefined && data.items.length === 0) return empty;

@@ -5,7 +5,7 @@ import { Link, useParams } from 'react-router-dom';
 import type { AdminUserDetailDto } from '../../../src-server/contract/admin';
 import { paths } from '../../app/paths';
 import { Avatar } from '../../components/avatar';
-import { PageLoader } from '../../components/page-loader';
+import { Skeleton } from '../../components/skeleton';
 import { ApiError } from '../../lib/api';
 import { formatDate, formatDateTime, formatMoney } from '../../lib/format';
 import { usePageTitle } from '../../lib/page-title';
@@ -34,7 +34,7 @@ export function UserDetailPage() {
       ← {t('detail.back')}
     </Link>
   );
-  if (user.isPending) return <PageLoader />;
+  if (user.isPending) return <Skeleton layout="page" />;
   if (user.isError) {
     return (
       <section className="ar-page">

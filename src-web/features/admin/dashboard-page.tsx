@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { PageLoader } from '../../components/page-loader';
+import { Skeleton } from '../../components/skeleton';
 import { usePageTitle } from '../../lib/page-title';
 import { useDashboard } from './dashboard-api';
 import { PendingWithdrawals } from './pending-withdrawals';
@@ -39,7 +39,7 @@ export function DashboardPage() {
           </button>
         </div>
       ) : loading || !stats.data || !today.data || !withdrawals.data || !submissions.data ? (
-        <PageLoader />
+        <Skeleton layout="page" />
       ) : (
         <div className="admin-dashboard">
           <StatCards stats={stats.data} />

@@ -1,7 +1,7 @@
 import { type KeyboardEvent, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
-import { PageLoader } from '../../components/page-loader';
+import { Skeleton } from '../../components/skeleton';
 import { usePageTitle } from '../../lib/page-title';
 import { ContactSettings } from './contact-settings';
 import { GeneralSettings } from './general-settings';
@@ -88,7 +88,7 @@ export function AdminSettingsPage() {
           </div>
         )}
         {/* the forms start from what the server says now, not from an older cached copy */}
-        {settings.isFetchedAfterMount ? panel : !settings.isError && <PageLoader />}
+        {settings.isFetchedAfterMount ? panel : !settings.isError && <Skeleton layout="page" />}
       </div>
     </section>
   );

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { paths } from '../../app/paths';
-import { PageLoader } from '../../components/page-loader';
+import { Skeleton } from '../../components/skeleton';
 import { ApiError } from '../../lib/api';
 import { usePageTitle } from '../../lib/page-title';
 import { useAdminTask } from './admin-tasks-api';
@@ -20,7 +20,7 @@ export function AdminTaskFormPage() {
 
   let body: ReactNode;
   if (!id) body = <TaskForm initial={NEW_TASK_VALUES} />;
-  else if (task.isPending) body = <PageLoader />;
+  else if (task.isPending) body = <Skeleton layout="page" />;
   else if (task.isError) {
     body =
       task.error instanceof ApiError && task.error.status === 404 ? (

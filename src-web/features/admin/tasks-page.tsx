@@ -2,8 +2,8 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Category } from '../../../src-server/contract/constants';
 import type { TaskDto } from '../../../src-server/contract/tasks';
-import { PageLoader } from '../../components/page-loader';
 import { Pagination } from '../../components/pagination';
+import { Skeleton } from '../../components/skeleton';
 import { useToast } from '../../components/toast';
 import { usePageTitle } from '../../lib/page-title';
 import { useSearchState } from '../../lib/use-search-state';
@@ -105,7 +105,7 @@ export function AdminTasksPage() {
           </button>
         </div>
       ) : !data ? (
-        <PageLoader />
+        <Skeleton layout="table" />
       ) : data.items.length === 0 ? (
         <p className="card admin-empty" data-testid="admin-tasks-empty">
           {t(state.q || state.status !== 'all' ? 'tasks.emptyFiltered' : 'tasks.empty')}

@@ -5,7 +5,7 @@ import { Link } from 'react-router-dom';
 import { PAGE_SIZES, PAYMENT_METHODS } from '../../../src-server/contract/constants';
 import { tlToKurus } from '../../../src-server/contract/money';
 import { paths } from '../../app/paths';
-import { PageLoader } from '../../components/page-loader';
+import { Skeleton } from '../../components/skeleton';
 import { useToast } from '../../components/toast';
 import { useAuth } from '../../lib/auth';
 import { usePageTitle } from '../../lib/page-title';
@@ -58,7 +58,7 @@ export function ProfilePage() {
     [records.data, withdrawals.data],
   );
 
-  if (loading) return <PageLoader />;
+  if (loading) return <Skeleton layout="page" />;
   if (!user) {
     return (
       <section className="container narrow section">

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { paths } from '../../app/paths';
-import { PageLoader } from '../../components/page-loader';
+import { Skeleton } from '../../components/skeleton';
 import { useToast } from '../../components/toast';
 import { ApiError } from '../../lib/api';
 import { errorText } from '../../lib/errors';
@@ -52,7 +52,7 @@ export function MySubmissionsPage() {
       </header>
       <StatusFilter value={filter} onChange={setFilter} />
       {list.isPending ? (
-        <PageLoader />
+        <Skeleton layout="cards" />
       ) : list.isError ? (
         <div className="card state-card" role="alert" data-testid="submissions-error">
           <p className="notice notice-error">{t('loadError')}</p>

@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router-dom';
 import type { TaskDto } from '../../../src-server/contract/tasks';
 import { paths } from '../../app/paths';
 import { StarIcon } from '../../components/icons';
-import { PageLoader } from '../../components/page-loader';
+import { Skeleton } from '../../components/skeleton';
 import { ApiError } from '../../lib/api';
 import { useAuth } from '../../lib/auth';
 import { formatMoney } from '../../lib/format';
@@ -23,7 +23,7 @@ export function TaskDetailPage() {
   const { id = '' } = useParams();
   const task = useTask(id);
   usePageTitle(task.data?.title ?? t('titles.task'));
-  if (task.isPending) return <PageLoader />;
+  if (task.isPending) return <Skeleton layout="page" />;
   if (task.isError) {
     return task.error instanceof ApiError && task.error.status === 404 ? (
       <TaskNotFound />

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { paths } from '../../app/paths';
-import { PageLoader } from '../../components/page-loader';
+import { Skeleton } from '../../components/skeleton';
 import { ApiError } from '../../lib/api';
 import { useAuth } from '../../lib/auth';
 import { usePageTitle } from '../../lib/page-title';
@@ -19,7 +19,7 @@ export function TaskEditPage() {
   usePageTitle(t('titles.taskEdit'));
   // the server has the last word: a 403 on save also shows the permission message
   const [refused, setRefused] = useState(false);
-  if (task.isPending) return <PageLoader />;
+  if (task.isPending) return <Skeleton layout="page" />;
   if (task.isError) {
     return task.error instanceof ApiError && task.error.status === 404 ? (
       <TaskNotFound />

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { PageLoader } from '../../components/page-loader';
 import { Pagination } from '../../components/pagination';
+import { Skeleton } from '../../components/skeleton';
 import { TaskCard } from './task-card';
 import { hasAnyFilter, type TaskFilters } from './task-filters';
 import type { useTaskList } from './tasks-api';
@@ -18,7 +18,7 @@ export function TaskResults({
   onClear(): void;
 }) {
   const { t } = useTranslation('tasks');
-  if (list.isPending) return <PageLoader />;
+  if (list.isPending) return <Skeleton layout="cards" />;
   if (list.isError && !list.data) {
     return (
       <div className="card state-card" role="alert" data-testid="tasks-error">

@@ -5,6 +5,10 @@ import { paths } from '../app/paths';
 import { useAuth } from '../lib/auth';
 import { Avatar } from './avatar';
 
+function menuItems(list: HTMLElement | null): HTMLElement[] {
+  return [...(list?.querySelectorAll<HTMLElement>('[role=menuitem]') ?? [])];
+}
+
 /**
  * The signed-in user's menu (profile, admin panel, log out) as a menu button: opening it moves
  * focus to its first item, the arrow keys, Home and End move between items, Escape closes it
@@ -19,11 +23,11 @@ export function UserMenu() {
   const buttonRef = useRef<HTMLButtonElement>(null);
   const listRef = useRef<HTMLDivElement>(null);
 
-  const items = () => [...(listRef.current?.querySelectorAll<HTMLElement>('[role=menuitem]') ?? [])];
+  const items = () => menuItems(listRef.current);
 
   useEffect(() => {
     if (!open) return;
-    items()[0]?.focus();
+    menuItems(listRef.current)[0]?.focus();
     const outside = (e: MouseEvent) => {
       if (!rootRef.current?.contains(e.target as Node)) setOpen(false);
     };

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { UserTaskDto, UserTaskSubmissionDto } from '../../../src-server/contract/tasks';
-import type { WithdrawalDto } from '../../../src-server/contract/withdrawals';
 import { recentActivities, statusCounts, taskState } from './activity';
 
 let n = 0;
@@ -32,23 +31,6 @@ function record(
   };
 }
 
-function withdrawal(createdAt: string, status: WithdrawalDto['status'] = 'pending'): WithdrawalDto {
-  n += 1;
-  return {
-    _id: `w${n}`,
-    amount: 25,
-    paymentMethod: 'papara',
-    accountDetails: { fullName: 'A B', accountNumber: '******7890' },
-    status,
-    createdAt,
-    updatedAt: createdAt,
-    reviewedAt: null,
-    rejectionReason: null,
-    description: null,
-    user: { _id: 'u', name: 'A B' },
-  };
-}
-
 describe('the state of a task record', () => {
   it.each([
     ['in_progress', null, 'in_progress'],
@@ -74,24 +56,22 @@ describe('the state of a task record', () => {
 });
 
 describe('the recent activities', () => {
-  it('turns approved, rejected and started tasks and payouts into events, newest first', () => {
+  it('turns approved, rejected and started tasks into events, newest first (SPEC section 4)', () => {
     const done = record('completed', { status: 'approved', reward: 12.5, updatedAt: '2026-03-05T00:00:00Z' });
     const rejected = record('completed', { status: 'rejected', updatedAt: '2026-03-04T00:00:00Z' });
     const started = record('in_progress', null, '2026-03-03T00:00:00Z');
     const waiting = record('completed', { status: 'pending', updatedAt: '2026-03-09T00:00:00Z' });
-    const payout = withdrawal('2026-03-06T00:00:00Z', 'rejected');
-    const events = recentActivities([started, waiting, rejected, done], [payout], 5);
-    expect(events.map((e) => e.type)).toEqual(['payout', 'task_completed', 'task_rejected', 'task_started']);
-    expect(events[1]).toMatchObject({ amount: 12.5, taskId: done.task._id, title: done.task.title });
-    expect(events[0]).toMatchObject({ amount: 25, taskId: null, payoutStatus: 'rejected' });
-    expect(events[3]).toMatchObject({ taskId: started.task._id, amount: null });
+    const events = recentActivities([started, waiting, rejected, done], 5);
+    expect(events.map((e) => e.type)).toEqual(['task_completed', 'task_rejected', 'task_started']);
+    expect(events[0]).toMatchObject({ amount: 12.5, taskId: done.task._id, title: done.task.title });
+    expect(events[2]).toMatchObject({ taskId: started.task._id, amount: null });
   });
 
   it('keeps only the latest five', () => {
     const records = Array.from({ length: 8 }, (_, i) =>
       record('in_progress', null, `2026-03-0${i + 1}T00:00:00.000Z`),
     );
-    const events = recentActivities(records, [], 5);
+    const events = recentActivities(records, 5);
     expect(events).toHaveLength(5);
     expect(events[0].date).toBe('2026-03-08T00:00:00.000Z');
     expect(events[4].date).toBe('2026-03-04T00:00:00.000Z');

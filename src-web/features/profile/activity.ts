@@ -1,5 +1,4 @@
 import type { UserTaskDto } from '../../../src-server/contract/tasks';
-import type { WithdrawalDto } from '../../../src-server/contract/withdrawals';
 
 /** Where a user task record stands (SPEC.md section 4, task page state). */
 export type TaskState = 'in_progress' | 'waiting' | 'approved' | 'rejected';
@@ -31,7 +30,7 @@ export function statusCounts(records: readonly Pick<UserTaskDto, 'status' | 'sub
   return counts;
 }
 
-export type ActivityType = 'task_completed' | 'task_rejected' | 'task_started' | 'payout';
+export type ActivityType = 'task_completed' | 'task_rejected' | 'task_started';
 
 /** A profile activity (SPEC.md section 3), derived from task records and withdrawals. */
 export interface Activity {
@@ -40,11 +39,9 @@ export interface Activity {
   /** the task's title; empty for a payout */
   title: string;
   date: string;
-  /** TL: the reward of a completed task or the amount of a payout */
+  /** TL: the reward of a completed task */
   amount: number | null;
-  taskId: string | null;
-  /** a payout's own status */
-  payoutStatus?: WithdrawalDto['status'];
+  taskId: string;
 }
 
 function fromRecord(record: UserTaskDto): Activity | null {
@@ -77,37 +74,21 @@ function fromRecord(record: UserTaskDto): Activity | null {
   return null;
 }
 
-function fromWithdrawal(w: WithdrawalDto): Activity {
-  return {
-    id: `payout-${w._id}`,
-    type: 'payout',
-    title: '',
-    date: w.createdAt,
-    amount: w.amount,
-    taskId: null,
-    payoutStatus: w.status,
-  };
-}
-
 function time(iso: string): number {
   const ms = Date.parse(iso);
   return Number.isFinite(ms) ? ms : 0;
 }
 
 /**
- * The latest events: approved, rejected and in-progress tasks and the payouts, newest first,
- * cut to `limit`.
+ * The latest events of SPEC.md section 4: approved, rejected and in-progress tasks, newest
+ * first, cut to `limit`. Payouts have the withdrawal history of their own and never push a
+ * task out of these.
  */
-export function recentActivities(
-  records: readonly UserTaskDto[],
-  withdrawals: readonly WithdrawalDto[],
-  limit: number,
-): Activity[] {
+export function recentActivities(records: readonly UserTaskDto[], limit: number): Activity[] {
   const events: Activity[] = [];
   for (const r of records) {
     const event = fromRecord(r);
     if (event) events.push(event);
   }
-  for (const w of withdrawals) events.push(fromWithdrawal(w));
   return events.sort((a, b) => time(b.date) - time(a.date)).slice(0, limit);
 }

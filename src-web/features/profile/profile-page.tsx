@@ -51,11 +51,8 @@ export function ProfilePage() {
     [approved.data],
   );
   const activities = useMemo(
-    () =>
-      records.data && withdrawals.data
-        ? recentActivities(records.data, withdrawals.data, PAGE_SIZES.recentActivity)
-        : null,
-    [records.data, withdrawals.data],
+    () => (records.data ? recentActivities(records.data, PAGE_SIZES.recentActivity) : null),
+    [records.data],
   );
 
   if (loading) return <Skeleton layout="page" />;

@@ -8,7 +8,6 @@ const TONES = {
   task_completed: 'approved',
   task_rejected: 'rejected',
   task_started: 'in_progress',
-  payout: 'muted',
 } as const;
 
 function ActivityItem({ item }: { item: Activity }) {
@@ -19,22 +18,18 @@ function ActivityItem({ item }: { item: Activity }) {
       <span className={`activity-dot badge-${TONES[item.type]}`} aria-hidden="true" />
       <div className="activity-main">
         <p className="activity-title">
-          {item.taskId ? <Link to={paths.task(item.taskId)}>{item.title}</Link> : <span>{typeLabel}</span>}
+          <Link to={paths.task(item.taskId)}>{item.title}</Link>
         </p>
         <p className="activity-meta muted">
-          {item.taskId && <span>{typeLabel} · </span>}
+          <span>{typeLabel} · </span>
           <time dateTime={item.date}>{formatDateTime(item.date)}</time>
-          {item.payoutStatus && <span> · {t(`withdrawalStatus.${item.payoutStatus}`)}</span>}
         </p>
       </div>
       <div className="activity-side">
         {item.type === 'task_completed' && item.amount !== null && (
           <span className="activity-amount plus">+{formatMoney(item.amount)}</span>
         )}
-        {item.type === 'payout' && item.amount !== null && (
-          <span className="activity-amount">{formatMoney(item.amount)}</span>
-        )}
-        {item.type === 'task_rejected' && item.taskId && (
+        {item.type === 'task_rejected' && (
           <Link className="btn btn-outline btn-sm" to={paths.task(item.taskId)}>
             {t('activity.restart')}
           </Link>

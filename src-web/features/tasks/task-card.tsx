@@ -4,9 +4,21 @@ import type { TaskDto } from '../../../src-server/contract/tasks';
 import { paths } from '../../app/paths';
 import { StarIcon } from '../../components/icons';
 import { formatDate, formatMoney } from '../../lib/format';
+import type { TaskPageState } from './task-state';
 
-/** One task of the list; the whole card opens the task, through the link on its title. */
-export function TaskCard({ task }: { task: TaskDto }) {
+/** The user's own states worth a badge on a card, with its colour (an available task needs none). */
+const BADGES: Partial<Record<TaskPageState, string>> = {
+  in_progress: 'badge',
+  completed: 'badge badge-pending',
+  rejected: 'badge badge-rejected',
+  approved: 'badge badge-approved',
+};
+
+/**
+ * One task of the list; the whole card opens the task, through the link on its title. A task the
+ * user has started shows where they stand with it.
+ */
+export function TaskCard({ task, state }: { task: TaskDto; state?: TaskPageState }) {
   const { t } = useTranslation(['tasks', 'common']);
   return (
     <article className={`card task-card${task.isFeatured ? ' is-featured' : ''}`} data-testid="task-card">
@@ -21,6 +33,11 @@ export function TaskCard({ task }: { task: TaskDto }) {
         <span className={`badge badge-difficulty-${task.difficulty}`}>
           {t(`common:difficulties.${task.difficulty}`)}
         </span>
+        {state && BADGES[state] && (
+          <span className={BADGES[state]} data-testid="task-card-state" data-state={state}>
+            {t(`card.state.${state}`)}
+          </span>
+        )}
       </div>
       <h2 className="task-card-title">
         <Link to={paths.task(task._id)} className="stretched-link">

@@ -3,7 +3,7 @@ import { Pagination } from '../../components/pagination';
 import { Skeleton } from '../../components/skeleton';
 import { TaskCard } from './task-card';
 import { hasAnyFilter, type TaskFilters } from './task-filters';
-import type { useTaskList } from './tasks-api';
+import { useMyTaskStates, type useTaskList } from './tasks-api';
 
 /** The count of tasks found, the cards, the pages; or the loading, error or empty state. */
 export function TaskResults({
@@ -18,6 +18,7 @@ export function TaskResults({
   onClear(): void;
 }) {
   const { t } = useTranslation('tasks');
+  const mine = useMyTaskStates();
   if (list.isPending) return <Skeleton layout="cards" />;
   if (list.isError && !list.data) {
     return (
@@ -49,7 +50,7 @@ export function TaskResults({
       ) : (
         <div className="task-grid">
           {data.items.map((task) => (
-            <TaskCard key={task._id} task={task} />
+            <TaskCard key={task._id} task={task} state={mine.get(task._id)} />
           ))}
         </div>
       )}

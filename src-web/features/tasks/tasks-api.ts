@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
+import { useMemo } from 'react';
 import type { SubmissionDto } from '../../../src-server/contract/submissions';
 import type { TaskDto, TaskSaveReply, UserTaskDto } from '../../../src-server/contract/tasks';
 import type { Page } from '../../../src-server/contract/types';
@@ -7,11 +8,13 @@ import { ApiError, getData, request } from '../../lib/api';
 import { useAuth } from '../../lib/auth';
 import { errorText } from '../../lib/errors';
 import { apiQuery, type TaskFilters } from './task-filters';
+import { type TaskPageState, taskPageState } from './task-state';
 
 const taskPath = (id: string) => `/tasks/${encodeURIComponent(id)}`;
 
 export const taskKeys = {
   all: ['tasks'] as const,
+  mine: (viewer: string) => ['tasks', 'mine', viewer] as const,
   list: (filters: TaskFilters, viewer: string) => ['tasks', 'list', viewer, filters] as const,
   detail: (id: string, viewer: string) => ['tasks', 'detail', viewer, id] as const,
 };
@@ -32,6 +35,24 @@ export function useTaskList(filters: TaskFilters) {
     enabled: !loading,
     retry: retryTransient,
   });
+}
+
+/**
+ * Where the signed-in user stands with each task they touched (GET /api/tasks/user), by task
+ * id, for the list's cards; empty for visitors.
+ */
+export function useMyTaskStates(): Map<string, TaskPageState> {
+  const { user, loading } = useAuth();
+  const records = useQuery({
+    queryKey: taskKeys.mine(user?._id ?? 'guest'),
+    queryFn: ({ signal }) => getData<UserTaskDto[]>('/tasks/user', { signal }),
+    enabled: !loading && user !== null,
+    retry: retryTransient,
+  });
+  return useMemo(
+    () => new Map((records.data ?? []).map((r) => [r.task._id, taskPageState(r)] as const)),
+    [records.data],
+  );
 }
 
 /** One task, with the signed-in user's record of it (`userTask`). */

@@ -6,7 +6,7 @@ import {
   type TaskStatus,
 } from '../../../src-server/contract/constants';
 import { Field } from '../../components/field';
-import { commentsOf, FORM_STATUSES, type TaskFormValues } from './task-form-values';
+import { commentsOf, FORM_STATUSES, linesOf, type TaskFormValues } from './task-form-values';
 
 interface Props {
   values: TaskFormValues;
@@ -158,6 +158,39 @@ export function TaskFormFields({ values, errors, set }: Props) {
       <Field id="taskLink" label={t('taskForm.fields.taskLink')} error={errors.taskLink}>
         <input {...input('taskLink')} type="url" inputMode="url" placeholder="https://" />
       </Field>
+      <Field id="estimatedTime" label={t('taskForm.fields.estimatedTime')} error={errors.estimatedTime}>
+        <input
+          id="estimatedTime"
+          type="number"
+          inputMode="numeric"
+          min={0}
+          step={1}
+          value={values.estimatedTime}
+          aria-invalid={errors.estimatedTime ? true : undefined}
+          aria-describedby={describedBy('estimatedTime', errors.estimatedTime, true)}
+          onChange={(e) => set('estimatedTime', e.target.value)}
+        />
+        <p id="estimatedTime-hint" className="muted small field-hint">
+          {t('taskForm.estimatedTimeHint')}
+        </p>
+      </Field>
+      {(['steps', 'requirements'] as const).map((key) => (
+        <div className="span-2" key={key}>
+          <Field id={key} label={t(`taskForm.fields.${key}`)} error={errors[key]}>
+            <textarea
+              id={key}
+              rows={4}
+              value={values[key]}
+              aria-invalid={errors[key] ? true : undefined}
+              aria-describedby={describedBy(key, errors[key], true)}
+              onChange={(e) => set(key, e.target.value)}
+            />
+          </Field>
+          <p id={`${key}-hint`} className="muted small field-hint">
+            {t('taskForm.linesHint', { count: linesOf(values[key]).length })}
+          </p>
+        </div>
+      ))}
     </div>
   );
 }

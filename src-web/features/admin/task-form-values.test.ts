@@ -72,6 +72,21 @@ describe('the admin task form', () => {
     expect(check).toMatchObject({ ok: true, removed: 2, body: { automaticComments: ['x', 'y'] } });
   });
 
+  it('sends the steps and requirements line by line and the estimated time as a number', () => {
+    const check = checkTaskForm({
+      ...filled,
+      steps: ' Uygulamayı aç \n\nTakip et\n',
+      requirements: 'Instagram hesabı',
+      estimatedTime: '5',
+    });
+    expect(check).toMatchObject({
+      ok: true,
+      body: { steps: ['Uygulamayı aç', 'Takip et'], requirements: ['Instagram hesabı'], estimatedTime: 5 },
+    });
+    const cleared = checkTaskForm({ ...filled, estimatedTime: '' }, task as unknown as TaskDto);
+    expect(cleared).toMatchObject({ ok: true, body: { estimatedTime: null, steps: [] } });
+  });
+
   it('fills the form from a task and sends cleared fields and used comments on edit', () => {
     const values = valuesFromTask({ ...task } as unknown as TaskDto);
     expect(values).toMatchObject({ reward: '7.25', deadline: '2030-05-31', automaticComments: 'bir\niki' });

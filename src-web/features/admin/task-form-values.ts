@@ -21,6 +21,12 @@ export interface TaskFormValues {
   maxCompletions: string;
   requiredProof: ProofType;
   taskLink: string;
+  /** one step per line, as the task page lists them */
+  steps: string;
+  /** one requirement per line */
+  requirements: string;
+  /** minutes, '' for none (the quickest sort uses it) */
+  estimatedTime: string;
 }
 
 /** The statuses the admin form offers (SPEC.md section 4); a task's other status is kept as it is. */
@@ -39,6 +45,9 @@ export const NEW_TASK_VALUES: TaskFormValues = {
   maxCompletions: '1000',
   requiredProof: 'screenshot',
   taskLink: '',
+  steps: '',
+  requirements: '',
+  estimatedTime: '',
 };
 
 /** The form filled from a stored task (the deadline as its day in Turkey). */
@@ -55,7 +64,18 @@ export function valuesFromTask(task: TaskDto): TaskFormValues {
     maxCompletions: String(task.maxCompletions),
     requiredProof: task.requiredProof,
     taskLink: task.taskLink ?? '',
+    steps: (task.steps ?? []).join('\n'),
+    requirements: (task.requirements ?? []).join('\n'),
+    estimatedTime: task.estimatedTime == null ? '' : String(task.estimatedTime),
   };
+}
+
+/** A list edited one item per line: trimmed, blank lines dropped (the server does the same). */
+export function linesOf(text: string): string[] {
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
 }
 
 /**
@@ -105,6 +125,9 @@ export function checkTaskForm(values: TaskFormValues, editing?: TaskDto): TaskFo
     requiredProof: values.requiredProof,
     deadline: deadline || undefined,
     automaticComments: comments,
+    steps: linesOf(values.steps),
+    requirements: linesOf(values.requirements),
+    estimatedTime: num(values.estimatedTime),
   };
   const parsed = taskCreateSchema.safeParse(body);
   if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error) };
@@ -112,6 +135,8 @@ export function checkTaskForm(values: TaskFormValues, editing?: TaskDto): TaskFo
     body.taskLink = taskLink;
     body.deadline = deadline;
     body.usedComments = editing.usedComments ?? [];
+    // an emptied estimate is removed
+    body.estimatedTime = body.estimatedTime ?? null;
   } else {
     if (!taskLink) delete body.taskLink;
     if (!deadline) delete body.deadline;

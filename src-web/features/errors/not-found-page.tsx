@@ -8,20 +8,22 @@ export function NotFoundPage() {
   usePageTitle(t('common:titles.notFound'));
   const navigate = useNavigate();
   return (
-    <section className="container narrow center-card card not-found" data-testid="not-found">
-      <p className="big-code" aria-hidden="true">
-        404
-      </p>
-      <h1>{t('notFound.title')}</h1>
-      <p>{t('notFound.message')}</p>
-      <div className="row-center">
-        <Link className="btn btn-primary" to={paths.home}>
-          {t('notFound.home')}
-        </Link>
-        <button type="button" className="btn btn-outline" onClick={() => navigate(-1)}>
-          {t('notFound.back')}
-        </button>
-      </div>
-    </section>
+    <div className="container narrow">
+      <section className="center-card card not-found" data-testid="not-found">
+        <p className="big-code" aria-hidden="true">
+          404
+        </p>
+        <h1>{t('notFound.title')}</h1>
+        <p>{t('notFound.message')}</p>
+        <div className="row-center">
+          <Link className="btn btn-primary" to={paths.home}>
+            {t('notFound.home')}
+          </Link>
+          <button type="button" className="btn btn-outline" onClick={() => navigate(-1)}>
+            {t('notFound.back')}
+          </button>
+        </div>
+      </section>
+    </div>
   );
 }

@@ -37,6 +37,7 @@ export function PhotoPicker({
   const { t } = useTranslation(['profile', 'errors']);
   const [preview, setPreview] = useState<string | null>(null);
   const [error, setError] = useState<string | undefined>();
+  const [chosen, setChosen] = useState<string | null>(null);
 
   const refuse = (input: HTMLInputElement, message: string) => {
     input.value = '';
@@ -72,14 +73,28 @@ export function PhotoPicker({
         ) : (
           <Avatar name={name} image={current} size={56} />
         )}
-        <input
-          id="profile-photo"
-          type="file"
-          accept={IMAGE_TYPES.join(',')}
-          disabled={disabled}
-          aria-describedby="profile-photo-hint"
-          onChange={(e) => void choose(e.currentTarget)}
-        />
+        <div className="photo-picker-controls">
+          <input
+            id="profile-photo"
+            className="sr-only file-input"
+            type="file"
+            accept={IMAGE_TYPES.join(',')}
+            disabled={disabled}
+            aria-describedby="profile-photo-hint profile-photo-name"
+            onChange={(e) => {
+              setChosen(e.currentTarget.files?.[0]?.name ?? null);
+              void choose(e.currentTarget);
+            }}
+          />
+          <div className="file-pick">
+            <label htmlFor="profile-photo" className="btn btn-outline btn-sm">
+              {t('form.choosePhoto')}
+            </label>
+            <span id="profile-photo-name" className="muted small file-name">
+              {chosen ?? t('form.noPhotoChosen')}
+            </span>
+          </div>
+        </div>
       </div>
       <p className="profile-hint muted" id="profile-photo-hint">
         {t('form.photoHint')}

@@ -153,6 +153,11 @@ describe('runCli create-admin', () => {
       ['--email', 'a@example.test', '--password', '123'],
       /^The password must be at least 6 characters$/,
     ],
+    [
+      'a password longer than sign-in takes',
+      ['--email', 'a@example.test', '--password', 'x'.repeat(201)],
+      /^The password must be at most 200 characters$/,
+    ],
   ])('fails with a readable message and writes nothing for %s', async (_label, args, message) => {
     await expect(runCli(['create-admin', ...args, '--data', dir])).rejects.toThrow(message);
     expect(await usersIn(dir)).toEqual([]);

@@ -19,7 +19,7 @@ await esbuild.build({
   outfile,
   bundle: true,
   platform: 'node',
-  target: 'node20',
+  target: 'node24',
   format: 'cjs',
   sourcemap: true,
   // native addons, the bundler and the browser driver load from node_modules at run time

@@ -77,7 +77,8 @@ try {
       `for comparison:    ${runs[Math.floor(runs.length / 2)].toFixed(0)} ms median for node dist/server/main.cjs`,
     );
   }
-  console.log(`machine:           ${process.platform}-${process.arch}, Node ${process.versions.node} inside`);
+  const inside = /Node\.js (v\S+)/.exec(spawnSync(exe, ['--version'], { env, encoding: 'utf8' }).stdout)?.[1];
+  console.log(`machine:           ${process.platform}-${process.arch}, Node ${inside ?? '?'} inside`);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

@@ -4,7 +4,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pngFile } from '../src-server/storage/image-fixtures';
@@ -88,6 +88,16 @@ describe.runIf(present)('the single binary in an empty folder', () => {
     }
   });
 
+  it('reports the Node it embeds (24.x, the one that built it) with --version', () => {
+    const run = cli('--version');
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/^taskreward \d+\.\d+\.\d+\nNode\.js v24\.\d+\.\d+ \(\S+, single binary\)\n$/);
+    // built by `npm test` with the Node running these tests: the same version is inside
+    expect(run.out).toContain(
+      `Node.js ${process.version} (${process.platform}-${process.arch}, single binary)`,
+    );
+  });
+
   it('serves the app and the API, backs up while serving, and restores into a fresh folder', async () => {
     expect(
       cli('create-admin', '--email', 'boss@example.test', '--password', 'boss-pass-1', '--data', 'data').code,
@@ -131,6 +141,11 @@ describe.runIf(present)('the single binary in an empty folder', () => {
       expect(await server.stop()).toBe(0);
     }
     expect(readdirSync(join(box, 'data'))).not.toContain('server.lock');
+    // both addons were unpacked at their node_modules paths into the user's cache folder
+    const cached = readdirSync(join(box, 'home', '.cache', 'taskreward'), { recursive: true }).map(String);
+    expect(cached.filter((f) => f.endsWith('.node')).map((f) => f.split(sep).slice(2, 3)[0])).toEqual(
+      expect.arrayContaining(['argon2', 'better-sqlite3']),
+    );
 
     expect(cli('restore', 'copy.tar.gz', '--data', 'restored')).toEqual({
       code: 0,

@@ -1,10 +1,12 @@
 // Builds the single binary (Node's single executable application): dist/binary/taskreward.
 //   node build/binary.mjs         (npm run build:binary)
-// The server is bundled again as one CommonJS file with better-sqlite3 and argon2 inside; their
-// loaders (`bindings`, `node-gyp-build`) are swapped for shims that load the native addons,
-// embedded as SEA assets, from a cache folder. The built web app is embedded as assets too and
-// served from memory. The result runs `serve` and every CLI command with no Node installed.
+// The server is bundled again as one CommonJS file with better-sqlite3 and argon2 inside; the
+// modules through which they load their native addons are swapped for stand-ins that load the
+// addons embedded as SEA assets from a cache folder (the list is build/sea/native.mjs). The built
+// web app is embedded as assets too and served from memory. The result is this Node (24) plus
+// the app: it runs `serve` and every CLI command with no Node installed.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   chmodSync,
   copyFileSync,
@@ -22,6 +24,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { serverOptions } from './build.mjs';
+import { nativeParts, underNodeModules } from './sea/native.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -36,13 +39,21 @@ function run(cmd, args) {
   if (res.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed`);
 }
 
-/** esbuild plugin: the native loaders of better-sqlite3 and argon2 become the SEA shims. */
-const nativeShims = {
-  name: 'sea-native-shims',
+const native = nativeParts();
+
+/** esbuild plugin: each native package's loader becomes its stand-in (build/sea/native.mjs). */
+const nativeStandIns = {
+  name: 'sea-native-stand-ins',
   setup(build) {
-    build.onResolve({ filter: /^bindings$/ }, () => ({ path: join(root, 'build/sea/bindings.cjs') }));
-    build.onResolve({ filter: /^node-gyp-build$/ }, () => ({
-      path: join(root, 'build/sea/node-gyp-build.cjs'),
+    native.forEach((part, i) => {
+      build.onResolve({ filter: part.module }, (args) =>
+        part.importer.test(args.importer) ? { path: String(i), namespace: 'sea-native' } : undefined,
+      );
+    });
+    build.onLoad({ filter: /.*/, namespace: 'sea-native' }, (args) => ({
+      contents: `const { loadEmbeddedAddon: load } = require('./src-server/cli/embedded.ts');\n${native[Number(args.path)].standIn(native[Number(args.path)].files)}`,
+      resolveDir: root,
+      loader: 'js',
     }));
   },
 };
@@ -76,7 +87,7 @@ await esbuild.build({
   minify: true,
   keepNames: true,
   // build.mjs's own plugins (zod's English only, the lazy argon2 and rate-limiter imports) too
-  plugins: [...(serverOptions.plugins ?? []), nativeShims],
+  plugins: [...(serverOptions.plugins ?? []), nativeStandIns],
 });
 
 // 3. the assets: the native addons and every file of dist/web (copied first: another build in
@@ -96,12 +107,16 @@ for (let attempt = 1; ; attempt++) {
   }
 }
 const paths = webFiles(webDir);
-writeFileSync(join(work, 'web-index.json'), JSON.stringify(paths));
-const assets = {
-  'better_sqlite3.node': require.resolve('better-sqlite3/build/Release/better_sqlite3.node'),
-  'argon2.node': require('node-gyp-build').resolve(dirname(require.resolve('argon2/package.json'))),
-  'web-index.json': join(work, 'web-index.json'),
-};
+// the native files, under their node_modules paths, and the id of the set: the cache folder's name
+const nativeFiles = new Map(native.flatMap((part) => part.files).map((f) => [underNodeModules(f), f]));
+const nativeId = createHash('sha256');
+for (const [name, file] of [...nativeFiles].sort()) nativeId.update(`${name}\0`).update(readFileSync(file));
+writeFileSync(
+  join(work, 'native.json'),
+  JSON.stringify({ id: nativeId.digest('hex').slice(0, 16), files: [...nativeFiles.keys()].sort() }),
+);
+const assets = { 'native.json': join(work, 'native.json') };
+for (const [name, file] of nativeFiles) assets[`native/${name}`] = file;
 for (const path of paths) assets[`web${path}`] = join(webDir, ...path.slice(1).split('/'));
 const config = {
   main: join(work, 'main.cjs'),
@@ -127,5 +142,5 @@ if (process.platform === 'darwin') run('codesign', ['--sign', '-', exe]);
 
 const mb = (statSync(exe).size / 1024 / 1024).toFixed(1);
 console.log(
-  `built ${relative(root, exe)} (${mb} MiB, ${paths.length} web files) in ${Date.now() - started} ms`,
+  `built ${relative(root, exe)} (${mb} MiB, Node ${process.version}, ${nativeFiles.size} native files, ${paths.length} web files) in ${Date.now() - started} ms`,
 );

@@ -1,6 +1,7 @@
 // npm test: typecheck, lint, build, the vitest unit suites, the browser tests in Chromium, the reduced
 // fault-injection suites, then the single binary.
 // Without a Chromium the browser tests are skipped with a hint, and the run fails when CI is set.
+import './node-version.mjs'; // first: refuses an old Node with a message
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -14,6 +15,8 @@ function run(label, cmd, args) {
     process.exit(res.status ?? 1);
   }
 }
+
+console.log(`== Node ${process.version} (${process.execPath}), ${process.platform}-${process.arch}`);
 
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 run('typecheck', npx, ['tsc', '-p', '.']);

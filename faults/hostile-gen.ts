@@ -324,6 +324,26 @@ function routes(): Route[] {
         { notificationType: 'newTask', playerId: '\u00e7\u00fc' },
       ],
     },
+    // first-run setup (issue 19): the world has an admin, so the link is closed for everyone
+    { method: 'GET', path: '/api/setup', group: 'auth', auth: 'none', kind: 'none', mutating: false },
+    {
+      method: 'POST',
+      path: '/api/setup',
+      group: 'auth',
+      auth: 'none',
+      kind: 'json',
+      mutating: true,
+      contentMatters: true,
+      emptyInvalid: true,
+      base: (_w, n) => ({ name: 'Mallory', email: `setup${n}@hostile.test`, password: 'mallory-pass' }),
+      fields: {
+        name: str(100, { required: true }),
+        email: email(),
+        password: [...str(200, { required: true }), '12345'],
+        confirmPassword: ['something-else', 42, [], 'x'.repeat(201)],
+      },
+      required: ['name', 'email', 'password'],
+    },
     // users
     { method: 'GET', path: '/api/users/me', group: 'users', auth: 'user', kind: 'none', mutating: false },
     {

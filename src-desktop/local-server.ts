@@ -26,6 +26,11 @@ export class LocalServer {
     return this.current;
   }
 
+  /** The link that creates the first admin, while the running server has none (else null). */
+  get setupUrl(): string | null {
+    return this.current?.setupUrl ?? null;
+  }
+
   /** Starts the server (once) and resolves with its base URL. */
   async start(): Promise<string> {
     if (!this.current) {

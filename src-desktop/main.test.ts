@@ -132,8 +132,11 @@ function navigate(url: string): boolean {
 }
 
 describe('the desktop main process', () => {
-  it('starts the server on 127.0.0.1 with its data under app-data and opens /admin', async () => {
-    expect(adminUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/admin$/);
+  it('starts the server on 127.0.0.1 with its data under app-data and opens its setup link (no admin yet)', async () => {
+    expect(adminUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/setup\?token=[\w-]{43}$/);
+    const token = new URL(adminUrl).searchParams.get('token') ?? '';
+    const check = await fetch(new URL('/api/setup', adminUrl), { headers: { 'X-Setup-Token': token } });
+    expect(check.status).toBe(200);
     const page = await fetch(adminUrl);
     expect([page.status, await page.text()]).toEqual([200, expect.stringContaining('<div id="root">')]);
     expect(existsSync(join(userData, 'data', 'taskreward.db'))).toBe(true);

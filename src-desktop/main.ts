@@ -68,7 +68,24 @@ async function openAdmin(): Promise<void> {
   const url = await connect();
   appOrigin = new URL(url).origin;
   buildMenu();
-  await main?.loadURL(`${appOrigin}/admin`);
+  await main?.loadURL(await firstPage());
+}
+
+/**
+ * /admin, or while the local server still has no admin (a new data folder) the one-time setup
+ * link it printed, which creates one and then goes to /admin itself.
+ */
+async function firstPage(): Promise<string> {
+  const setup = local?.setupUrl;
+  if (setup) {
+    const token = new URL(setup).searchParams.get('token') ?? '';
+    const open = await fetch(`${appOrigin}/api/setup`, { headers: { 'X-Setup-Token': token } }).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (open) return setup;
+  }
+  return `${appOrigin}/admin`;
 }
 
 async function backupMenu(): Promise<void> {

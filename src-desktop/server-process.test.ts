@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalServer } from './local-server';
 import {
   parseListening,
+  parseSetupLink,
   resolveServerProgram,
   runCommand,
   type ServerProgram,
@@ -45,6 +46,21 @@ describe('parseListening', () => {
     ['listening on http://127.0.0.1:', null],
   ])('%j -> %j', (line, expected) => {
     expect(parseListening(line)).toEqual(expected);
+  });
+});
+
+describe('parseSetupLink', () => {
+  const origin = 'http://127.0.0.1:43817';
+  const line = (url: string) =>
+    `no admin account yet: create the first one at ${url} (the link works once, until the server stops)\n`;
+  it.each([
+    [line(`${origin}/setup?token=abc_DEF-123`), `${origin}/setup?token=abc_DEF-123`],
+    [`x\n${line(`${origin}/setup?token=t`)}listening on ${origin}\n`, `${origin}/setup?token=t`],
+    [line('http://127.0.0.1:9999/setup?token=t'), null],
+    [line('http://evil.example:43817/setup?token=t'), null],
+    [`listening on ${origin}\n`, null],
+  ])('%j -> %j', (output, expected) => {
+    expect(parseSetupLink(output, origin)).toBe(expected);
   });
 });
 

@@ -44,11 +44,23 @@ export function parseListening(line: string): { url: string; host: string; port:
   return { url: m[1], host: m[2], port };
 }
 
+/**
+ * The first-run setup link the server prints before `listening on` while it has no admin
+ * (`…create the first one at http://HOST:PORT/setup?token=…`), when it is on `origin`; else null.
+ */
+export function parseSetupLink(output: string, origin: string): string | null {
+  const m = /create the first one at (http:\/\/\S+\/setup\?token=[\w-]+)/.exec(output);
+  if (!m) return null;
+  return new URL(m[1]).origin === origin ? m[1] : null;
+}
+
 /** A running child server. */
 export interface ServerProcess {
   url: string;
   port: number;
   pid: number;
+  /** The one-time link that creates the first admin, when the server started without one. */
+  setupUrl: string | null;
   /** Resolves with the exit code (or the signal's name) once the child has exited. */
   exited: Promise<number | string | null>;
   /** SIGTERM, then SIGKILL when it has not exited after `timeoutMs`; resolves when it has exited. */
@@ -103,6 +115,7 @@ export function startServer(options: {
       clearTimeout(timer);
       resolve({
         ...listening,
+        setupUrl: parseSetupLink(output, listening.url),
         pid: child.pid ?? 0,
         exited,
         stop: (timeoutMs = 5_000) => stopChild(child, exited, timeoutMs),

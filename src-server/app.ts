@@ -11,6 +11,7 @@ import { notificationStatusRoutes, notificationsRoutes } from './features/notifi
 import { profileRoutes } from './features/profile/profile.routes';
 import { reviewRoutes } from './features/review/review.routes';
 import { settingsRoutes } from './features/settings/settings.routes';
+import { setupRoutes } from './features/setup/setup.routes';
 import { submissionsRoutes } from './features/submissions/submissions.routes';
 import { tasksRoutes } from './features/tasks/tasks.routes';
 import { usersRoutes } from './features/users/users.routes';
@@ -51,6 +52,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route('/users', usersRoutes);
   api.route('/users', profileRoutes);
   api.route('/settings', settingsRoutes);
+  api.route('/setup', setupRoutes);
   api.route('/submissions', reviewRoutes);
   api.route('/submissions', submissionsRoutes);
   api.route('/tasks', tasksRoutes);

@@ -4,6 +4,7 @@ import { migrateToLatest } from './db/migrate';
 import type { AppDeps } from './deps';
 import { LoginThrottle, type ThrottleLimits } from './features/auth/throttle';
 import { oneSignalNotifier, type PushNotifier } from './features/notifications/push';
+import { SetupGate } from './features/setup/setup-gate';
 import { removeOrphanedProofs } from './features/submissions/orphaned-proofs';
 import { ensureBootstrapAdmin } from './features/users/admin-account';
 import { expensiveWork } from './http/expensive-work';
@@ -64,6 +65,7 @@ export async function openApp(
     clock: options.clock ?? (() => new Date()),
     push: options.push ?? oneSignalNotifier(config.oneSignal),
     work: expensiveWork(options.work),
+    setup: new SetupGate(),
   };
   await ensureBootstrapAdmin(deps);
   return {

@@ -2,6 +2,7 @@ import type { Config } from './config';
 import type { Db } from './db/database';
 import type { LoginThrottle } from './features/auth/throttle';
 import type { PushNotifier } from './features/notifications/push';
+import type { SetupGate } from './features/setup/setup-gate';
 import type { ExpensiveWork } from './http/expensive-work';
 import type { WebAssets } from './http/web-assets';
 
@@ -18,4 +19,6 @@ export interface AppDeps {
   push: PushNotifier;
   /** The fair queues of password hashing and image decoding. */
   work: ExpensiveWork;
+  /** The first-run setup link's one-time token (opened by `serve` while there is no admin). */
+  setup: SetupGate;
 }

@@ -1,15 +1,17 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import * as sea from 'node:sea';
 import { version } from '../../package.json';
 import { type WebAssets, webAssetsFrom } from '../http/web-assets';
 
-/** The SEA asset that lists the embedded web app's paths (Node 20 cannot list asset keys). */
-export const WEB_INDEX_ASSET = 'web-index.json';
 /** The prefix of every embedded web file's asset key ("web/assets/main-AB12.js"). */
-export const WEB_ASSET_PREFIX = 'web';
+export const WEB_ASSET_PREFIX = 'web/';
+/** The SEA asset listing the embedded native files and the id of their set (build/binary.mjs). */
+export const NATIVE_INDEX_ASSET = 'native.json';
+/** The prefix of every embedded native file's asset key ("native/argon2/prebuilds/…/argon2.glibc.node"). */
+export const NATIVE_ASSET_PREFIX = 'native/';
 
 /** Whether this process is the single binary (Node's single executable application). */
 export function isSingleBinary(): boolean {
@@ -22,16 +24,14 @@ export function isSingleBinary(): boolean {
 
 /**
  * The built web app carried inside the single binary, or null when not running as one. The
- * index lists the build-time `.br`/`.gz` copies too; webAssetsFrom attaches each to its file.
+ * assets include the build-time `.br`/`.gz` copies; webAssetsFrom attaches each to its file.
  */
 export function embeddedWebAssets(): WebAssets | null {
   if (!isSingleBinary()) return null;
-  const paths: unknown = JSON.parse(sea.getAsset(WEB_INDEX_ASSET, 'utf8'));
-  if (!Array.isArray(paths)) throw new Error(`the embedded ${WEB_INDEX_ASSET} is not a list`);
   const entries: [string, Uint8Array][] = [];
-  for (const path of paths) {
-    if (typeof path !== 'string') continue;
-    entries.push([path, new Uint8Array(sea.getAsset(`${WEB_ASSET_PREFIX}${path}`))]);
+  for (const key of sea.getAssetKeys()) {
+    if (!key.startsWith(WEB_ASSET_PREFIX)) continue;
+    entries.push([key.slice(WEB_ASSET_PREFIX.length - 1), new Uint8Array(sea.getAsset(key))]);
   }
   return webAssetsFrom(entries);
 }
@@ -49,27 +49,39 @@ export function nativeCacheDir(env: NodeJS.ProcessEnv = process.env, platform = 
   return join(base, 'taskreward', version);
 }
 
+/** Writes a file once: under a temp name, then renamed, so a file that exists is complete. */
+function writeOnce(file: string, bytes: () => Uint8Array): void {
+  if (existsSync(file)) return;
+  mkdirSync(dirname(file), { recursive: true });
+  const temp = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}`);
+  try {
+    writeFileSync(temp, bytes(), { mode: 0o755 });
+    renameSync(temp, file);
+  } catch (err) {
+    rmSync(temp, { force: true });
+    if (!existsSync(file)) throw err;
+  }
+}
+
 /**
- * Writes `bytes` as `name` into the cache (a folder per content hash, written under a temp
- * name and renamed, so a file that exists is complete) and returns its path. Falls back to
- * the system temp folder when the cache folder cannot be written.
+ * Writes every file of `files` (paths under node_modules, read by `read`) into
+ * `cacheDir/<id>/`, keeping their paths, and returns that folder. Falls back to the system
+ * temp folder when the cache folder cannot be written.
  */
-export function unpackToCache(name: string, bytes: Uint8Array, cacheDir = nativeCacheDir()): string {
-  const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+export function unpackToCache(
+  id: string,
+  files: readonly string[],
+  read: (file: string) => Uint8Array,
+  cacheDir = nativeCacheDir(),
+): string {
   const tryDir = (base: string): string => {
-    const dir = join(base, hash);
-    const file = join(dir, name);
-    if (existsSync(file)) return file;
-    mkdirSync(dir, { recursive: true });
-    const temp = join(dir, `.${name}.${randomBytes(6).toString('hex')}`);
-    try {
-      writeFileSync(temp, bytes, { mode: 0o755 });
-      renameSync(temp, file);
-    } catch (err) {
-      rmSync(temp, { force: true });
-      if (!existsSync(file)) throw err;
+    const dir = join(base, id);
+    for (const file of files) {
+      const target = join(dir, ...file.split('/'));
+      if (relative(dir, target).startsWith('..')) throw new Error(`${file} leaves the cache folder`);
+      writeOnce(target, () => read(file));
     }
-    return file;
+    return dir;
   };
   try {
     return tryDir(cacheDir);
@@ -78,10 +90,23 @@ export function unpackToCache(name: string, bytes: Uint8Array, cacheDir = native
   }
 }
 
-/** Loads a native module embedded as a SEA asset: unpacked to the cache once, then dlopen'ed. */
-export function loadEmbeddedAddon(asset: string): unknown {
-  const file = unpackToCache(asset, new Uint8Array(sea.getAsset(asset)));
+let nativeDir: string | null = null;
+
+/**
+ * Loads a native addon embedded as a SEA asset (`file`, its path under node_modules). The
+ * first call unpacks every embedded native file together (build/sea/native.mjs), so an addon
+ * finds a library beside it; then each addon is dlopen'ed from there.
+ */
+export function loadEmbeddedAddon(file: string): unknown {
+  if (nativeDir === null) {
+    const index = JSON.parse(sea.getAsset(NATIVE_INDEX_ASSET, 'utf8')) as { id: string; files: string[] };
+    nativeDir = unpackToCache(
+      index.id,
+      index.files,
+      (name) => new Uint8Array(sea.getAsset(`${NATIVE_ASSET_PREFIX}${name}`)),
+    );
+  }
   const module = { exports: {} as unknown };
-  process.dlopen(module, file);
+  process.dlopen(module, join(nativeDir, ...file.split('/')));
   return module.exports;
 }

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
+import { version } from '../../package.json';
 import { openApp } from '../bootstrap';
 import { readConfig } from '../config';
 import { verifyPassword } from '../features/auth/password';
@@ -49,6 +50,13 @@ describe('runCli help', () => {
       expect(printed(log)).toContain(`usage: taskreward ${command}`);
     },
   );
+
+  it.each(['--version', '-v'])('prints the app and Node versions for %s and returns 0', async (flag) => {
+    expect(await runCli([flag])).toBe(0);
+    expect(printed(log)).toBe(
+      `taskreward ${version}\nNode.js ${process.version} (${process.platform}-${process.arch}, ${process.execPath})`,
+    );
+  });
 
   it('refuses an unknown command with 2', async () => {
     expect(await runCli(['frobnicate'])).toBe(2);
@@ -144,6 +152,11 @@ describe('runCli create-admin', () => {
       'a short password',
       ['--email', 'a@example.test', '--password', '123'],
       /^The password must be at least 6 characters$/,
+    ],
+    [
+      'a password longer than sign-in takes',
+      ['--email', 'a@example.test', '--password', 'x'.repeat(201)],
+      /^The password must be at most 200 characters$/,
     ],
   ])('fails with a readable message and writes nothing for %s', async (_label, args, message) => {
     await expect(runCli(['create-admin', ...args, '--data', dir])).rejects.toThrow(message);

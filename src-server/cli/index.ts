@@ -1,10 +1,12 @@
 import { parseArgs } from 'node:util';
+import { version } from '../../package.json';
 import { openApp } from '../bootstrap';
 import { readConfig } from '../config';
 import { createOrPromoteAdmin } from '../features/users/admin-account';
 import { backupCommand } from './backup';
 import { type Command, configWith, type OptionValues } from './command';
 import { doctorCommand } from './doctor';
+import { isSingleBinary } from './embedded';
 import { restoreCommand } from './restore';
 import { runServe } from './serve';
 
@@ -71,7 +73,13 @@ const COMMANDS: Record<string, Command> = {
 
 function help(): string {
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(14)} ${c.summary}`);
-  return `taskreward <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun "taskreward <command> --help" for a command's options.`;
+  return `taskreward <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun "taskreward <command> --help" for a command's options, "taskreward --version" for the versions.`;
+}
+
+/** The app's version and the Node that runs it (the single binary's own, embedded). */
+export function versionText(): string {
+  const how = isSingleBinary() ? 'single binary' : process.execPath;
+  return `taskreward ${version}\nNode.js ${process.version} (${process.platform}-${process.arch}, ${how})`;
 }
 
 /** Runs one CLI command; resolves to an exit code, or undefined while a server keeps running. */
@@ -79,6 +87,10 @@ export async function runCli(argv: string[]): Promise<number | undefined> {
   const first = argv[0];
   if (first === '--help' || first === '-h' || first === 'help') {
     console.log(help());
+    return 0;
+  }
+  if (first === '--version' || first === '-v') {
+    console.log(versionText());
     return 0;
   }
   const name = first && !first.startsWith('-') ? first : 'serve';

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { createApp } from '../app';
 import { openApp } from '../bootstrap';
 import type { Config } from '../config';
+import { openSetupIfNoAdmin, setupLinkLine } from '../features/setup/setup.service';
 import { serveApp } from '../http/node-server';
 import { readBackupSchedule, type ScheduleHandle, startBackupSchedule } from '../storage/backup-schedule';
 import { DataFolder } from '../storage/data-folder';
@@ -32,9 +33,13 @@ export async function runServe(config: Config): Promise<void> {
     throw err;
   }
   const app = createApp(opened.deps);
+  // first run (issue 19): no admin yet, so a one-time link to create one goes to the log
+  const setupToken = await openSetupIfNoAdmin(opened.deps);
   let backups: ScheduleHandle | null = null;
   const server = serveApp(app.fetch, { port: config.port, hostname: config.host }, (info) => {
     const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+    // before the `listening on` line, so whoever waits for that one has seen the link too
+    if (setupToken) console.log(setupLinkLine(`http://${host}:${info.port}`, setupToken));
     console.log(`listening on http://${host}:${info.port}`);
     if (schedule) {
       backups = startBackupSchedule(folder, schedule, async (file) => {
@@ -46,6 +51,9 @@ export async function runServe(config: Config): Promise<void> {
     }
   });
   const stop = () => {
+    // whatever is still open after 5 s (a request that never ends) does not hold the stop; the
+    // exit handler above removes the lock
+    setTimeout(() => process.exit(1), 5_000).unref();
     backups?.stop();
     server.close(async () => {
       await opened.close();

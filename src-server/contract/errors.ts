@@ -55,6 +55,8 @@ export const ERROR_MESSAGES = {
   name_email_required: 'Name and email fields are required',
   ban_reason_required: 'Ban reason must be specified',
   last_admin: 'The last active admin cannot be demoted or banned',
+  setup_token_invalid: "This setup link is not valid: use the link in the server's log",
+  setup_done: 'Setup is complete: an admin account already exists',
   push_not_configured: 'Push notifications are not configured',
   push_failed: 'The push service refused the notification',
   notification_type_required: 'Please choose a notification type',

@@ -4,6 +4,7 @@ export const paths = {
   login: '/login',
   register: '/register',
   forgotPassword: '/forgot-password',
+  setup: '/setup',
   tasks: '/tasks',
   task: (id: string) => `/tasks/${encodeURIComponent(id)}`,
   taskEdit: (id: string) => `/tasks/${encodeURIComponent(id)}/edit`,

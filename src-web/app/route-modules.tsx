@@ -17,6 +17,11 @@ export const routes: {
 } = {
   public: [
     {
+      // the first-run link from the server's log; public, so a signed-in visitor still sees it
+      path: '/setup',
+      lazy: () => import('../features/auth/setup-page').then((m) => ({ Component: m.SetupPage })),
+    },
+    {
       path: '/forgot-password',
       lazy: () =>
         import('../features/auth/forgot-password-page').then((m) => ({ Component: m.ForgotPasswordPage })),

@@ -1,4 +1,4 @@
-import type { Migration } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import * as initial from './2026-11-22-0400-initial';
 import * as taskListIndexes from './2026-11-23-1000-task-list-indexes';
 import * as adminListIndexes from './2026-11-24-1000-admin-list-indexes';

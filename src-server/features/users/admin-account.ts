@@ -32,6 +32,8 @@ export async function createOrPromoteAdmin(
   if (input.password.length < MIN_PASSWORD_LENGTH) {
     throw new Error(`The password must be at least ${MIN_PASSWORD_LENGTH} characters`);
   }
+  // the sign-in form takes at most 200: an admin given a longer one could never sign in
+  if (input.password.length > 200) throw new Error('The password must be at most 200 characters');
   const hash = await hashPassword(input.password);
   const now = nowIso(deps.clock);
   const existing = await findUserByEmail(deps.db, email);

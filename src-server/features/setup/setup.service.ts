@@ -1,0 +1,82 @@
+import type { RegisterInput } from '../../contract/schemas';
+import { newId, nowIso } from '../../db/ids';
+import type { AppDeps } from '../../deps';
+import { fail } from '../../http/app-error';
+import type { UserRow } from '../../http/env';
+import { workKey } from '../../http/expensive-work';
+import { countActiveAdmins } from '../admin-users/admin-users.repository';
+import { hashPassword } from '../auth/password';
+import { signToken } from '../auth/token';
+import { findUserByEmail, findUserById, insertUser, newUserRow } from '../users/users.repository';
+
+type Parsed<T> = { [K in keyof T]-?: Exclude<T[K], undefined> };
+
+/** The header that carries the setup link's token to the API. */
+export const SETUP_TOKEN_HEADER = 'X-Setup-Token';
+
+/**
+ * Whether the setup link may be used now: a 409 `setup_done` once an active admin exists (the
+ * token is closed then too), a 403 `setup_token_invalid` for a missing, wrong or used token.
+ */
+export async function checkSetup(deps: AppDeps, token: string | undefined): Promise<void> {
+  if ((await countActiveAdmins(deps.db)) > 0) {
+    deps.setup.close();
+    throw fail.conflict('setup_done');
+  }
+  if (!deps.setup.accepts(token)) throw fail.forbidden('setup_token_invalid');
+}
+
+/**
+ * Creates the first admin with the setup link's token and signs them in. The password is hashed
+ * first; the transaction then checks again that there is no active admin, so of two requests
+ * with the same link only one creates an account. The token is closed after the commit.
+ */
+export async function createFirstAdmin(
+  deps: AppDeps,
+  token: string | undefined,
+  input: Parsed<Pick<RegisterInput, 'name' | 'email' | 'password'>>,
+  ip: string,
+): Promise<{ user: UserRow; token: string }> {
+  await checkSetup(deps, token);
+  const passwordHash = await deps.work.cpu.run(workKey.address(ip), () => hashPassword(input.password));
+  const now = nowIso(deps.clock);
+  const id = newId();
+  await deps.db.transaction().execute(async (tx) => {
+    if ((await countActiveAdmins(tx)) > 0) throw fail.conflict('setup_done');
+    if (await findUserByEmail(tx, input.email)) throw fail.conflict('email_in_use');
+    await insertUser(
+      tx,
+      newUserRow({
+        _id: id,
+        name: input.name,
+        email: input.email,
+        password_hash: passwordHash,
+        role: 'admin',
+        status: 'active',
+        created_at: now,
+        last_active: now,
+      }),
+    );
+  });
+  deps.setup.close();
+  const user = (await findUserById(deps.db, id))!;
+  return { user, token: await signToken(user, false, deps.secret) };
+}
+
+/** At `serve`'s start: opens the setup token when the database has no active admin, else null. */
+export async function openSetupIfNoAdmin(deps: AppDeps): Promise<string | null> {
+  if ((await countActiveAdmins(deps.db)) > 0) return null;
+  return deps.setup.open();
+}
+
+/**
+ * The log line with the setup link of a server listening at `origin` ("http://HOST:PORT"); a
+ * wildcard address is shown as the loopback one.
+ */
+export function setupLinkLine(origin: string, token: string): string {
+  const url = new URL('/setup', origin);
+  if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1';
+  if (url.hostname === '[::]') url.hostname = '[::1]';
+  url.searchParams.set('token', token);
+  return `no admin account yet: create the first one at ${url.href} (the link works once, until the server stops)`;
+}

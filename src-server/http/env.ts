@@ -1,7 +1,7 @@
 import type { UsersTable } from '../db/schema';
 import type { AppDeps } from '../deps';
 
-export type UserRow = Omit<UsersTable, 'balance' | 'total_earned'> & {
+export type UserRow = Omit<UsersTable, 'balance' | 'total_earned' | 'name_search'> & {
   balance: number;
   total_earned: number;
 };

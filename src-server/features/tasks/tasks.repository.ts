@@ -1,9 +1,7 @@
 import {
   type Expression,
   type ExpressionBuilder,
-  expressionBuilder,
   type Insertable,
-  type RawBuilder,
   type Selectable,
   type SqlBool,
   sql,
@@ -13,33 +11,99 @@ import {
 import type { RewardRange, TaskSort, TaskStatus } from '../../contract/constants';
 import type { Db } from '../../db/database';
 import type { DB, TasksTable } from '../../db/schema';
+import { likeFolded, tasksContaining } from '../../db/search';
+import { taskSearchBody, taskSearchTitle } from './task-search';
 
 export type Conn = Db | Transaction<DB>;
 
-/** A task row with its creator's name. */
-export type TaskRow = Selectable<TasksTable> & { creator_name: string | null };
+type TaskColumns = Omit<Selectable<TasksTable>, 'search_title' | 'search_body'>;
+
+/** A task row with its creator's name (the folded search columns are never read back). */
+export type TaskRow = TaskColumns & { creator_name: string | null };
+
+const TASK_COLUMNS = [
+  'tasks._id',
+  'tasks.title',
+  'tasks.description',
+  'tasks.category',
+  'tasks.reward',
+  'tasks.deadline',
+  'tasks.difficulty',
+  'tasks.status',
+  'tasks.max_completions',
+  'tasks.required_proof',
+  'tasks.task_link',
+  'tasks.is_featured',
+  'tasks.steps',
+  'tasks.requirements',
+  'tasks.estimated_time',
+  'tasks.rating',
+  'tasks.total_completed',
+  'tasks.reserved',
+  'tasks.created_by',
+  'tasks.created_at',
+  'tasks.updated_at',
+  'tasks.deleted_at',
+] as const satisfies readonly `tasks.${keyof TaskColumns}`[];
 
 export function findTask(db: Conn, id: string): Promise<TaskRow | undefined> {
   return db
     .selectFrom('tasks')
     .leftJoin('users', 'users._id', 'tasks.created_by')
-    .selectAll('tasks')
+    .select(TASK_COLUMNS)
     .select('users.name as creator_name')
     .where('tasks._id', '=', id)
     .where('tasks.deleted_at', 'is', null)
     .executeTakeFirst();
 }
 
+/** Inserts a task with its folded search columns. */
 export async function insertTask(db: Conn, task: Insertable<TasksTable>): Promise<void> {
-  await db.insertInto('tasks').values(task).execute();
+  await db
+    .insertInto('tasks')
+    .values({
+      ...task,
+      search_title: taskSearchTitle(task.title),
+      search_body: taskSearchBody(task.description, task.category),
+    })
+    .execute();
 }
 
 /**
- * Changes a live task. When max_completions changes it must stay at or above the slots
- * already taken: false (nothing changed) when it would not.
+ * The folded search columns a patch changes. The body holds the description and the
+ * category's words, so a patch of one of them reads the other from the row.
+ */
+async function searchPatch(db: Conn, id: string, patch: Updateable<TasksTable>) {
+  const out: { search_title?: string; search_body?: string } = {};
+  if (typeof patch.title === 'string') out.search_title = taskSearchTitle(patch.title);
+  let { description, category } = patch;
+  if (typeof description === 'string' || typeof category === 'string') {
+    if (typeof description !== 'string' || typeof category !== 'string') {
+      const row = await db
+        .selectFrom('tasks')
+        .select(['description', 'category'])
+        .where('_id', '=', id)
+        .executeTakeFirst();
+      if (!row) return out;
+      if (typeof description !== 'string') description = row.description;
+      if (typeof category !== 'string') category = row.category;
+    }
+    out.search_body = taskSearchBody(description, category);
+  }
+  return out;
+}
+
+/**
+ * Changes a live task (and its folded search columns when the title, description or category
+ * change). When max_completions changes it must stay at or above the slots already taken:
+ * false (nothing changed) when it would not.
  */
 export async function updateTask(db: Conn, id: string, patch: Updateable<TasksTable>): Promise<boolean> {
-  let query = db.updateTable('tasks').set(patch).where('_id', '=', id).where('deleted_at', 'is', null);
+  let query = db
+    .updateTable('tasks')
+    .set({ ...patch, ...(await searchPatch(db, id, patch)) })
+    .where('_id', '=', id)
+    .where('deleted_at', 'is', null);
   if (typeof patch.max_completions === 'number') query = query.where('reserved', '<=', patch.max_completions);
   const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
@@ -73,14 +137,14 @@ export async function releaseSlot(db: Conn, id: string): Promise<void> {
 }
 
 export interface TaskFilter {
-  /** only active, live tasks within their deadline, hiding those `hideApprovedFor` completed */
+  /** only active, live tasks within their deadline */
   publicOnly: boolean;
   now: string;
-  hideApprovedFor?: string;
   status?: TaskStatus;
   category?: string;
   difficulty?: string;
   rewardRange?: RewardRange;
+  /** the search, folded (db/search.ts foldSearch); empty or absent: no search */
   q?: string;
 }
 
@@ -92,25 +156,13 @@ const REWARD_BOUNDS: Record<RewardRange, [number | null, number | null]> = {
   '50+': [5000, null],
 };
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-}
-
-function whereFilter(filter: TaskFilter) {
+/** The filter's conditions; `withSearch: false` leaves the text search out. */
+function whereFilter(filter: TaskFilter, withSearch: boolean) {
   return (eb: ExpressionBuilder<DB, 'tasks'>) => {
     const conds: Expression<SqlBool>[] = [eb('tasks.deleted_at', 'is', null)];
     if (filter.publicOnly) {
       conds.push(eb('tasks.status', '=', 'active'));
       conds.push(eb.or([eb('tasks.deadline', 'is', null), eb('tasks.deadline', '>', filter.now)]));
-    }
-    if (filter.hideApprovedFor) {
-      const approved = eb
-        .selectFrom('submissions')
-        .select(sql<number>`1`.as('one'))
-        .whereRef('submissions.task_id', '=', 'tasks._id')
-        .where('submissions.user_id', '=', filter.hideApprovedFor)
-        .where('submissions.status', '=', 'approved');
-      conds.push(eb.not(eb.exists(approved)));
     }
     if (filter.status) conds.push(eb('tasks.status', '=', filter.status));
     if (filter.category) conds.push(eb('tasks.category', '=', filter.category));
@@ -120,57 +172,22 @@ function whereFilter(filter: TaskFilter) {
       if (above !== null) conds.push(eb('tasks.reward', '>', above));
       if (upTo !== null) conds.push(eb('tasks.reward', '<=', upTo));
     }
-    if (filter.q) {
-      const pattern = `%${escapeLike(filter.q)}%`;
-      conds.push(
-        eb.or([
-          sql<SqlBool>`tasks.title LIKE ${pattern} ESCAPE '\\'`,
-          sql<SqlBool>`tasks.description LIKE ${pattern} ESCAPE '\\'`,
-          sql<SqlBool>`replace(tasks.category, '_', ' ') LIKE ${pattern.replace(/_/g, ' ')} ESCAPE '\\'`,
-        ]),
-      );
-    }
+    if (withSearch && filter.q) conds.push(tasksContaining(filter.q));
     return eb.and(conds);
   };
 }
 
 /**
- * How many tasks match. The filters read only columns of the tasks_filter index, so the count
- * walks that index and never the table. Hiding the tasks a user was paid for is a subtraction:
- * a user has at most one approved submission per task (submissions_paid_once), so those tasks
- * are counted through the user's few approved submissions (CROSS JOIN: SQLite keeps that order)
- * instead of probing every task.
+ * The ids of every task matching the filter, in the list's order: a search puts the tasks whose
+ * title matches first; then featured tasks; then the sort, ties newest first (oldest first for
+ * `oldest`), then by id. Without a search each sort walks its own index (tasks_order_<sort>),
+ * which holds the order and every filtered column, so no task row is read; a search takes the
+ * matches from the full-text index and sorts them.
  */
-async function countTasks(db: Conn, filter: TaskFilter): Promise<number> {
-  const matches = whereFilter({ ...filter, hideApprovedFor: undefined })(expressionBuilder<DB, 'tasks'>());
-  const count = async (query: RawBuilder<{ n: number }>) => Number((await query.execute(db)).rows[0]?.n ?? 0);
-  let total = await count(sql`SELECT count(*) AS n FROM tasks INDEXED BY tasks_filter WHERE ${matches}`);
-  if (filter.hideApprovedFor) {
-    total -= await count(
-      sql`SELECT count(*) AS n FROM submissions CROSS JOIN tasks ON tasks._id = submissions.task_id
-        WHERE submissions.user_id = ${filter.hideApprovedFor} AND submissions.status = 'approved'
-        AND ${matches}`,
-    );
-  }
-  return total;
-}
-
-/** One page of tasks, featured first, then by the chosen sort; and the total matching. */
-export async function listTasks(
-  db: Conn,
-  filter: TaskFilter,
-  sort: TaskSort,
-  page: { offset: number; limit: number },
-): Promise<{ rows: TaskRow[]; total: number }> {
-  const where = whereFilter(filter);
-  const total = await countTasks(db, filter);
-  let query = db
-    .selectFrom('tasks')
-    .leftJoin('users', 'users._id', 'tasks.created_by')
-    .selectAll('tasks')
-    .select('users.name as creator_name')
-    .where(where)
-    .orderBy('tasks.is_featured', 'desc');
+export async function listTaskIds(db: Conn, filter: TaskFilter, sort: TaskSort): Promise<string[]> {
+  let query = db.selectFrom('tasks').select('tasks._id').where(whereFilter(filter, true));
+  if (filter.q) query = query.orderBy(likeFolded(sql.ref('tasks.search_title'), filter.q), 'desc');
+  query = query.orderBy('tasks.is_featured', 'desc');
   switch (sort) {
     case 'oldest':
       query = query.orderBy('tasks.created_at', 'asc');
@@ -182,7 +199,7 @@ export async function listTasks(
       query = query.orderBy('tasks.reward', 'asc');
       break;
     case 'quickest':
-      // nulls last, written so the tasks_sort_quickest index can serve it
+      // nulls last, written as the tasks_order_quickest index holds it
       query = query.orderBy(sql`tasks.estimated_time IS NULL`).orderBy('tasks.estimated_time', 'asc');
       break;
     case 'most_popular':
@@ -191,11 +208,60 @@ export async function listTasks(
     default:
       break;
   }
-  const rows = await query
-    .orderBy('tasks.created_at', sort === 'oldest' ? 'asc' : 'desc')
-    .orderBy('tasks._id')
-    .limit(page.limit)
-    .offset(page.offset)
+  if (sort !== 'oldest') query = query.orderBy('tasks.created_at', 'desc');
+  const rows = await query.orderBy('tasks._id').execute();
+  return rows.map((r) => r._id);
+}
+
+/** A task row of the list, with its comment pool's counts. */
+export type TaskListRow = TaskRow & { comments_total: number | null; comments_used: number | null };
+
+/**
+ * The rows of one page, by id, that still match the filter (the ids may be up to two seconds
+ * old): one statement with the creator's name and the comment counts, in no particular order.
+ * The id list is padded to `size` with '' (no task's id) so every page of that size runs the
+ * same prepared statement.
+ */
+export function tasksByIds(
+  db: Conn,
+  ids: string[],
+  size: number,
+  filter: TaskFilter,
+): Promise<TaskListRow[]> {
+  const padded = ids.slice(0, size);
+  while (padded.length < size) padded.push('');
+  return db
+    .selectFrom('tasks')
+    .leftJoin('users', 'users._id', 'tasks.created_by')
+    .select(TASK_COLUMNS)
+    .select((eb) => [
+      'users.name as creator_name',
+      eb
+        .selectFrom('task_comments as c')
+        .select((c) => c.fn.countAll<number>().as('n'))
+        .whereRef('c.task_id', '=', 'tasks._id')
+        .as('comments_total'),
+      eb
+        .selectFrom('task_comments as c')
+        .select((c) => c.fn.count<number>('c.used_by').as('n'))
+        .whereRef('c.task_id', '=', 'tasks._id')
+        .as('comments_used'),
+    ])
+    .where('tasks._id', 'in', padded)
+    .where(whereFilter(filter, false))
     .execute();
-  return { rows, total };
+}
+
+/**
+ * The tasks a user was paid for (at most one approved submission per task and user:
+ * submissions_paid_once), which the list hides from them.
+ */
+export async function paidTaskIds(db: Conn, userId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('submissions')
+    .select('task_id')
+    .where('user_id', '=', userId)
+    .where('status', '=', 'approved')
+    .execute();
+  return rows.map((r) => r.task_id);
 }

@@ -1,4 +1,5 @@
 import {
+  type CompiledQuery,
   type Expression,
   type ExpressionBuilder,
   type Insertable,
@@ -12,6 +13,7 @@ import type { RewardRange, TaskSort, TaskStatus } from '../../contract/constants
 import type { Db } from '../../db/database';
 import type { DB, TasksTable } from '../../db/schema';
 import { likeFolded, tasksContaining } from '../../db/search';
+import { withParameters } from '../../db/statement';
 import { taskSearchBody, taskSearchTitle } from './task-search';
 
 export type Conn = Db | Transaction<DB>;
@@ -217,19 +219,27 @@ export async function listTaskIds(db: Conn, filter: TaskFilter, sort: TaskSort):
 export type TaskListRow = TaskRow & { comments_total: number | null; comments_used: number | null };
 
 /**
- * The rows of one page, by id, that still match the filter (the ids may be up to two seconds
- * old): one statement with the creator's name and the comment counts, in no particular order.
- * The id list is padded to `size` with '' (no task's id) so every page of that size runs the
- * same prepared statement.
+ * Whether a row read by id still matches the filter's columns, as whereFilter says without
+ * the search (a test holds the two to the same answers). The page's ids may be up to two
+ * seconds old; the text of a task only changes through the task service, which empties the
+ * list cache, so the search needs no second look.
  */
-export function tasksByIds(
-  db: Conn,
-  ids: string[],
-  size: number,
-  filter: TaskFilter,
-): Promise<TaskListRow[]> {
-  const padded = ids.slice(0, size);
-  while (padded.length < size) padded.push('');
+export function taskMatches(row: TaskRow, filter: TaskFilter): boolean {
+  if (row.deleted_at !== null) return false;
+  if (filter.publicOnly && (row.status !== 'active' || (row.deadline !== null && row.deadline <= filter.now)))
+    return false;
+  if (filter.status && row.status !== filter.status) return false;
+  if (filter.category && row.category !== filter.category) return false;
+  if (filter.difficulty && row.difficulty !== filter.difficulty) return false;
+  if (filter.rewardRange) {
+    const [above, upTo] = REWARD_BOUNDS[filter.rewardRange];
+    if ((above !== null && row.reward <= above) || (upTo !== null && row.reward > upTo)) return false;
+  }
+  return true;
+}
+
+/** The page statement for `size` ids, compiled once by Kysely (so its SQL is the dialect's). */
+function pageStatement(db: Conn, size: number) {
   return db
     .selectFrom('tasks')
     .leftJoin('users', 'users._id', 'tasks.created_by')
@@ -247,21 +257,41 @@ export function tasksByIds(
         .whereRef('c.task_id', '=', 'tasks._id')
         .as('comments_used'),
     ])
-    .where('tasks._id', 'in', padded)
-    .where(whereFilter(filter, false))
-    .execute();
+    .where('tasks._id', 'in', Array<string>(size).fill(''))
+    .compile();
 }
+const pageStatements = new Map<number, ReturnType<typeof pageStatement>>();
+
+/**
+ * The rows of one page, by id, in no particular order: one statement with the creator's name
+ * and the comment counts, found by primary key. Its SQL is built once per page size and run
+ * with the page's ids (padded with '', no task's id), so a page costs no query building and
+ * always the same prepared statement.
+ */
+export async function tasksByIds(db: Conn, ids: readonly string[], size: number): Promise<TaskListRow[]> {
+  let statement = pageStatements.get(size);
+  if (!statement) {
+    statement = pageStatement(db, size);
+    pageStatements.set(size, statement);
+  }
+  const parameters = ids.slice(0, size);
+  while (parameters.length < size) parameters.push('');
+  return (await db.executeQuery(withParameters(statement, parameters))).rows;
+}
+
+let paidStatement: CompiledQuery<{ task_id: string }> | undefined;
 
 /**
  * The tasks a user was paid for (at most one approved submission per task and user:
- * submissions_paid_once), which the list hides from them.
+ * submissions_paid_once), which the list hides from them. Built once, like the page.
  */
 export async function paidTaskIds(db: Conn, userId: string): Promise<string[]> {
-  const rows = await db
+  paidStatement ??= db
     .selectFrom('submissions')
     .select('task_id')
-    .where('user_id', '=', userId)
+    .where('user_id', '=', '')
     .where('status', '=', 'approved')
-    .execute();
+    .compile();
+  const { rows } = await db.executeQuery(withParameters(paidStatement, [userId, 'approved']));
   return rows.map((r) => r.task_id);
 }

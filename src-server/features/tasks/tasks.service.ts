@@ -26,6 +26,7 @@ import {
   paidTaskIds,
   type TaskFilter,
   type TaskRow,
+  taskMatches,
   tasksByIds,
   updateTask,
 } from './tasks.repository';
@@ -86,33 +87,41 @@ export async function listTasksFor(deps: Deps, viewer: UserRow | undefined, quer
   ]);
   const hidden = !adminView && viewer ? await paidTaskIds(deps.db, viewer._id) : [];
   const cache = taskListCache(deps.db);
-  const offset = (query.page - 1) * query.limit;
-  for (let attempt = 0; ; attempt++) {
-    const list = await cache.list(key, q !== '', clock.getTime(), () =>
+  const searching = q !== '';
+  const read = async () => {
+    const list = await cache.list(key, searching, clock.getTime(), () =>
       listTaskIds(deps.db, filter, query.sort),
     );
-    const page = list.page(offset, query.limit, hidden);
-    const rows = page.ids.length > 0 ? await tasksByIds(deps.db, page.ids, query.limit, filter) : [];
-    if (rows.length < page.ids.length && attempt === 0) {
-      await cache.drop(key, q !== '', list);
-      continue;
-    }
-    const byId = new Map(rows.map((row) => [row._id, row]));
-    const items: TaskDto[] = [];
-    for (const id of page.ids) {
-      const row = byId.get(id);
-      if (!row) continue;
-      const counts = { total: Number(row.comments_total ?? 0), used: Number(row.comments_used ?? 0) };
-      items.push(toTaskDto(row, { viewerId: viewer?._id, counts }));
-    }
+    const page = list.page((query.page - 1) * query.limit, query.limit, hidden);
+    const rows = page.ids.length > 0 ? await tasksByIds(deps.db, page.ids, query.limit) : [];
     return {
-      items,
-      total: page.total,
-      page: query.page,
-      limit: query.limit,
-      pages: Math.ceil(page.total / query.limit),
-    } satisfies Page<TaskDto>;
+      list,
+      page,
+      rows,
+      stale: rows.length < page.ids.length || rows.some((row) => !taskMatches(row, filter)),
+    };
+  };
+  let got = await read();
+  if (got.stale) {
+    await cache.drop(key, searching, got.list);
+    got = await read();
   }
+  const { page, rows } = got;
+  const byId = new Map(rows.map((row) => [row._id, row]));
+  const items: TaskDto[] = [];
+  for (const id of page.ids) {
+    const row = byId.get(id);
+    if (!row || !taskMatches(row, filter)) continue;
+    const counts = { total: Number(row.comments_total ?? 0), used: Number(row.comments_used ?? 0) };
+    items.push(toTaskDto(row, { viewerId: viewer?._id, counts }));
+  }
+  return {
+    items,
+    total: page.total,
+    page: query.page,
+    limit: query.limit,
+    pages: Math.ceil(page.total / query.limit),
+  } satisfies Page<TaskDto>;
 }
 
 /**

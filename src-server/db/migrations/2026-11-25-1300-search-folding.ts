@@ -24,7 +24,9 @@ const columns = [
   "ALTER TABLE withdrawals ADD COLUMN full_name_search TEXT NOT NULL DEFAULT ''",
 ];
 
-const filterColumns = 'deadline, category, difficulty, reward';
+// deleted_at is always NULL in these partial indexes, but SQLite reads the row for the
+// query's `deleted_at IS NULL` unless the index holds the column too
+const filterColumns = 'deadline, category, difficulty, reward, deleted_at';
 const sortOrders: Record<string, string> = {
   newest: 'created_at DESC, _id',
   oldest: 'created_at, _id',

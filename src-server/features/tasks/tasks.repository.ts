@@ -186,7 +186,7 @@ function whereFilter(filter: TaskFilter, withSearch: boolean) {
  * which holds the order and every filtered column, so no task row is read; a search takes the
  * matches from the full-text index and sorts them.
  */
-export async function listTaskIds(db: Conn, filter: TaskFilter, sort: TaskSort): Promise<string[]> {
+export function taskIdsQuery(db: Conn, filter: TaskFilter, sort: TaskSort) {
   let query = db.selectFrom('tasks').select('tasks._id').where(whereFilter(filter, true));
   if (filter.q) query = query.orderBy(likeFolded(sql.ref('tasks.search_title'), filter.q), 'desc');
   query = query.orderBy('tasks.is_featured', 'desc');
@@ -211,7 +211,12 @@ export async function listTaskIds(db: Conn, filter: TaskFilter, sort: TaskSort):
       break;
   }
   if (sort !== 'oldest') query = query.orderBy('tasks.created_at', 'desc');
-  const rows = await query.orderBy('tasks._id').execute();
+  return query.orderBy('tasks._id');
+}
+
+/** The ids of taskIdsQuery, in order. */
+export async function listTaskIds(db: Conn, filter: TaskFilter, sort: TaskSort): Promise<string[]> {
+  const rows = await taskIdsQuery(db, filter, sort).execute();
   return rows.map((r) => r._id);
 }
 

@@ -54,3 +54,18 @@ export function tasksContaining(folded: string): RawBuilder<SqlBool> {
   const phrase = `"${folded.replace(/"/g, '""')}"`;
   return sql<SqlBool>`tasks.rowid IN (SELECT rowid FROM tasks_fts WHERE tasks_fts MATCH ${phrase})`;
 }
+
+/**
+ * The FROM of a query of the tasks whose folded title or body contains `folded`, through the
+ * full-text index: its matches first, then each task by rowid. SQLite keeps a CROSS JOIN's
+ * order; given `tasksContaining` as a condition instead, it walked every active task through
+ * an index on status and probed the matches (1.8 ms against 1.05 ms for "anket" at 10,000
+ * tasks). Null when the query is too short for the trigram index: use tasksContaining then.
+ * PostgreSQL has no use for it (its planner costs the pg_trgm index itself).
+ */
+export function tasksContainingSource(folded: string): RawBuilder<unknown> | null {
+  if ([...folded].length < TRIGRAM_MIN) return null;
+  const phrase = `"${folded.replace(/"/g, '""')}"`;
+  return sql`(SELECT rowid AS match_rowid FROM tasks_fts WHERE tasks_fts MATCH ${phrase}) AS matched
+    CROSS JOIN tasks ON tasks.rowid = matched.match_rowid`;
+}

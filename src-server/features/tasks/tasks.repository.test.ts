@@ -79,7 +79,7 @@ describe('taskMatches', () => {
 describe('listTaskIds', () => {
   it.each(TASK_SORTS)('reads the ids of sort %s from its own index alone, with no sorting', async (sort) => {
     const filter: TaskFilter = { publicOnly: true, now, category: 'survey', rewardRange: '20-50' };
-    const { sql: text, parameters } = taskIdsQuery(t.deps.db, filter, sort).compile();
+    const { sql: text, parameters } = taskIdsQuery(t.deps.db, filter, sort);
     const plan = t.database.sqlite
       .prepare(`EXPLAIN QUERY PLAN ${text}`)
       .all(...parameters)
@@ -87,6 +87,17 @@ describe('listTaskIds', () => {
       .join('; ');
     expect(plan).toContain(`USING COVERING INDEX tasks_order_${sort}`);
     expect(plan).not.toContain('TEMP B-TREE');
+  });
+
+  it('starts a search from the full-text matches, then reads each match by rowid', () => {
+    const filter: TaskFilter = { publicOnly: true, now, category: 'survey', q: 'gorev' };
+    const { sql: text, parameters } = taskIdsQuery(t.deps.db, filter, 'newest');
+    const plan = t.database.sqlite
+      .prepare(`EXPLAIN QUERY PLAN ${text}`)
+      .all(...parameters)
+      .map((r) => (r as { detail: string }).detail);
+    expect(plan[0]).toMatch(/^SCAN tasks_fts VIRTUAL TABLE/);
+    expect(plan[1]).toMatch(/^SEARCH tasks USING INTEGER PRIMARY KEY/);
   });
 
   it('ranks title matches first in a search, then featured tasks, then the sort', async () => {

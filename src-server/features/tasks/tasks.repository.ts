@@ -2,6 +2,7 @@ import {
   type CompiledQuery,
   type Expression,
   type ExpressionBuilder,
+  expressionBuilder,
   type Insertable,
   type Selectable,
   type SqlBool,
@@ -12,7 +13,7 @@ import {
 import type { RewardRange, TaskSort, TaskStatus } from '../../contract/constants';
 import type { Db } from '../../db/database';
 import type { DB, TasksTable } from '../../db/schema';
-import { likeFolded, tasksContaining } from '../../db/search';
+import { likeFolded, tasksContaining, tasksContainingSource } from '../../db/search';
 import { withParameters } from '../../db/statement';
 import { taskSearchBody, taskSearchTitle } from './task-search';
 
@@ -179,44 +180,36 @@ function whereFilter(filter: TaskFilter, withSearch: boolean) {
   };
 }
 
+/** Each sort's order after the featured tasks, as its tasks_order_<sort> index holds it. */
+const SORT_ORDER: Record<TaskSort, string> = {
+  newest: 'tasks.created_at DESC, tasks._id',
+  oldest: 'tasks.created_at, tasks._id',
+  highest_reward: 'tasks.reward DESC, tasks.created_at DESC, tasks._id',
+  lowest_reward: 'tasks.reward, tasks.created_at DESC, tasks._id',
+  // nulls last
+  quickest: 'tasks.estimated_time IS NULL, tasks.estimated_time, tasks.created_at DESC, tasks._id',
+  most_popular: 'tasks.total_completed DESC, tasks.created_at DESC, tasks._id',
+};
+
 /**
- * The ids of every task matching the filter, in the list's order: a search puts the tasks whose
- * title matches first; then featured tasks; then the sort, ties newest first (oldest first for
- * `oldest`), then by id. Without a search each sort walks its own index (tasks_order_<sort>),
- * which holds the order and every filtered column, so no task row is read; a search takes the
- * matches from the full-text index and sorts them.
+ * The statement of the ids of every task matching the filter, in the list's order: a search
+ * puts the tasks whose title matches first; then featured tasks; then the sort, ties newest
+ * first (oldest first for `oldest`), then by id. Without a search each sort walks its own index
+ * (tasks_order_<sort>), which holds the order and every filtered column, so no task row is
+ * read; a search starts from the full-text index's matches and sorts them.
  */
-export function taskIdsQuery(db: Conn, filter: TaskFilter, sort: TaskSort) {
-  let query = db.selectFrom('tasks').select('tasks._id').where(whereFilter(filter, true));
-  if (filter.q) query = query.orderBy(likeFolded(sql.ref('tasks.search_title'), filter.q), 'desc');
-  query = query.orderBy('tasks.is_featured', 'desc');
-  switch (sort) {
-    case 'oldest':
-      query = query.orderBy('tasks.created_at', 'asc');
-      break;
-    case 'highest_reward':
-      query = query.orderBy('tasks.reward', 'desc');
-      break;
-    case 'lowest_reward':
-      query = query.orderBy('tasks.reward', 'asc');
-      break;
-    case 'quickest':
-      // nulls last, written as the tasks_order_quickest index holds it
-      query = query.orderBy(sql`tasks.estimated_time IS NULL`).orderBy('tasks.estimated_time', 'asc');
-      break;
-    case 'most_popular':
-      query = query.orderBy('tasks.total_completed', 'desc');
-      break;
-    default:
-      break;
-  }
-  if (sort !== 'oldest') query = query.orderBy('tasks.created_at', 'desc');
-  return query.orderBy('tasks._id');
+export function taskIdsQuery(db: Conn, filter: TaskFilter, sort: TaskSort): CompiledQuery<{ _id: string }> {
+  const source = filter.q ? tasksContainingSource(filter.q) : null;
+  const where = whereFilter(filter, source === null)(expressionBuilder<DB, 'tasks'>());
+  const order = [sql.raw(`tasks.is_featured DESC, ${SORT_ORDER[sort]}`)];
+  if (filter.q) order.unshift(sql`${likeFolded(sql.ref('tasks.search_title'), filter.q)} DESC`);
+  return sql<{ _id: string }>`SELECT tasks._id FROM ${source ?? sql.ref('tasks')} WHERE ${where}
+    ORDER BY ${sql.join(order)}`.compile(db);
 }
 
 /** The ids of taskIdsQuery, in order. */
 export async function listTaskIds(db: Conn, filter: TaskFilter, sort: TaskSort): Promise<string[]> {
-  const rows = await taskIdsQuery(db, filter, sort).execute();
+  const { rows } = await db.executeQuery(taskIdsQuery(db, filter, sort));
   return rows.map((r) => r._id);
 }
 

@@ -53,7 +53,8 @@ function webFiles(dir) {
     for (const name of readdirSync(folder)) {
       const full = join(folder, name);
       if (statSync(full).isDirectory()) walk(full);
-      else files.push(`/${relative(dir, full).split(sep).join('/')}`);
+      // source maps are never served (src-server/http/web-assets.ts): not embedded either
+      else if (!name.endsWith('.map')) files.push(`/${relative(dir, full).split(sep).join('/')}`);
     }
   };
   walk(dir);

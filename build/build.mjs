@@ -160,7 +160,8 @@ const webOptions = {
   platform: 'browser',
   target: ['es2022', 'chrome110', 'safari16', 'firefox115'],
   minify: true,
-  sourcemap: true,
+  // written beside the bundles for developers and the bench, never linked from them nor served
+  sourcemap: 'external',
   metafile: true,
   jsx: 'automatic',
   loader: { '.svg': 'file', '.png': 'file' },

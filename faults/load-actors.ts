@@ -105,7 +105,10 @@ export abstract class Actor {
       `${this.currentOp}: ${spec.method ?? 'GET'} ${spec.path} -> ${reply.status} ${reply.code ?? ''}`,
     );
     if (this.history.length > 20) this.history.shift();
-    if (reply.status >= 500)
+    // a 503 busy with Retry-After is the server refusing work it has no room for (the queue of
+    // image decoding and password hashing is full): by design, nothing happened, try again
+    const busy = reply.status === 503 && reply.code === 'busy' && answer.headers['retry-after'] !== undefined;
+    if (reply.status >= 500 && !busy)
       throw this.world.failure(`a ${reply.status} answer`, this.history, spec, reply, this.who);
     return reply;
   }

@@ -108,6 +108,13 @@ export class Counters {
     const key = code ? `${status} ${code}` : String(status);
     m.set(key, (m.get(key) ?? 0) + 1);
   }
+  /** Answers 5xx other than 503 busy (the server's refusal of work it has no room for), by status and code. */
+  serverErrors(): string[] {
+    const out = new Set<string>();
+    for (const m of this.byOp.values())
+      for (const k of m.keys()) if (Number(k.split(' ')[0]) >= 500 && k !== '503 busy') out.add(k);
+    return [...out];
+  }
   statuses(): Record<string, number> {
     const out: Record<string, number> = {};
     for (const m of this.byOp.values())

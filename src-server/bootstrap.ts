@@ -6,6 +6,7 @@ import { LoginThrottle, type ThrottleLimits } from './features/auth/throttle';
 import { oneSignalNotifier, type PushNotifier } from './features/notifications/push';
 import { removeOrphanedProofs } from './features/submissions/orphaned-proofs';
 import { ensureBootstrapAdmin } from './features/users/admin-account';
+import { expensiveWork } from './http/expensive-work';
 import { loadWebAssets, type WebAssets } from './http/web-assets';
 import { DataFolder } from './storage/data-folder';
 import { removeOrphanedImages } from './storage/orphaned-images';
@@ -25,6 +26,8 @@ export async function openApp(
     throttle?: ThrottleLimits;
     clock?: () => Date;
     push?: PushNotifier;
+    /** Limits of the expensive-work queues (tests make them small). */
+    work?: Parameters<typeof expensiveWork>[0];
     /**
      * Clear the left-overs of a crash: empty the temp folder and remove proof files no
      * submission names and images no user or setting names (a kill between a file's durable
@@ -60,6 +63,7 @@ export async function openApp(
     throttle: new LoginThrottle(options.throttle),
     clock: options.clock ?? (() => new Date()),
     push: options.push ?? oneSignalNotifier(config.oneSignal),
+    work: expensiveWork(options.work),
   };
   await ensureBootstrapAdmin(deps);
   return {

@@ -2,6 +2,7 @@ import type { Config } from './config';
 import type { Db } from './db/database';
 import type { LoginThrottle } from './features/auth/throttle';
 import type { PushNotifier } from './features/notifications/push';
+import type { ExpensiveWork } from './http/expensive-work';
 import type { WebAssets } from './http/web-assets';
 
 /** What createApp needs; tests and the desktop shell build their own. */
@@ -15,4 +16,6 @@ export interface AppDeps {
   clock: () => Date;
   /** Push notifications (OneSignal from the config unless a test gives another). */
   push: PushNotifier;
+  /** The fair queues of password hashing and image decoding. */
+  work: ExpensiveWork;
 }

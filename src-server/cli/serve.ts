@@ -1,9 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { serve } from '@hono/node-server';
 import { createApp } from '../app';
 import { openApp } from '../bootstrap';
 import type { Config } from '../config';
-import { answerClientError } from '../http/client-error';
+import { serveApp } from '../http/node-server';
 import { readBackupSchedule, type ScheduleHandle, startBackupSchedule } from '../storage/backup-schedule';
 import { DataFolder } from '../storage/data-folder';
 import { acquireLock } from '../storage/lock';
@@ -34,7 +33,7 @@ export async function runServe(config: Config): Promise<void> {
   }
   const app = createApp(opened.deps);
   let backups: ScheduleHandle | null = null;
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+  const server = serveApp(app.fetch, { port: config.port, hostname: config.host }, (info) => {
     const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
     console.log(`listening on http://${host}:${info.port}`);
     if (schedule) {
@@ -46,7 +45,6 @@ export async function runServe(config: Config): Promise<void> {
       );
     }
   });
-  server.on('clientError', answerClientError);
   const stop = () => {
     backups?.stop();
     server.close(async () => {

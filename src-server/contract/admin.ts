@@ -68,6 +68,8 @@ export interface TodayStatsDto {
 /** A submission in the admin screens: the sender also carries their email. */
 export type AdminSubmissionDto = Omit<SubmissionDto, 'user'> & {
   user: { _id: string; name: string; email: string };
+  /** the automatic comment the worker was given to post, so the reviewer can look for it */
+  automaticComment: string | null;
 };
 
 /** GET /api/admin/submissions/recent?limit: default 5, at most 50. */

@@ -54,6 +54,23 @@ export const REJECTION_REASONS = [
 ] as const;
 export type RejectionReason = (typeof REJECTION_REASONS)[number];
 
+/** The English labels of the preset rejection reasons (stored as a quick reject's feedback). */
+export const REJECTION_REASON_LABELS: Record<RejectionReason, string> = {
+  missing_text: 'Missing text or too few sentences',
+  no_share: 'No share was made',
+  irrelevant_evidence: 'Irrelevant evidence',
+  low_quality_image: 'Low quality image',
+  wrong_format: 'Wrong format',
+};
+
+/**
+ * Feedback the system writes rather than a person: stored as a code beside its English text
+ * and shown in the reader's language. `task_completed` is the quick approve's fixed text;
+ * `rejection_reason` means the feedback is the label of the submission's rejection reason.
+ */
+export const FEEDBACK_CODES = ['task_completed', 'rejection_reason'] as const;
+export type FeedbackCode = (typeof FEEDBACK_CODES)[number];
+
 export const TASK_SORTS = [
   'newest',
   'oldest',

@@ -21,6 +21,7 @@ export const ERROR_MESSAGES = {
   too_many_requests: 'Too many attempts, please try again later',
   internal: 'An unexpected error occurred',
   busy: 'The server is busy, please try again in a moment',
+  request_timeout: 'The request took too long to arrive',
   // later features register their codes here too
   task_not_found: 'Task not found',
   task_not_owner: "You don't have permission to edit this task",
@@ -38,6 +39,7 @@ export const ERROR_MESSAGES = {
   image_too_big: 'The image dimensions are too large',
   image_unreadable: 'The image could not be read, please upload another file',
   already_reviewed: 'This item has already been reviewed',
+  own_item: 'Another admin must decide on your own submissions, withdrawals and balance',
   feedback_required: 'Please write a feedback',
   rejection_reason_required: 'Please select a rejection reason',
   reason_required: 'You must enter a rejection reason',

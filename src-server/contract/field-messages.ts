@@ -12,6 +12,8 @@ export const FIELD_MESSAGES = {
   termsRequired: 'You must accept the terms of use',
   tooLong: 'This value is too long',
   invalidValue: 'This value is invalid',
+  currentPasswordRequired: 'Please enter your current password',
+  currentPasswordWrong: 'Your current password is not correct',
 } as const;
 
 export type FieldMessageKey = keyof typeof FIELD_MESSAGES;

@@ -1,4 +1,11 @@
-import { REJECTION_REASONS, type RejectionReason, type ReviewStatus } from './constants';
+import {
+  type FeedbackCode,
+  QUICK_APPROVE_FEEDBACK,
+  REJECTION_REASON_LABELS,
+  REJECTION_REASONS,
+  type RejectionReason,
+  type ReviewStatus,
+} from './constants';
 import { ERROR_MESSAGES, type ErrorCode } from './errors';
 import { FIELD_MESSAGES } from './schemas';
 
@@ -7,9 +14,15 @@ export const MAX_FEEDBACK_LENGTH = 2000;
 /** Body of PUT /api/submissions/{id}/review. */
 export interface ReviewRequest {
   status: 'approved' | 'rejected';
+  /** may be left out with a feedbackCode: the code's English text is stored */
   feedback: string;
   /** only for a rejection; null on approval */
   rejectionReason: RejectionReason | null;
+  /**
+   * the system's fixed text instead of a written one: `task_completed` (approval) or
+   * `rejection_reason` (rejection: the reason's label); shown in the reader's language
+   */
+  feedbackCode?: FeedbackCode | null;
 }
 
 /** The reply of a review: the submission after the change. */
@@ -17,6 +30,7 @@ export interface ReviewedSubmissionDto {
   _id: string;
   status: ReviewStatus;
   feedback: string | null;
+  feedbackCode: FeedbackCode | null;
   rejectionReason: string | null;
   reward: number;
   description: string | null;
@@ -56,7 +70,19 @@ export function checkReviewRequest(
       problem: { code: 'validation_error', field: 'status', message: FIELD_MESSAGES.invalidValue },
     };
   }
-  const feedback = typeof input.feedback === 'string' ? input.feedback.trim() : '';
+  const raw = input.feedbackCode ?? null;
+  const code: FeedbackCode | null = raw === 'task_completed' || raw === 'rejection_reason' ? raw : null;
+  if (raw !== null && code !== (status === 'approved' ? 'task_completed' : 'rejection_reason')) {
+    return {
+      ok: false,
+      problem: { code: 'validation_error', field: 'feedbackCode', message: FIELD_MESSAGES.invalidValue },
+    };
+  }
+  let feedback = typeof input.feedback === 'string' ? input.feedback.trim() : '';
+  if (code === 'task_completed') feedback = QUICK_APPROVE_FEEDBACK;
+  if (code === 'rejection_reason' && isRejectionReason(input.rejectionReason)) {
+    feedback = REJECTION_REASON_LABELS[input.rejectionReason];
+  }
   if (!feedback) {
     return {
       ok: false,
@@ -69,7 +95,11 @@ export function checkReviewRequest(
       problem: { code: 'validation_error', field: 'feedback', message: FIELD_MESSAGES.tooLong },
     };
   }
-  if (status === 'approved') return { ok: true, value: { status, feedback, rejectionReason: null } };
+  if (status === 'approved') {
+    // the spec's quick approve sends the fixed text itself: it is the same code
+    const feedbackCode = feedback === QUICK_APPROVE_FEEDBACK ? 'task_completed' : null;
+    return { ok: true, value: { status, feedback, rejectionReason: null, feedbackCode } };
+  }
   const reason = input.rejectionReason;
   if (!isRejectionReason(reason)) {
     return {
@@ -81,5 +111,5 @@ export function checkReviewRequest(
       },
     };
   }
-  return { ok: true, value: { status, feedback, rejectionReason: reason } };
+  return { ok: true, value: { status, feedback, rejectionReason: reason, feedbackCode: code } };
 }

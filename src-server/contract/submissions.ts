@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { FeedbackCode } from './constants';
 import { REVIEW_STATUSES, type ReviewStatus } from './constants';
 import { FIELD_MESSAGES } from './schemas';
 import { pageQuery } from './tasks';
@@ -53,6 +54,8 @@ export interface SubmissionDto {
   reviewedAt: string | null;
   description: string | null;
   feedback: string | null;
+  /** the system's fixed text (FEEDBACK_CODES), to be shown in the reader's language */
+  feedbackCode: FeedbackCode | null;
   /** one of REJECTION_REASONS when rejected */
   rejectionReason: string | null;
   /** the task's reward when the proof was sent: what approval pays */

@@ -1,4 +1,4 @@
-import type { Category, Difficulty, ProofType, ReviewStatus, TaskStatus } from './constants';
+import type { Category, Difficulty, FeedbackCode, ProofType, ReviewStatus, TaskStatus } from './constants';
 
 /** Counts of the automatic-comment pool; the texts go only to admins and the task's owner. */
 // a type alias (not an interface) so it also fits index-signature parameters like i18n options
@@ -14,6 +14,7 @@ export interface UserTaskSubmissionDto {
   status: ReviewStatus;
   description: string | null;
   feedback: string | null;
+  feedbackCode: FeedbackCode | null;
   rejectionReason: string | null;
   reward: number;
   createdAt: string;

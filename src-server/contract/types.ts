@@ -40,6 +40,10 @@ export interface TokenClaims {
   role: Role;
   status: UserStatus;
   banReason: string | null;
+  /** a keyed stamp of the password the token was issued under: a new password ends the session */
+  pwv: string;
+  /** issued with remember-me (30 days rather than 1) */
+  rem: boolean;
 }
 
 export interface SettingsDto {

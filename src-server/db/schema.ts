@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { FeedbackCode } from '../contract/constants';
 
 /** Row types of the tables created by the migrations. Money columns are integer kuruş. */
 export interface UsersTable {
@@ -80,6 +81,8 @@ export interface SubmissionsTable {
   status: 'pending' | 'approved' | 'rejected';
   description: string | null;
   feedback: string | null;
+  /** FEEDBACK_CODES: the system's fixed text, shown in the reader's language */
+  feedback_code: FeedbackCode | null;
   rejection_reason: string | null;
   reward: number;
   proof_file: string | null;

@@ -77,7 +77,7 @@ function refusal(access: Access, who: Who): [number, string] | null {
 let t: TestApp;
 const tokens: Partial<Record<Who, string>> = {};
 beforeAll(async () => {
-  t = await createTestApp({ throttle: { perAccount: 10_000, perAddress: 100_000, windowSeconds: 60 } });
+  t = await createTestApp({ throttle: { perPair: 10_000, perAddress: 100_000, windowSeconds: 60 } });
   tokens.user = await t.tokenFor(await makeUser(t.deps.db));
   tokens.suspended = await t.tokenFor(await makeUser(t.deps.db, { status: 'suspended' }));
   tokens.banned = await t.tokenFor(

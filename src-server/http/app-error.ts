@@ -3,6 +3,13 @@ import { ERROR_MESSAGES, type ErrorCode } from '../contract/errors';
 
 /** A failure with a status, a stable code and the English message of the contract. */
 export class AppError extends Error {
+  /**
+   * Answer, then close the connection without reading the rest of the body: for a client that
+   * keeps sending what is refused (an account flooding the image queue), reading every
+   * refused upload to its end would cost the server more than the refusal saves.
+   */
+  closeConnection = false;
+
   constructor(
     readonly status: ContentfulStatusCode,
     readonly code: ErrorCode,
@@ -33,4 +40,7 @@ export const fail = {
   unsupported: (code: ErrorCode = 'unsupported_media_type') => new AppError(415, code),
   throttled: (retryAfterSeconds: number) =>
     new AppError(429, 'too_many_requests', undefined, { retryAfter: retryAfterSeconds }),
+  /** the server's own capacity is used up (not this client's fault): try again shortly */
+  busy: (retryAfterSeconds: number) =>
+    new AppError(503, 'busy', undefined, { retryAfter: retryAfterSeconds }),
 };

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { ERROR_MESSAGES } from '../contract/errors';
-import { verifyToken } from '../features/auth/token';
+import { tokenMatchesPassword, type VerifiedToken, verifyToken } from '../features/auth/token';
 import { findUserById } from '../features/users/users.repository';
 import { fail } from './app-error';
 import type { AppEnv, UserRow } from './env';
@@ -20,10 +20,13 @@ async function userFromRequest(c: Context<AppEnv>): Promise<UserRow | null> {
   const match = /^Bearer\s+(\S+)$/i.exec(header);
   if (!match) throw fail.unauthorized('invalid_token');
   const { db, secret } = c.var.deps;
-  const id = await verifyToken(match[1], secret);
-  // the user is read again on every request: a ban or role change counts at once
-  const user = id ? await findUserById(db, id) : undefined;
-  if (!user) throw fail.unauthorized('invalid_token');
+  const session: VerifiedToken | null = await verifyToken(match[1], secret);
+  // the user is read again on every request: a ban or role change counts at once, and a
+  // token issued under an earlier password is refused (a password change ends every session)
+  const user = session ? await findUserById(db, session.userId) : undefined;
+  if (!session || !user || !tokenMatchesPassword(session, user, secret))
+    throw fail.unauthorized('invalid_token');
+  c.set('session', session);
   return user;
 }
 

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rawRequest, serveTestApp } from '../testing/http-server';
-import { answerClientError } from './client-error';
 
-const app = serveTestApp((server) => server.on('clientError', answerClientError));
+const app = serveTestApp();
 const raw = (request: string) => rawRequest(app.port, request);
 
 describe("requests Node's parser refuses", () => {

@@ -1,5 +1,6 @@
 import type { UsersTable } from '../db/schema';
 import type { AppDeps } from '../deps';
+import type { VerifiedToken } from '../features/auth/token';
 
 export type UserRow = Omit<UsersTable, 'balance' | 'total_earned' | 'name_search'> & {
   balance: number;
@@ -11,5 +12,7 @@ export interface AppEnv {
   Variables: {
     deps: AppDeps;
     user: UserRow;
+    /** the signed-in request's token, as verified */
+    session: VerifiedToken;
   };
 }

@@ -13,7 +13,7 @@ let t: TestApp;
 let adminToken: string;
 let userToken: string;
 beforeAll(async () => {
-  t = await createTestApp({ throttle: { perAccount: 1000, perAddress: 10_000, windowSeconds: 60 } });
+  t = await createTestApp({ throttle: { perPair: 1000, perAddress: 10_000, windowSeconds: 60 } });
   adminToken = await t.tokenFor(await makeUser(t.deps.db, { role: 'admin' }));
   userToken = await t.tokenFor(await makeUser(t.deps.db, { balance: 100_000 }));
 });

@@ -1,25 +1,40 @@
 import { MAX_PROOF_BYTES } from '../contract/constants';
 import { FIELD_MESSAGES } from '../contract/schemas';
+import type { AppDeps } from '../deps';
 import { fileStoreFor } from '../storage/file-store';
 import { ImageError, type ImageFormat, type SanitizedImage, sniffImage } from '../storage/image';
 import { sanitizeImageOffThread } from '../storage/image-worker';
 import { type ReceivedUpload, receiveUpload, UploadError } from '../storage/upload';
 import { fail } from './app-error';
+import { workKey } from './expensive-work';
+import type { Ticket } from './fair-queue';
+
+/** A received image form holding its place in the image queue until it is decoded or discarded. */
+export interface ImageUpload extends ReceivedUpload {
+  ticket: Ticket;
+}
 
 /**
  * Streams a multipart form with one image field into the temp folder under the file rules
  * (5 MB, judged by its first bytes as one of `formats`), refusing on the way with the
  * contract's errors (413 file_too_large, 415 file_type, 422 for an over-long text field).
+ * First it takes a place in the image queue for `ownerId` (the signed-in account): an account
+ * with two images in flight is refused with 429 before its body is read. Discarding the
+ * upload gives the place back.
  */
 export async function receiveImageForm(
-  dataDir: string,
-  body: ReadableStream<Uint8Array> | null,
-  contentType: string | undefined,
+  deps: Pick<AppDeps, 'config' | 'work'>,
+  ownerId: string,
+  request: Request,
   options: { fileField: string; formats: readonly ImageFormat[]; textField?: string },
-): Promise<ReceivedUpload> {
+): Promise<ImageUpload> {
+  const contentType = request.headers.get('Content-Type') ?? undefined;
   if (!contentType?.toLowerCase().startsWith('multipart/form-data')) throw fail.unsupported();
+  const ticket = deps.work.cpu.reserve(workKey.user(ownerId));
   try {
-    return await receiveUpload(fileStoreFor(dataDir), body, contentType, {
+    // the body stream is made only now: a request refused before this point leaves its body to
+    // the server, which reads and drops it (made and left unread, it would reset the connection)
+    const upload = await receiveUpload(fileStoreFor(deps.config.dataDir), request.body, contentType, {
       fileField: options.fileField,
       maxFileBytes: MAX_PROOF_BYTES,
       accept: (head) => {
@@ -27,7 +42,16 @@ export async function receiveImageForm(
         return format !== null && options.formats.includes(format);
       },
     });
+    return {
+      ...upload,
+      ticket,
+      discard: async () => {
+        ticket.release();
+        await upload.discard();
+      },
+    };
   } catch (err) {
+    ticket.release();
     if (!(err instanceof UploadError)) throw err;
     if (err.reason === 'too_large') throw fail.tooLarge('file_too_large');
     if (err.reason === 'type') throw fail.unsupported('file_type');
@@ -39,15 +63,19 @@ export async function receiveImageForm(
 
 /**
  * Decodes and re-encodes the received image in the image worker (dropping metadata and
- * anything hidden); 413 image_too_big, 415 file_type or 422 image_unreadable on `field`.
+ * anything hidden) when its turn in the image queue comes (503 busy when the queue is full);
+ * 413 image_too_big, 415 file_type or 422 image_unreadable on `field`. The file is read into
+ * memory only then, so images waiting their turn hold no buffers.
  */
 export async function sanitizeReceivedImage(
-  upload: ReceivedUpload,
+  upload: ImageUpload,
   formats: readonly ImageFormat[],
   field: string,
 ): Promise<SanitizedImage> {
   try {
-    return await sanitizeImageOffThread(await upload.readFile(), { allow: formats });
+    return await upload.ticket.run(async () =>
+      sanitizeImageOffThread(await upload.readFile(), { allow: formats }),
+    );
   } catch (err) {
     if (!(err instanceof ImageError)) throw err;
     if (err.reason === 'too_big') throw fail.tooLarge('image_too_big');

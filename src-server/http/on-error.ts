@@ -3,21 +3,23 @@ import { HTTPException } from 'hono/http-exception';
 import { ERROR_MESSAGES } from '../contract/errors';
 import { BUSY_RETRY_AFTER_SECONDS, isBusyError } from '../db/database';
 import { AppError } from './app-error';
+import { MAX_DISCARDED_BODY_BYTES } from './node-server';
 
 /**
- * A refusal of a request that carries a body (a 401 or a 413 sent before an upload was read)
- * closes the connection: the adapter drops the unread rest and destroys the socket, so a
- * client reusing the connection for its next request would otherwise see it reset.
+ * A refusal of a request whose declared body is more than the server reads and throws away
+ * closes the connection: the rest is cut off (node-server.ts), so the connection cannot be
+ * reused. Smaller bodies are read to the end and the connection stays open.
  */
-function bodyMayBePending(c: Context): boolean {
-  const length = Number(c.req.header('Content-Length') ?? 0);
-  return length > 0 || c.req.header('Transfer-Encoding') !== undefined;
+function bodyTooLargeToDiscard(c: Context): boolean {
+  return Number(c.req.header('Content-Length') ?? 0) > MAX_DISCARDED_BODY_BYTES;
 }
 
 /** The single error handler: every failure leaves in the contract's JSON shape. */
 export function onError(err: Error, c: Context): Response {
   const response = answer(err, c);
-  if (response.status >= 400 && bodyMayBePending(c)) response.headers.set('Connection', 'close');
+  const cut = err instanceof AppError && err.closeConnection;
+  if (response.status >= 400 && (cut || bodyTooLargeToDiscard(c)))
+    response.headers.set('Connection', 'close');
   return response;
 }
 

@@ -102,6 +102,7 @@ describe('loadWebAssets', () => {
       writeFileSync(join(dir, 'index.html'), INDEX);
       writeFileSync(join(dir, 'assets', 'main-ABCDEFGH.js'), MAIN_JS);
       writeFileSync(join(dir, 'assets', 'plain.js'), MAIN_JS);
+      writeFileSync(join(dir, 'assets', 'main-ABCDEFGH.js.map'), '{"sources":["../src/secret.ts"]}');
       writeFileSync(join(dir, 'logo-ABCDEFGH.png'), 'png');
       const assets = loadWebAssets(dir);
       expect([...assets.keys()].sort()).toEqual([
@@ -121,6 +122,39 @@ describe('loadWebAssets', () => {
 
   it('gives an empty map for a folder that does not exist', () => {
     expect(loadWebAssets(join(tmpdir(), 'taskreward-no-such-folder')).size).toBe(0);
+  });
+
+  it('never takes a source map, from a folder or from embedded entries', () => {
+    const assets = webAssetsFrom([
+      ['/assets/main-ABCDEFGH.js', enc(MAIN_JS)],
+      ['/assets/main-ABCDEFGH.js.map', enc('{}')],
+    ]);
+    expect([...assets.keys()]).toEqual(['/assets/main-ABCDEFGH.js']);
+  });
+});
+
+const BUILT_WEB = join(dirname(fileURLToPath(import.meta.url)), '../../dist/web');
+
+describe.skipIf(!existsSync(join(BUILT_WEB, 'index.html')))('the production web build', () => {
+  it('links no source map from its scripts and styles, and serves none', async () => {
+    const assets = loadWebAssets(BUILT_WEB);
+    const files = readdirSync(join(BUILT_WEB, 'assets'));
+    const maps = files.filter((f) => f.endsWith('.map'));
+    // the maps are written beside the bundles (for developers and the bench)...
+    expect(maps.length).toBeGreaterThan(0);
+    for (const map of maps) expect(assets.has(`/assets/${map}`)).toBe(false);
+    // ...and no bundle points at them
+    for (const [path, asset] of assets) {
+      if (!/\.(js|css)$/.test(path)) continue;
+      expect(new TextDecoder().decode(asset.body)).not.toMatch(/sourceMappingURL/);
+    }
+    const app = await createTestApp({ web: assets });
+    try {
+      const res = await app.call('GET', `/assets/${maps[0]}`);
+      expect(res.status).toBe(404);
+    } finally {
+      await app.dispose();
+    }
   });
 });
 

@@ -27,7 +27,6 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
   '.ico': 'image/x-icon',
   '.txt': 'text/plain; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
   '.woff2': 'font/woff2',
 };
 
@@ -44,6 +43,14 @@ const VARIANTS = [
 ] as const;
 
 const HASHED = /[-.][A-Z0-9]{8,}\.[a-z0-9]+$/i;
+
+/**
+ * Source maps stay with the build (developer tools and the bench read them from dist/web) and
+ * are never served: they would hand anyone the app's whole source with its comments.
+ */
+export function isServedAsset(path: string): boolean {
+  return !path.endsWith('.map');
+}
 
 function assetFor(path: string, body: Uint8Array): WebAsset {
   const ext = extname(path);
@@ -85,6 +92,7 @@ export function loadWebAssets(dir: string): WebAssets {
         continue;
       }
       const path = `/${relative(dir, full).split(sep).join('/')}`;
+      if (!isServedAsset(path)) continue;
       const variant = variantOf(path);
       if (variant) variants.push([...variant, readFileSync(full), st.mtimeMs]);
       else {
@@ -109,6 +117,7 @@ export function webAssetsFrom(entries: Iterable<[string, Uint8Array]>): WebAsset
   const assets: WebAssets = new Map();
   const variants: [string, 'br' | 'gz', Uint8Array][] = [];
   for (const [path, body] of entries) {
+    if (!isServedAsset(path)) continue;
     const variant = variantOf(path);
     if (variant) variants.push([...variant, body]);
     else assets.set(path, assetFor(path, body));

@@ -51,7 +51,7 @@ function closed(stream: WriteStream): Promise<void> {
 /**
  * Streams a multipart body into the temp folder with hard limits: the file is refused while
  * it arrives (too large, wrong first bytes), whatever Content-Length claimed, and a refused
- * upload leaves nothing on disk. The rest of the body is not read.
+ * upload leaves nothing on disk. The rest of a refused body is read and thrown away.
  */
 export function receiveUpload(
   store: FileStore,
@@ -94,7 +94,10 @@ export function receiveUpload(
       if (settled) return;
       settled = true;
       source.unpipe(parser);
-      source.destroy();
+      // the rest of the body is read and thrown away (the server caps how much), not cancelled:
+      // cancelling resets the connection and the client would never read the refusal
+      source.on('error', () => undefined);
+      source.resume();
       writer?.destroy();
       // busboy is mid-callback here (a 'limit' or 'data' event): destroy it once that returns
       setImmediate(() => parser.destroy());

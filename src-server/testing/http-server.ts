@@ -1,24 +1,32 @@
 // The test app behind a real Node HTTP server on a free port, for tests that need real sockets
 // (raw request targets, connection headers, parser errors), and a raw-socket request.
+
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
-import { serve } from '@hono/node-server';
 import { afterAll, beforeAll } from 'vitest';
+import { type HttpTimeouts, serveApp } from '../http/node-server';
 import { createTestApp, type TestApp } from './test-app';
 
 export interface ServedTestApp {
   readonly t: TestApp;
-  readonly server: ReturnType<typeof serve>;
+  readonly server: Server;
   readonly port: number;
 }
 
-/** Starts the test app on a free port before the file's tests and stops it after. */
-export function serveTestApp(setup?: (server: ReturnType<typeof serve>) => void): ServedTestApp {
-  const state: { t?: TestApp; server?: ReturnType<typeof serve>; port?: number } = {};
+/** Starts the test app on a free port, served as `serve` does, before the file's tests; stops it after. */
+export function serveTestApp(
+  options: { timeouts?: Partial<HttpTimeouts>; app?: Parameters<typeof createTestApp>[0] } = {},
+): ServedTestApp {
+  const state: { t?: TestApp; server?: Server; port?: number } = {};
   beforeAll(async () => {
-    state.t = await createTestApp();
-    state.server = serve({ fetch: state.t.app.fetch, port: 0, hostname: '127.0.0.1' });
-    setup?.(state.server);
+    state.t = await createTestApp(options.app);
+    // the production server setup (timeouts, parser errors, refused bodies read to the end)
+    state.server = serveApp(state.t.app.fetch, {
+      port: 0,
+      hostname: '127.0.0.1',
+      timeouts: options.timeouts,
+    });
     await new Promise<void>((r) => state.server?.once('listening', () => r()));
     state.port = (state.server.address() as AddressInfo).port;
   });

@@ -7,6 +7,7 @@ import { readConfig } from '../config';
 import type { ThrottleLimits } from '../features/auth/throttle';
 import { signToken } from '../features/auth/token';
 import type { UserRow } from '../http/env';
+import type { expensiveWork } from '../http/expensive-work';
 import type { WebAssets } from '../http/web-assets';
 import { makeUser } from './factories';
 
@@ -37,6 +38,7 @@ export async function createTestApp(
     throttle?: ThrottleLimits;
     clock?: () => Date;
     web?: WebAssets;
+    work?: Parameters<typeof expensiveWork>[0];
   } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'taskreward-test-'));
@@ -45,6 +47,7 @@ export async function createTestApp(
     web: options.web ?? new Map(),
     throttle: options.throttle,
     clock: options.clock,
+    work: options.work,
   });
   const app = createApp(opened.deps);
   return {

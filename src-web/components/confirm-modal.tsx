@@ -2,7 +2,10 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Modal } from './modal';
 
-/** A small modal that asks before a destructive action: cancel, and a danger button that confirms. */
+/**
+ * A small modal that asks before an action that cannot be undone (a delete, a payout): cancel,
+ * and a button that confirms, red for a destructive action or green for a payment.
+ */
 export function ConfirmModal({
   open,
   title,
@@ -12,7 +15,9 @@ export function ConfirmModal({
   onClose,
   onConfirm,
   children,
+  tone = 'danger',
 }: {
+  tone?: 'danger' | 'success';
   open: boolean;
   title: string;
   confirmLabel: string;
@@ -36,7 +41,7 @@ export function ConfirmModal({
           </button>
           <button
             type="button"
-            className="btn btn-danger"
+            className={`btn btn-${tone}`}
             disabled={pending}
             onClick={onConfirm}
             data-testid={confirmTestId}

@@ -40,7 +40,9 @@ export function DialogFrame({
     >
       <div className={`${variant}-box`}>
         <header className={`${variant}-header`}>
-          <h2 id={titleId}>{title}</h2>
+          <h2 id={titleId} tabIndex={-1} data-dialog-title>
+            {title}
+          </h2>
           <button type="button" className="icon-btn" onClick={onClose} aria-label={t('actions.close')}>
             ×
           </button>

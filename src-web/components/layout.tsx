@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Outlet, ScrollRestoration } from 'react-router-dom';
 import { BanModal } from './ban-modal';
 import { BottomBar } from './bottom-bar';
@@ -8,11 +9,15 @@ import { TopBar } from './top-bar';
 
 /** Top bar, page, footer; the bottom bar on phones; the ban modal and the install banner. */
 export function Layout() {
+  const { t } = useTranslation();
   return (
     <div className="app-shell">
+      <a className="skip-link" href="#main">
+        {t('nav.skipToContent')}
+      </a>
       <TopBar />
       <SuspendedNotice />
-      <main className="app-main" id="main">
+      <main className="app-main" id="main" tabIndex={-1}>
         <Outlet />
       </main>
       <Footer />

@@ -29,7 +29,17 @@ export function NativeDialog({
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
+    if (open && !dialog.open) {
+      dialog.showModal();
+      // the browser focuses the first button (the close ×); start at the first field instead,
+      // or at the title when there is none, so a screen reader reads the dialog from its top
+      const body = dialog.querySelector('.modal-body, .drawer-body') ?? dialog;
+      const start =
+        body.querySelector<HTMLElement>(
+          '[data-autofocus], input:not([type=hidden]):not([disabled]), select:not([disabled]), textarea:not([disabled])',
+        ) ?? dialog.querySelector<HTMLElement>('[data-dialog-title]');
+      start?.focus();
+    }
     if (!open && dialog.open) dialog.close();
   }, [open]);
   return (

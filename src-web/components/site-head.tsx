@@ -1,12 +1,9 @@
 import { useEffect } from 'react';
 import { useSettings } from '../lib/settings';
 
-/** Keeps the tab's title and icon in step with the site settings (name, uploaded favicon). */
+/** Keeps the tab's icon in step with the site settings (the pages set the title: lib/page-title.ts). */
 export function SiteHead() {
   const { site } = useSettings();
-  useEffect(() => {
-    document.title = site.name;
-  }, [site.name]);
   useEffect(() => {
     const link = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
     if (!link) return;

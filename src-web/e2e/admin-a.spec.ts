@@ -167,6 +167,12 @@ describe('admin screens, part A, in a real browser', () => {
     const rows = en.page.locator('[data-testid=pending-withdrawals] tbody tr');
     await expect.poll(() => rows.count()).toBe(2);
     await rows.filter({ hasText: people.ayse.name }).getByRole('button', { name: 'Approve' }).click();
+    // a payout is confirmed first, with what will be paid to whom
+    const approval = en.page.getByRole('dialog', { name: 'Approve this withdrawal?' });
+    await expect.poll(() => approval.isVisible()).toBe(true);
+    expect(await text(en.page, '[data-testid=approve-summary]')).toContain(people.ayse.name);
+    await snap(en.page, 'admin-a-dashboard-approve-confirm-en-desktop');
+    await approval.locator('[data-testid=confirm-approve]').click();
     await expect.poll(() => text(en.page, '.toast-success span')).toBe('The withdrawal was approved.');
     await expect.poll(() => rows.count()).toBe(1);
     await en.context.close();
@@ -373,6 +379,11 @@ describe('admin screens, part A, in a real browser', () => {
     expect((await ok<{ isFeatured: boolean }>('GET', `/tasks/${followTaskId}`, adminToken)).isFeatured).toBe(
       true,
     );
+    // confirmed with a toast, and the focus stays on the star of the task that moved
+    await expect.poll(() => text(page, '.toast-success span')).toContain('is featured');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-task-id')))
+      .toBe(followTaskId);
     expect(await text(page, '[data-testid=completions]')).toBe('2 / 100');
 
     // a category named in the other language, and the status filter
@@ -513,8 +524,10 @@ describe('admin screens, part A, in a real browser', () => {
       expect(await footer.locator('a[href="https://instagram.com/gorevkazan"]').count()).toBe(1);
       expect(await footer.locator('a', { hasText: 'LinkedIn' }).count()).toBe(0);
       expect(await opened.page.locator('.topbar .brand img').getAttribute('src')).toBe(settings.site.logo);
-      // the tab shows the site's name and its uploaded favicon
-      await expect.poll(() => opened.page.title()).toBe('GörevKazan');
+      // the tab shows the page and the site's name, and its uploaded favicon
+      await expect
+        .poll(() => opened.page.title())
+        .toBe(`${lang === 'tr' ? 'Görevler' : 'Tasks'} · GörevKazan`);
       expect(await opened.page.locator('link[rel="icon"]').getAttribute('href')).toBe(settings.site.favicon);
       if (size === 'desktop') await shot(opened.page, `admin-a-public-footer-${lang}-${size}`);
       await opened.context.close();

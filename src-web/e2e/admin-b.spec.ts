@@ -575,6 +575,10 @@ describe('the withdrawal management', () => {
       const row30 = rows.filter({ hasText: '₺30,00' });
       const row25 = rows.filter({ hasText: '₺25,00' });
       await row30.locator('[data-testid=withdrawal-approve]').click();
+      // asked first: the summary names the amount
+      await expect.poll(() => page.locator('[data-testid=approve-summary]').textContent()).toContain('₺30,00');
+      await snap(page, name('withdrawal-approve-confirm'));
+      await page.locator('[data-testid=confirm-approve]').click();
       await expect.poll(() => toast(page, text.withdrawApproved).count()).toBe(1);
       await expect.poll(() => row30.locator('[data-testid=review-status]').textContent()).toBe(text.approved);
       expect(await row30.locator('[data-testid=withdrawal-approve]').count()).toBe(0);
@@ -765,6 +769,7 @@ describe("the operator's journey (the issue's Must show)", () => {
         .toBe(text.total(2));
       await snap(op, name('withdrawals'));
       await w1.locator('[data-testid=withdrawal-approve]').click();
+      await op.locator('[data-testid=confirm-approve]').click();
       await expect.poll(() => toast(op, text.withdrawApproved).count()).toBe(1);
       await w2.locator('[data-testid=withdrawal-reject]').click();
       const reason = 'Hesap sahibi adı kullanıcı adıyla eşleşmiyor';

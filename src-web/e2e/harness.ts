@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
+import { checkAccessibility } from './axe';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const SCREENSHOT_DIR = join(process.cwd(), 'test-results', 'screenshots');
@@ -59,6 +60,13 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       }
     };
     child.stdout?.on('data', onData);
+    if (process.env.E2E_SERVER_LOG) {
+      child.stdout?.on('data', (c: Buffer) => appendFileSync(process.env.E2E_SERVER_LOG ?? '', c));
+      child.stderr?.on('data', (c: Buffer) => appendFileSync(process.env.E2E_SERVER_LOG ?? '', c));
+      child.once('exit', (code, signal) =>
+        appendFileSync(process.env.E2E_SERVER_LOG ?? '', `exit ${code} ${signal}\n`),
+      );
+    }
     child.stderr?.on('data', (c: Buffer) => {
       log += c.toString();
     });
@@ -180,8 +188,16 @@ export async function signedInPage(
   return { context, page, errors };
 }
 
-/** Saves a full-page screenshot under test-results/screenshots. */
+/**
+ * Saves a full-page screenshot under test-results/screenshots, after the accessibility gate:
+ * axe finds no serious or critical violation in the page as it is (axe.ts). AXE_REPORT=1
+ * records the violations without failing (to survey them).
+ */
 export async function shot(page: Page, name: string): Promise<void> {
+  const blocking = await checkAccessibility(page, name);
+  if (blocking.length > 0 && process.env.AXE_REPORT !== '1') {
+    throw new Error(`accessibility (axe) in ${name}:\n${blocking.join('\n')}`);
+  }
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }

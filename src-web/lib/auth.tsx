@@ -106,6 +106,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
 
+/**
+ * Whether an account is the signed-in one: an admin never approves, rejects or settles their
+ * own items (the server refuses with own_item), so the screens offer no buttons for them.
+ */
+export function useIsSelf(): (userId: string) => boolean {
+  const { user } = useAuth();
+  return (userId) => user !== null && user._id === userId;
+}
+
 export function useAuth(): AuthState {
   const state = useContext(AuthContext);
   if (!state) throw new Error('useAuth outside AuthProvider');

@@ -3,6 +3,7 @@ import * as initial from './2026-11-22-0400-initial';
 import * as taskListIndexes from './2026-11-23-1000-task-list-indexes';
 import * as adminListIndexes from './2026-11-24-1000-admin-list-indexes';
 import * as taskCountIndex from './2026-11-24-1100-task-count-index';
+import * as feedbackCodes from './2026-11-25-0900-feedback-codes';
 import * as searchFolding from './2026-11-25-1300-search-folding';
 
 /** Every migration, registered by name (a folder-reading provider breaks inside a bundle). */
@@ -11,5 +12,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-1000-task-list-indexes': taskListIndexes,
   '2026-11-24-1000-admin-list-indexes': adminListIndexes,
   '2026-11-24-1100-task-count-index': taskCountIndex,
+  '2026-11-25-0900-feedback-codes': feedbackCodes,
   '2026-11-25-1300-search-folding': searchFolding,
 };

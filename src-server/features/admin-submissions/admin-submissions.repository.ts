@@ -7,3 +7,16 @@ export async function emailsOf(db: Db, userIds: readonly string[]): Promise<Map<
   const rows = await db.selectFrom('users').select(['_id', 'email']).where('_id', 'in', unique).execute();
   return new Map(rows.map((r) => [r._id, r.email]));
 }
+
+/** The automatic comment each of these submissions' workers was given at start, by submission id. */
+export async function commentsOf(db: Db, submissionIds: readonly string[]): Promise<Map<string, string>> {
+  if (submissionIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('submissions as s')
+    .innerJoin('user_tasks as ut', 'ut._id', 's.user_task_id')
+    .select(['s._id', 'ut.automatic_comment'])
+    .where('s._id', 'in', [...submissionIds])
+    .where('ut.automatic_comment', 'is not', null)
+    .execute();
+  return new Map(rows.map((r) => [r._id, r.automatic_comment ?? '']));
+}

@@ -4,16 +4,27 @@ import type { SubmissionDto } from '../../contract/submissions';
 import type { Page } from '../../contract/types';
 import type { AppDeps } from '../../deps';
 import { allSubmissions } from '../submissions/submissions.service';
-import { emailsOf } from './admin-submissions.repository';
+import { commentsOf, emailsOf } from './admin-submissions.repository';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'secret'>;
 
+/** What the admin sees beside a submission: the worker's email and the automatic comment they were given. */
 async function withEmails(deps: Deps, items: SubmissionDto[]): Promise<AdminSubmissionDto[]> {
-  const emails = await emailsOf(
-    deps.db,
-    items.map((s) => s.user._id),
-  );
-  return items.map((s) => ({ ...s, user: { ...s.user, email: emails.get(s.user._id) ?? '' } }));
+  const [emails, comments] = await Promise.all([
+    emailsOf(
+      deps.db,
+      items.map((s) => s.user._id),
+    ),
+    commentsOf(
+      deps.db,
+      items.map((s) => s._id),
+    ),
+  ]);
+  return items.map((s) => ({
+    ...s,
+    user: { ...s.user, email: emails.get(s.user._id) ?? '' },
+    automaticComment: comments.get(s._id) ?? null,
+  }));
 }
 
 /** GET /api/admin/submissions: one page, newest first, with a status filter and a search. */

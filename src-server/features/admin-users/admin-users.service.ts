@@ -11,6 +11,7 @@ import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
+import { workKey } from '../../http/expensive-work';
 import { hashPassword } from '../auth/password';
 import { adjustBalance } from '../money/ledger';
 import { removeProfilePhoto } from '../profile/profile-photo';
@@ -18,7 +19,7 @@ import { findUserByEmail, findUserById, userTotals } from '../users/users.reposi
 import { toAdminUserDetail, toAdminUserSummary } from './admin-users.mapper';
 import { countActiveAdmins, pageUsers, patchUser } from './admin-users.repository';
 
-type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'work'>;
 
 export const DELETED_USER_NAME = 'Deleted user';
 export const DELETED_BAN_REASON = 'This account was deleted.';
@@ -81,7 +82,10 @@ export async function updateUserByAdmin(
   nextStanding(await requireUserRow(deps, id), input);
   const holder = await findUserByEmail(deps.db, input.email);
   if (holder && holder._id !== id) throw fail.conflict('email_in_use');
-  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+  const password = input.password;
+  const passwordHash = password
+    ? await deps.work.cpu.run(workKey.user(adminId), () => hashPassword(password))
+    : undefined;
 
   try {
     await deps.db.transaction().execute(async (tx) => {
@@ -105,6 +109,10 @@ export async function updateUserByAdmin(
         (await countActiveAdmins(tx, id)) === 0
       ) {
         throw fail.conflict('last_admin');
+      }
+      // four eyes on money: another admin changes an admin's own balance (the edit is undone)
+      if (id === adminId && input.balance !== undefined && input.balance !== current.balance) {
+        throw fail.forbidden('own_item');
       }
     });
   } catch (err) {

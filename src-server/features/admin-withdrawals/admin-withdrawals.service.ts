@@ -42,6 +42,8 @@ export async function approveWithdrawal(
   const reply = await runMoneyMove(deps.db, scope, async (tx) => {
     const withdrawal = await findWithdrawal(tx, id);
     if (!withdrawal) throw fail.notFound('withdrawal_not_found');
+    // four eyes on money: another admin settles an admin's own withdrawal
+    if (withdrawal.user_id === adminId) throw fail.forbidden('own_item');
     userId = withdrawal.user_id;
     const now = nowIso(deps.clock);
     if ((await settleWithdrawal(tx, id, 'approved', { adminId, now, reason: null })) !== 1) {
@@ -73,6 +75,8 @@ export async function rejectWithdrawal(
   const reply = await runMoneyMove(deps.db, scope, async (tx) => {
     const withdrawal = await findWithdrawal(tx, id);
     if (!withdrawal) throw fail.notFound('withdrawal_not_found');
+    // four eyes on money: another admin settles an admin's own withdrawal
+    if (withdrawal.user_id === adminId) throw fail.forbidden('own_item');
     userId = withdrawal.user_id;
     const now = nowIso(deps.clock);
     if ((await settleWithdrawal(tx, id, 'rejected', { adminId, now, reason })) !== 1) {

@@ -214,9 +214,10 @@ describe('POST /api/auth/register', () => {
     it('makes exactly one account when two registrations of one address race', async () => {
       const email = freshEmail();
       const replies = await Promise.all(
-        Array.from({ length: 4 }, () => register({ name: 'Racer', email, password: 'secret123' })),
+        // two at once: one address may have two password hashes in flight (the fair queue)
+        Array.from({ length: 2 }, () => register({ name: 'Racer', email, password: 'secret123' })),
       );
-      expect(replies.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
+      expect(replies.map((r) => r.status).sort()).toEqual([201, 409]);
       const rows = await t.deps.db.selectFrom('users').select('_id').where('email', '=', email).execute();
       expect(rows).toHaveLength(1);
     });

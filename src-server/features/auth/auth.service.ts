@@ -4,6 +4,7 @@ import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
 import { bannedError } from '../../http/auth';
 import type { UserRow } from '../../http/env';
+import { workKey } from '../../http/expensive-work';
 import { findUserByEmail, findUserById, insertUser, newUserRow, updateUser } from '../users/users.repository';
 import { dummyVerify, hashPassword, verifyPassword } from './password';
 import { signToken } from './token';
@@ -20,9 +21,10 @@ export async function register(
   input: Parsed<Pick<RegisterInput, 'name' | 'email' | 'password' | 'device_id' | 'oneSignalId'>>,
   ip: string,
 ): Promise<{ user: UserRow; token: string }> {
-  if (await findUserByEmail(deps.db, input.email)) throw fail.conflict('email_in_use');
+  // counted first: probing which emails exist costs the same as registering
   await deps.throttle.registration(ip);
-  const passwordHash = await hashPassword(input.password);
+  if (await findUserByEmail(deps.db, input.email)) throw fail.conflict('email_in_use');
+  const passwordHash = await deps.work.cpu.run(workKey.address(ip), () => hashPassword(input.password));
   const now = nowIso(deps.clock);
   const id = newId();
   try {
@@ -50,19 +52,53 @@ export async function register(
   return { user, token: await signToken(user, false, deps.secret) };
 }
 
+/**
+ * Checks a password under the login throttle (a 429 when its limits are used up): a sign-in,
+ * or the current password a password change asks for. Unknown accounts (null hash) cost the
+ * same time as known ones and count the same.
+ */
+export async function checkPassword(
+  deps: Pick<AppDeps, 'throttle' | 'work'>,
+  email: string,
+  ip: string,
+  passwordHash: string | null,
+  password: string,
+  purpose: 'sign-in' | 'confirm',
+): Promise<boolean> {
+  await deps.throttle.attempt(email, ip);
+  let ok: boolean;
+  try {
+    // sign-ins have a queue of their own: they never wait behind profile saves or uploads
+    const queue = purpose === 'sign-in' ? deps.work.signIns : deps.work.cpu;
+    ok = await queue.run(workKey.account(email), () =>
+      passwordHash ? verifyPassword(passwordHash, password) : dummyVerify(password),
+    );
+  } catch (err) {
+    // refused by the queue (busy): no password was checked, the attempt does not count
+    await deps.throttle.refund(email, ip);
+    throw err;
+  }
+  if (ok) await deps.throttle.succeeded(email, ip);
+  else await deps.throttle.failed(email);
+  return ok;
+}
+
 /** Checks the password under the throttle; banned users get their reason, not a token. */
 export async function login(
   deps: AppDeps,
   input: Parsed<Pick<LoginInput, 'email' | 'password' | 'rememberMe' | 'device_id' | 'oneSignalId'>>,
   ip: string,
 ): Promise<{ user: UserRow; token: string }> {
-  await deps.throttle.attempt(input.email, ip);
   const user = await findUserByEmail(deps.db, input.email);
-  const ok = user
-    ? await verifyPassword(user.password_hash, input.password)
-    : await dummyVerify(input.password);
+  const ok = await checkPassword(
+    deps,
+    input.email,
+    ip,
+    user?.password_hash ?? null,
+    input.password,
+    'sign-in',
+  );
   if (!user || !ok) throw fail.unauthorized('invalid_credentials');
-  await deps.throttle.succeeded(input.email, ip);
   if (user.status === 'banned') throw bannedError(user);
   const now = nowIso(deps.clock);
   await updateUser(deps.db, user._id, {

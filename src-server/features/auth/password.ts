@@ -1,25 +1,21 @@
 import argon2 from 'argon2';
-import pLimit from 'p-limit';
 
 // OWASP's minimum for argon2id (19 MiB, 2 passes, 1 lane).
 const OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
-// Hashing is the most expensive thing the server does: a burst of logins must not starve
-// other requests, so at most two run at once (one per core).
-const limit = pLimit(2);
+// Hashing is the most expensive thing the server does: requests run these through the fair
+// queues of deps.work (sign-ins in their own, each account its share; http/expensive-work.ts).
 
 export function hashPassword(password: string): Promise<string> {
-  return limit(() => argon2.hash(password, OPTIONS));
+  return argon2.hash(password, OPTIONS);
 }
 
-export function verifyPassword(hash: string, password: string): Promise<boolean> {
-  return limit(async () => {
-    try {
-      return await argon2.verify(hash, password);
-    } catch {
-      return false;
-    }
-  });
+export async function verifyPassword(hash: string, password: string): Promise<boolean> {
+  try {
+    return await argon2.verify(hash, password);
+  } catch {
+    return false;
+  }
 }
 
 // Verified against when the email is unknown, so both paths cost the same time.

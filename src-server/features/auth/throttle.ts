@@ -2,35 +2,68 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { fail } from '../../http/app-error';
 
 export interface ThrottleLimits {
-  perAccount: number;
-  perAddress: number;
-  windowSeconds: number;
+  /** Failed sign-ins of one account from one address before a 429: the strict limit. */
+  perPair?: number;
+  /** Failed sign-ins from one address, whatever the account, before a 429. */
+  perAddress?: number;
+  /**
+   * Failed sign-ins of one account, from anywhere, after which attempts from addresses that
+   * have been failing are slowed down. The account's own count never refuses anyone.
+   */
+  accountSlowdownAfter?: number;
+  windowSeconds?: number;
   /** New accounts per client address per hour (each costs a password hash). */
   registrationsPerAddress?: number;
+  /** The delay added for each failure past accountSlowdownAfter, and its ceiling. */
+  slowdownStepMs?: number;
+  slowdownMaxMs?: number;
 }
 
-export const DEFAULT_LIMITS: ThrottleLimits = {
-  perAccount: 5,
+export const DEFAULT_LIMITS: Required<ThrottleLimits> = {
+  perPair: 5,
   perAddress: 30,
+  accountSlowdownAfter: 20,
   windowSeconds: 15 * 60,
   registrationsPerAddress: 30,
+  slowdownStepMs: 250,
+  slowdownMaxMs: 3_000,
 };
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function throttled(res: RateLimiterRes): never {
+  throw fail.throttled(Math.max(1, Math.ceil(res.msBeforeNext / 1000)));
+}
+
 /**
- * Failed-login counters per account and per client address (429 with Retry-After beyond
- * them). An attempt is counted before its password is checked and given back when it
- * succeeds: counting only after the check let a burst of parallel guesses all slip past.
+ * Failed-sign-in counters that stop guessing without letting anyone lock another person out.
+ * The strict limit is per (account, address) pair, plus a per-address limit across accounts
+ * (a 429 with Retry-After beyond either): an attacker exhausts only their own addresses. The
+ * per-account count is far higher and only slows down attempts coming from addresses that
+ * have been failing, so the owner signing in from an address of their own is never refused
+ * and never waits. An attempt is counted against its pair and address before its password
+ * is checked and given back when it succeeds: counting only after the check let a burst of
+ * parallel guesses all slip past.
  */
 export class LoginThrottle {
-  private readonly account: RateLimiterMemory;
+  private readonly limits: Required<ThrottleLimits>;
+  private readonly pair: RateLimiterMemory;
   private readonly address: RateLimiterMemory;
+  private readonly account: RateLimiterMemory;
   private readonly registrations: RateLimiterMemory;
 
-  constructor(limits: ThrottleLimits = DEFAULT_LIMITS) {
-    this.account = new RateLimiterMemory({ points: limits.perAccount, duration: limits.windowSeconds });
-    this.address = new RateLimiterMemory({ points: limits.perAddress, duration: limits.windowSeconds });
+  constructor(
+    limits: ThrottleLimits = {},
+    private readonly wait: (ms: number) => Promise<void> = sleep,
+  ) {
+    this.limits = { ...DEFAULT_LIMITS, ...limits };
+    const duration = this.limits.windowSeconds;
+    this.pair = new RateLimiterMemory({ points: this.limits.perPair, duration });
+    this.address = new RateLimiterMemory({ points: this.limits.perAddress, duration });
+    // counted with penalty(), which never refuses: the points only size the slowdown
+    this.account = new RateLimiterMemory({ points: Number.MAX_SAFE_INTEGER, duration });
     this.registrations = new RateLimiterMemory({
-      points: limits.registrationsPerAddress ?? DEFAULT_LIMITS.registrationsPerAddress ?? 30,
+      points: this.limits.registrationsPerAddress,
       duration: 60 * 60,
     });
   }
@@ -41,22 +74,53 @@ export class LoginThrottle {
       await this.registrations.consume(ip);
     } catch (err) {
       if (!(err instanceof RateLimiterRes)) throw err;
-      throw fail.throttled(Math.max(1, Math.ceil(err.msBeforeNext / 1000)));
+      throttled(err);
     }
   }
 
-  /** Counts one attempt; throws a 429 when either counter is used up. */
+  /**
+   * Counts one attempt against its pair and address (a 429 when either is used up), then
+   * waits when the account is under attack and this address has been failing.
+   */
   async attempt(email: string, ip: string): Promise<void> {
-    const results = await Promise.allSettled([this.account.consume(email), this.address.consume(ip)]);
+    const addressWasFailing = ((await this.address.get(ip))?.consumedPoints ?? 0) > 0;
+    const results = await Promise.allSettled([
+      this.pair.consume(pairKey(email, ip)),
+      this.address.consume(ip),
+    ]);
     for (const r of results) {
       if (r.status === 'fulfilled') continue;
       if (!(r.reason instanceof RateLimiterRes)) throw r.reason;
-      throw fail.throttled(Math.max(1, Math.ceil(r.reason.msBeforeNext / 1000)));
+      throttled(r.reason);
     }
+    if (!addressWasFailing) return;
+    const delay = await this.slowdown(email);
+    if (delay > 0) await this.wait(delay);
   }
 
-  /** A right password: the account starts afresh and the address gets its attempt back. */
-  async succeeded(email: string, ip: string): Promise<void> {
-    await Promise.all([this.account.delete(email), this.address.reward(ip, 1)]);
+  /** The delay an attempt on this account from a failing address waits now, in ms. */
+  async slowdown(email: string): Promise<number> {
+    const failures = (await this.account.get(email))?.consumedPoints ?? 0;
+    const over = failures - this.limits.accountSlowdownAfter;
+    return over > 0 ? Math.min(this.limits.slowdownMaxMs, over * this.limits.slowdownStepMs) : 0;
   }
+
+  /** A wrong password: one more failure on the account's count. */
+  async failed(email: string): Promise<void> {
+    await this.account.penalty(email, 1);
+  }
+
+  /** An attempt whose password was never checked (the server was busy): it does not count. */
+  async refund(email: string, ip: string): Promise<void> {
+    await Promise.all([this.pair.reward(pairKey(email, ip), 1), this.address.reward(ip, 1)]);
+  }
+
+  /** A right password: the pair starts afresh and the address gets its attempt back. */
+  async succeeded(email: string, ip: string): Promise<void> {
+    await Promise.all([this.pair.delete(pairKey(email, ip)), this.address.reward(ip, 1)]);
+  }
+}
+
+function pairKey(email: string, ip: string): string {
+  return `${email}\n${ip}`;
 }

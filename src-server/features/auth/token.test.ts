@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UserRow } from '../../http/env';
-import { signToken, verifyToken } from './token';
+import { passwordStamp, signToken, tokenMatchesPassword, verifyToken } from './token';
 
 const secret = new TextEncoder().encode('a-test-secret-of-at-least-thirty-two-bytes');
 const user = {
@@ -10,11 +10,29 @@ const user = {
   role: 'user',
   status: 'active',
   ban_reason: null,
+  password_hash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA',
 } as UserRow;
 
 describe('signToken and verifyToken', () => {
-  it('round-trip the user id', async () => {
-    expect(await verifyToken(await signToken(user, false, secret), secret)).toBe('u1');
+  it.each([
+    [false, false],
+    [true, true],
+  ])('round-trip the user id and the remember-me choice (%s)', async (rememberMe, expected) => {
+    const session = await verifyToken(await signToken(user, rememberMe, secret), secret);
+    expect(session).toMatchObject({ userId: 'u1', rememberMe: expected });
+    expect(session && tokenMatchesPassword(session, user, secret)).toBe(true);
+  });
+
+  it('stops matching once the password hash changes', async () => {
+    const session = await verifyToken(await signToken(user, true, secret), secret);
+    const changed = { ...user, password_hash: '$argon2id$v=19$m=19456,t=2,p=1$b3RoZXI$aGFzaA' };
+    expect(session && tokenMatchesPassword(session, changed, secret)).toBe(false);
+  });
+
+  it('keys the stamp with the secret, so the token tells nothing of the hash', () => {
+    const other = new TextEncoder().encode('another-secret-of-at-least-thirty-two-b');
+    expect(passwordStamp(user.password_hash, secret)).not.toBe(passwordStamp(user.password_hash, other));
+    expect(passwordStamp(user.password_hash, secret)).not.toContain('argon2');
   });
 
   it.each([
@@ -24,5 +42,16 @@ describe('signToken and verifyToken', () => {
     ['three dots', async () => '...'],
   ])('give null for %s', async (_label, make) => {
     expect(await verifyToken(await make(), secret)).toBeNull();
+  });
+
+  it('gives null for a token signed before password stamps existed (no pwv claim)', async () => {
+    const { SignJWT } = await import('jose');
+    const old = await new SignJWT({ name: 'Ali', role: 'user' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject('u1')
+      .setIssuedAt()
+      .setExpirationTime('1d')
+      .sign(secret);
+    expect(await verifyToken(old, secret)).toBeNull();
   });
 });

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import type { TokenClaims } from '../../contract/types';
 import type { UserRow } from '../../http/env';
@@ -20,6 +21,16 @@ function hmacKey(secret: Uint8Array): Promise<CryptoKey> {
 export const LONG_TOKEN = '30d';
 export const SHORT_TOKEN = '1d';
 
+/**
+ * A short keyed fingerprint of the user's password hash, carried in every token (`pwv`). A new
+ * password means a new hash (argon2 salts each one), so every token issued before the change
+ * stops matching: sessions end on a password change without a column to keep in step.
+ * Keyed with the server secret, so the token tells nothing about the hash.
+ */
+export function passwordStamp(passwordHash: string, secret: Uint8Array): string {
+  return createHmac('sha256', secret).update('pwv\0').update(passwordHash).digest('base64url').slice(0, 22);
+}
+
 /** An HS256 token carrying the user fields of SPEC.md section 3. */
 export async function signToken(user: UserRow, rememberMe: boolean, secret: Uint8Array): Promise<string> {
   const claims: Omit<TokenClaims, 'sub'> = {
@@ -28,6 +39,8 @@ export async function signToken(user: UserRow, rememberMe: boolean, secret: Uint
     role: user.role,
     status: user.status,
     banReason: user.ban_reason,
+    pwv: passwordStamp(user.password_hash, secret),
+    rem: rememberMe,
   };
   return new SignJWT({ ...claims })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -37,12 +50,26 @@ export async function signToken(user: UserRow, rememberMe: boolean, secret: Uint
     .sign(await hmacKey(secret));
 }
 
-/** The user id of a valid, unexpired token, or null. */
-export async function verifyToken(token: string, secret: Uint8Array): Promise<string | null> {
+/** What a valid token says of its session. */
+export interface VerifiedToken {
+  userId: string;
+  /** the password stamp at sign-in: it must still match the user's hash */
+  passwordStamp: string;
+  rememberMe: boolean;
+}
+
+/** The session of a valid, unexpired token, or null. */
+export async function verifyToken(token: string, secret: Uint8Array): Promise<VerifiedToken | null> {
   try {
     const { payload } = await jwtVerify(token, await hmacKey(secret), { algorithms: ['HS256'] });
-    return typeof payload.sub === 'string' ? payload.sub : null;
+    if (typeof payload.sub !== 'string' || typeof payload.pwv !== 'string') return null;
+    return { userId: payload.sub, passwordStamp: payload.pwv, rememberMe: payload.rem === true };
   } catch {
     return null;
   }
+}
+
+/** True when the token was issued under the user's current password. */
+export function tokenMatchesPassword(session: VerifiedToken, user: UserRow, secret: Uint8Array): boolean {
+  return session.passwordStamp === passwordStamp(user.password_hash, secret);
 }

@@ -1,21 +1,16 @@
 import type { AppDeps } from '../../deps';
-import { receiveImageForm, sanitizeReceivedImage } from '../../http/image-upload';
+import { type ImageUpload, receiveImageForm, sanitizeReceivedImage } from '../../http/image-upload';
 import { fileStoreFor } from '../../storage/file-store';
-import type { ReceivedUpload } from '../../storage/upload';
 import { publicImageUrl } from '../files/file-urls';
 
-type Deps = Pick<AppDeps, 'config'>;
+type Deps = Pick<AppDeps, 'config' | 'work'>;
 
 const PHOTO_FORMATS = ['png', 'jpeg'] as const;
 const STORED_PREFIX = publicImageUrl('');
 
 /** Streams the multipart form into the temp folder; a wrong or too large photo is refused on the way. */
-export function receiveProfileForm(
-  deps: Deps,
-  body: ReadableStream<Uint8Array> | null,
-  contentType: string,
-): Promise<ReceivedUpload> {
-  return receiveImageForm(deps.config.dataDir, body, contentType, {
+export function receiveProfileForm(deps: Deps, userId: string, request: Request): Promise<ImageUpload> {
+  return receiveImageForm(deps, userId, request, {
     fileField: 'profileImage',
     formats: PHOTO_FORMATS,
   });
@@ -25,14 +20,14 @@ export function receiveProfileForm(
  * Re-encodes the received photo (dropping EXIF, GPS and anything hidden in it) and stores
  * it durably under a new random name; returns its public URL. Call it outside any transaction.
  */
-export async function storeProfilePhoto(deps: Deps, upload: ReceivedUpload): Promise<string> {
+export async function storeProfilePhoto(deps: Deps, upload: ImageUpload): Promise<string> {
   const image = await sanitizeReceivedImage(upload, PHOTO_FORMATS, 'profileImage');
   const name = await fileStoreFor(deps.config.dataDir).save('images', image.bytes, image.contentType);
   return publicImageUrl(name);
 }
 
 /** Deletes a photo this server stored (a URL of another kind is left alone). */
-export async function removeProfilePhoto(deps: Deps, url: string | null): Promise<void> {
+export async function removeProfilePhoto(deps: Pick<AppDeps, 'config'>, url: string | null): Promise<void> {
   if (!url?.startsWith(STORED_PREFIX)) return;
   await fileStoreFor(deps.config.dataDir).remove('images', url.slice(STORED_PREFIX.length));
 }

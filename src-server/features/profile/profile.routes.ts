@@ -1,24 +1,38 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { updateProfileSchema } from '../../contract/profile';
 import { requireUser } from '../../http/auth';
+import { clientIp } from '../../http/client-ip';
 import type { AppEnv } from '../../http/env';
 import { check, readJson } from '../../http/validate';
+import { signToken } from '../auth/token';
 import { myCompletedTasks, updateMyProfile } from './profile.service';
 import { receiveProfileForm } from './profile-photo';
 
 /** PUT /api/users/me and GET /api/users/me/completed-tasks, mounted beside the users routes. */
+/**
+ * The reply of a profile save. After a password change every other session has ended: this
+ * one gets a fresh token (as long-lived as the one it used) and stays signed in.
+ */
+async function saved(c: Context<AppEnv>, result: Awaited<ReturnType<typeof updateMyProfile>>) {
+  const { deps, session } = c.var;
+  const token = result.passwordChanged
+    ? await signToken(result.row, session.rememberMe, deps.secret)
+    : undefined;
+  return c.json({ success: true, ...(token ? { token } : {}), data: result.data });
+}
+
 export const profileRoutes = new Hono<AppEnv>()
   .put('/me', requireUser, async (c) => {
     const { deps, user } = c.var;
     const type = c.req.header('Content-Type') ?? '';
     if (!type.toLowerCase().startsWith('multipart/form-data')) {
       const input = await readJson(c, updateProfileSchema);
-      return c.json({ success: true, data: await updateMyProfile(deps, user, input) });
+      return saved(c, await updateMyProfile(deps, user, input, clientIp(c)));
     }
-    const upload = await receiveProfileForm(deps, c.req.raw.body, type);
+    const upload = await receiveProfileForm(deps, user._id, c.req.raw);
     try {
       const input = check(updateProfileSchema, upload.fields);
-      return c.json({ success: true, data: await updateMyProfile(deps, user, input, upload) });
+      return saved(c, await updateMyProfile(deps, user, input, clientIp(c), upload));
     } finally {
       await upload.discard();
     }

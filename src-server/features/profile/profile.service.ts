@@ -1,34 +1,49 @@
+import { FIELD_MESSAGES } from '../../contract/field-messages';
 import { kurusToTl } from '../../contract/money';
 import type { CompletedTaskDto, UpdateProfile } from '../../contract/profile';
 import type { UserDto } from '../../contract/types';
 import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
+import { fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
-import type { ReceivedUpload } from '../../storage/upload';
+import { workKey } from '../../http/expensive-work';
+import type { ImageUpload } from '../../http/image-upload';
+import { checkPassword } from '../auth/auth.service';
 import { hashPassword } from '../auth/password';
 import { toUserDto } from '../users/users.mapper';
 import { findUserById, userTotals } from '../users/users.repository';
 import { approvedSubmissions, type ProfilePatch, updateProfile } from './profile.repository';
 import { removeProfilePhoto, storeProfilePhoto } from './profile-photo';
 
-type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'throttle' | 'work'>;
 
 /**
  * Changes the user's own name, password, phone, address, bio and photo. Absent optional
- * fields stay as they are. The password is hashed and the photo re-encoded and stored
- * before the single UPDATE; a failed UPDATE removes the new photo, a successful one the old.
+ * fields stay as they are. A new password needs the current one, checked under the login
+ * throttle before anything changes (422 on `currentPassword` when wrong). The password is
+ * hashed and the photo re-encoded and stored before the single UPDATE; a failed UPDATE
+ * removes the new photo, a successful one the old. Returns the fresh row: a new password
+ * hash ends every session issued under the old one.
  */
 export async function updateMyProfile(
   deps: Deps,
   user: UserRow,
   input: UpdateProfile,
-  upload?: ReceivedUpload,
-): Promise<UserDto> {
+  ip: string,
+  upload?: ImageUpload,
+): Promise<{ data: UserDto; row: UserRow; passwordChanged: boolean }> {
   const patch: ProfilePatch = { name: input.name, updated_at: nowIso(deps.clock) };
   if (input.phone !== undefined) patch.phone = input.phone;
   if (input.address !== undefined) patch.address = input.address;
   if (input.bio !== undefined) patch.bio = input.bio;
-  if (input.password) patch.password_hash = await hashPassword(input.password);
+  if (input.password) {
+    const current = input.currentPassword ?? '';
+    if (!(await checkPassword(deps, user.email, ip, user.password_hash, current, 'confirm'))) {
+      throw fail.validation({ currentPassword: FIELD_MESSAGES.currentPasswordWrong });
+    }
+    const password = input.password;
+    patch.password_hash = await deps.work.cpu.run(workKey.user(user._id), () => hashPassword(password));
+  }
   if (upload?.file) patch.profile_image = await storeProfilePhoto(deps, upload);
   try {
     await updateProfile(deps.db, user._id, patch);
@@ -38,7 +53,11 @@ export async function updateMyProfile(
   }
   if (patch.profile_image) await removeProfilePhoto(deps, user.profile_image);
   const fresh = (await findUserById(deps.db, user._id)) ?? user;
-  return toUserDto(fresh, await userTotals(deps.db, user._id));
+  return {
+    data: toUserDto(fresh, await userTotals(deps.db, user._id)),
+    row: fresh,
+    passwordChanged: patch.password_hash !== undefined,
+  };
 }
 
 /** The user's approved submissions: GET /api/users/me/completed-tasks. */

@@ -121,7 +121,9 @@ describe('PUT /api/users/me (JSON)', () => {
     const { user, token } = await signedIn();
     await put(token, { name: 'Ayşe', password: '' });
     expect((await row(user._id)).password_hash).toBe(user.password_hash);
-    expect((await put(token, { name: 'Ayşe', password: 'yeni-sifre' })).status).toBe(200);
+    expect(
+      (await put(token, { name: 'Ayşe', password: 'yeni-sifre', currentPassword: TEST_PASSWORD })).status,
+    ).toBe(200);
     expect((await row(user._id)).password_hash).not.toBe(user.password_hash);
     const login = (password: string) =>
       t.call('POST', '/api/auth/login', { body: { email: user.email, password } });

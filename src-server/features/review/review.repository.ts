@@ -1,4 +1,4 @@
-import type { RejectionReason } from '../../contract/constants';
+import type { FeedbackCode, RejectionReason } from '../../contract/constants';
 import type { Tx } from '../money/ledger';
 
 export function findSubmission(tx: Tx, id: string) {
@@ -11,6 +11,7 @@ export function findSubmission(tx: Tx, id: string) {
 
 export interface Verdict {
   feedback: string;
+  feedbackCode: FeedbackCode | null;
   rejectionReason: RejectionReason | null;
   adminId: string;
   now: string;
@@ -28,6 +29,7 @@ export async function settleSubmission(
     .set({
       status,
       feedback: v.feedback,
+      feedback_code: v.feedbackCode,
       rejection_reason: v.rejectionReason,
       reviewed_by: v.adminId,
       reviewed_at: v.now,
@@ -86,6 +88,7 @@ export function reviewedSubmission(tx: Tx, id: string) {
       's._id',
       's.status',
       's.feedback',
+      's.feedback_code',
       's.rejection_reason',
       's.reward',
       's.description',

@@ -26,6 +26,7 @@ async function toDto(tx: Tx, id: string): Promise<ReviewedSubmissionDto> {
     _id: r._id,
     status: r.status,
     feedback: r.feedback,
+    feedbackCode: r.feedback_code,
     rejectionReason: r.rejection_reason,
     reward: kurusToTl(r.reward),
     description: r.description,
@@ -52,16 +53,25 @@ export async function reviewSubmission(
   const checked = checkReviewRequest(body);
   if (!checked.ok) throw fail.invalid(checked.problem.code, checked.problem.field, checked.problem.message);
   const { status, feedback, rejectionReason } = checked.value;
+  const feedbackCode = checked.value.feedbackCode ?? null;
 
   let userId: string | null = null;
   const reply = await runMoneyMove(deps.db, scope, async (tx) => {
     const submission = await findSubmission(tx, submissionId);
     if (!submission) throw fail.notFound('submission_not_found');
+    // four eyes on money: another admin decides on an admin's own proof
+    if (submission.user_id === adminId) throw fail.forbidden('own_item');
     userId = submission.user_id;
     const now = nowIso(deps.clock);
     let changed: number;
     try {
-      changed = await settleSubmission(tx, submissionId, status, { feedback, rejectionReason, adminId, now });
+      changed = await settleSubmission(tx, submissionId, status, {
+        feedback,
+        feedbackCode,
+        rejectionReason,
+        adminId,
+        now,
+      });
     } catch (err) {
       // submissions_paid_once: this user was already paid for this task by another submission
       if (isConstraintError(err)) throw fail.conflict('already_reviewed');

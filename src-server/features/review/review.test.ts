@@ -260,3 +260,70 @@ describe('a second review', () => {
     expect((await userRow(user._id)).balance).toBe(1000);
   });
 });
+
+describe('feedback the system writes is stored as a code', () => {
+  const mine = async (token: string) =>
+    (await t.call('GET', '/api/submissions/user', { token })).body.data as {
+      _id: string;
+      feedback: string;
+      feedbackCode: string | null;
+    }[];
+
+  it('stores a quick approve as task_completed with its English text, and shows the code to the worker', async () => {
+    const user = await makeUser(t.deps.db);
+    const { submissionId } = await makePendingSubmission(t.deps.db, user._id);
+    const res = await review(submissionId, { status: 'approved', feedbackCode: 'task_completed' });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({
+      feedback: 'task completed successfully',
+      feedbackCode: 'task_completed',
+    });
+    const shown = (await mine(await t.tokenFor(user))).find((s) => s._id === submissionId);
+    expect(shown).toMatchObject({ feedbackCode: 'task_completed' });
+  });
+
+  it("recognises the spec's fixed text sent as feedback as the same code", async () => {
+    const user = await makeUser(t.deps.db);
+    const { submissionId } = await makePendingSubmission(t.deps.db, user._id);
+    const res = await review(submissionId, { status: 'approved', feedback: QUICK_APPROVE_FEEDBACK });
+    expect(res.body.data.feedbackCode).toBe('task_completed');
+    const written = await review((await makePendingSubmission(t.deps.db, user._id)).submissionId, approve);
+    expect(written.body.data).toMatchObject({ feedback: 'Güzel iş', feedbackCode: null });
+  });
+
+  it('stores a quick reject as rejection_reason with the reason label in English', async () => {
+    const user = await makeUser(t.deps.db);
+    const { submissionId } = await makePendingSubmission(t.deps.db, user._id);
+    const res = await review(submissionId, {
+      status: 'rejected',
+      rejectionReason: 'no_share',
+      feedbackCode: 'rejection_reason',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({
+      feedback: 'No share was made',
+      feedbackCode: 'rejection_reason',
+      rejectionReason: 'no_share',
+    });
+    expect((await submission(submissionId)).feedback_code).toBe('rejection_reason');
+  });
+
+  it.each([
+    [
+      'task_completed on a rejection',
+      { status: 'rejected', rejectionReason: 'no_share', feedbackCode: 'task_completed' },
+    ],
+    [
+      'rejection_reason on an approval',
+      { status: 'approved', feedback: 'ok', feedbackCode: 'rejection_reason' },
+    ],
+    ['an unknown code', { status: 'approved', feedback: 'ok', feedbackCode: 'made_up' }],
+  ])('refuses %s with 422 on feedbackCode, changing nothing', async (_label, body) => {
+    const user = await makeUser(t.deps.db);
+    const { submissionId } = await makePendingSubmission(t.deps.db, user._id);
+    const res = await review(submissionId, body);
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.error.errors)).toEqual(['feedbackCode']);
+    expect((await submission(submissionId)).status).toBe('pending');
+  });
+});

@@ -7,7 +7,7 @@ import type { ImageFormat } from '../../storage/image';
 import { publicImageUrl } from '../files/file-urls';
 import { updateSettings } from './settings.service';
 
-type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'work'>;
 
 /** The site images an admin uploads: the multipart field and the formats it may have. */
 export const SITE_IMAGES = {
@@ -36,13 +36,13 @@ export async function removeStoredImages(
  */
 export async function uploadSiteImage(
   deps: Deps,
+  adminId: string,
   field: SiteImage,
-  body: ReadableStream<Uint8Array> | null,
-  contentType: string | undefined,
+  request: Request,
 ): Promise<SettingsDto> {
   const formats: readonly ImageFormat[] = SITE_IMAGES[field];
   const store = fileStoreFor(deps.config.dataDir);
-  const upload = await receiveImageForm(deps.config.dataDir, body, contentType, {
+  const upload = await receiveImageForm(deps, adminId, request, {
     fileField: field,
     formats,
   });

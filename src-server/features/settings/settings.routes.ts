@@ -18,10 +18,10 @@ export const settingsRoutes = new Hono<AppEnv>()
     return c.json({ success: true, data: settings });
   })
   .put('/logo', requireAdmin, async (c) => {
-    const data = await uploadSiteImage(c.var.deps, 'logo', c.req.raw.body, c.req.header('Content-Type'));
+    const data = await uploadSiteImage(c.var.deps, c.var.user._id, 'logo', c.req.raw);
     return c.json({ success: true, data });
   })
   .put('/favicon', requireAdmin, async (c) => {
-    const data = await uploadSiteImage(c.var.deps, 'favicon', c.req.raw.body, c.req.header('Content-Type'));
+    const data = await uploadSiteImage(c.var.deps, c.var.user._id, 'favicon', c.req.raw);
     return c.json({ success: true, data });
   });

@@ -20,6 +20,7 @@ export function toSubmissionDto(
     reviewedAt: row.reviewed_at,
     description: row.description,
     feedback: row.feedback,
+    feedbackCode: row.feedback_code,
     rejectionReason: row.rejection_reason,
     reward: kurusToTl(row.reward),
     proofImageUrl: row.proof_file ? signedProofUrl(signing.secret, row.proof_file, signing.now) : null,

@@ -7,7 +7,7 @@ import { allSubmissions, mySubmissions, receiveProof, submitProof } from './subm
 
 export const submissionsRoutes = new Hono<AppEnv>()
   .post('/', requireUser, requireActive, async (c) => {
-    const upload = await receiveProof(c.var.deps, c.req.raw.body, c.req.header('Content-Type'));
+    const upload = await receiveProof(c.var.deps, c.var.user, c.req.raw);
     try {
       return c.json({ success: true, data: await submitProof(c.var.deps, c.var.user, upload) }, 201);
     } finally {

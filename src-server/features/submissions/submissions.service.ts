@@ -5,10 +5,9 @@ import { newId, nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { type AppError, fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
-import { receiveImageForm, sanitizeReceivedImage } from '../../http/image-upload';
+import { type ImageUpload, receiveImageForm, sanitizeReceivedImage } from '../../http/image-upload';
 import { check } from '../../http/validate';
 import { fileStoreFor } from '../../storage/file-store';
-import type { ReceivedUpload } from '../../storage/upload';
 import { type Conn, findTask } from '../tasks/tasks.repository';
 import {
   completeUserTask,
@@ -24,7 +23,7 @@ import {
   listUserSubmissions,
 } from './submissions.repository';
 
-type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'secret'>;
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'secret' | 'work'>;
 
 const PROOF_FORMATS = ['png', 'jpeg'] as const;
 
@@ -43,8 +42,8 @@ async function submitRefusal(db: Conn, record: UserTaskRow | undefined): Promise
 }
 
 /** Streams the multipart body into the temp folder, refusing a wrong or too large file on the way. */
-export function receiveProof(deps: Deps, body: ReadableStream<Uint8Array> | null, contentType?: string) {
-  return receiveImageForm(deps.config.dataDir, body, contentType, {
+export function receiveProof(deps: Deps, user: UserRow, request: Request) {
+  return receiveImageForm(deps, user._id, request, {
     fileField: 'proofImage',
     formats: PROOF_FORMATS,
     textField: 'description',
@@ -56,7 +55,7 @@ export function receiveProof(deps: Deps, body: ReadableStream<Uint8Array> | null
  * stores it durably, then in one transaction moves the record to completed and inserts the
  * pending submission with the task's current reward. The file is removed if that fails.
  */
-export async function submitProof(deps: Deps, user: UserRow, upload: ReceivedUpload): Promise<SubmissionDto> {
+export async function submitProof(deps: Deps, user: UserRow, upload: ImageUpload): Promise<SubmissionDto> {
   if (!upload.file) throw fail.invalid('proof_required', 'proofImage');
   const fields = check(submissionFieldsSchema, upload.fields);
   const task = await findTask(deps.db, fields.task);
@@ -114,7 +113,7 @@ export async function mySubmissions(
 
 /** GET /api/submissions (admins): one page, newest first. */
 export async function allSubmissions(
-  deps: Deps,
+  deps: Pick<AppDeps, 'db' | 'clock' | 'secret'>,
   query: { status?: ReviewStatus; q?: string; page: number; limit: number },
 ): Promise<Page<SubmissionDto>> {
   const { rows, total } = await listSubmissions(

@@ -84,6 +84,7 @@ export function toUserTaskDto(row: UserTaskRecordRow): UserTaskDto {
             status: row.sub_status as ReviewStatus,
             description: row.sub_description,
             feedback: row.sub_feedback,
+            feedbackCode: row.sub_feedback_code,
             rejectionReason: row.sub_rejection_reason,
             reward: kurusToTl(row.sub_reward ?? 0),
             createdAt: row.sub_created_at ?? '',

@@ -1,4 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
+import type { FeedbackCode } from '../../contract/constants';
 import type { SubmissionsTable, UserTasksTable } from '../../db/schema';
 import type { Conn } from './tasks.repository';
 
@@ -15,6 +16,7 @@ export interface UserTaskRecordRow extends UserTaskRow {
   sub_description: string | null;
   sub_feedback: string | null;
   sub_rejection_reason: string | null;
+  sub_feedback_code: FeedbackCode | null;
   sub_reward: number | null;
   sub_created_at: string | null;
   sub_updated_at: string | null;
@@ -101,6 +103,7 @@ export function listUserTaskRecords(db: Conn, userId: string, taskId?: string): 
       's.description as sub_description',
       's.feedback as sub_feedback',
       's.rejection_reason as sub_rejection_reason',
+      's.feedback_code as sub_feedback_code',
       's.reward as sub_reward',
       's.created_at as sub_created_at',
       's.updated_at as sub_updated_at',

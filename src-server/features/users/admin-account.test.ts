@@ -129,3 +129,22 @@ describe('createOrPromoteAdmin', () => {
     }
   });
 });
+
+describe('create-admin over an existing account', () => {
+  it('ends the sessions issued under the old password', async () => {
+    const { signToken } = await import('../auth/token');
+    const opened = await open();
+    try {
+      const user = await makeUser(opened.deps.db, { email: 'locked.out@example.test' });
+      const old = await signToken(user, true, opened.deps.secret);
+      const app = createApp(opened.deps);
+      const me = (token: string) =>
+        app.request('/api/users/me', { headers: { Authorization: `Bearer ${token}` } });
+      expect((await me(old)).status).toBe(200);
+      await createOrPromoteAdmin(opened.deps, { email: user.email, password: 'back-in-123', name: 'Back' });
+      expect((await me(old)).status).toBe(401);
+    } finally {
+      await opened.close();
+    }
+  });
+});

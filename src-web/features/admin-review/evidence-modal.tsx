@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AdminSubmissionDto } from '../../../src-server/contract/admin';
-import { QUICK_APPROVE_FEEDBACK } from '../../../src-server/contract/constants';
 import { Modal } from '../../components/modal';
+import { useIsSelf } from '../../lib/auth';
+import { shownFeedback } from '../../lib/feedback';
 import { formatDateTime, formatMoney } from '../../lib/format';
 import { ReviewStatusBadge } from './badges';
 import { QuickActions } from './quick-actions';
@@ -26,39 +27,64 @@ export function EvidenceModal({
   onExpired(): void;
 }) {
   const { t } = useTranslation('adminReview');
+  // the decision sits in the footer: always in view, while the proof and its details scroll
+  const footer = item?.status === 'pending' && (
+    <EvidenceActions key={item._id} item={item} onClose={onClose} onReview={() => onReview(item)} />
+  );
   return (
     <Modal
       open={item !== null}
       title={t('evidence.title', { title: item?.task.title ?? '' })}
       onClose={onClose}
       size="lg"
+      footer={footer || undefined}
     >
-      {item && (
-        <EvidenceBody
-          key={item._id}
-          item={item}
-          onClose={onClose}
-          onReview={() => onReview(item)}
-          onExpired={onExpired}
-        />
-      )}
+      {item && <EvidenceBody key={item._id} item={item} onExpired={onExpired} />}
     </Modal>
   );
 }
 
-function EvidenceBody({
+/** Quick approve, quick reject with a reason, or the full review; an admin's own item gets a note instead. */
+function EvidenceActions({
   item,
   onClose,
   onReview,
-  onExpired,
 }: {
   item: AdminSubmissionDto;
   onClose(): void;
   onReview(): void;
-  onExpired(): void;
 }) {
   const { t } = useTranslation('adminReview');
   const review = useReview(item._id, onClose);
+  const own = useIsSelf()(item.user._id);
+  if (own) {
+    return (
+      <p className="notice notice-info ar-footer-note" data-testid="own-item">
+        {t('ownItem')}
+      </p>
+    );
+  }
+  return (
+    <div className="ar-evidence-actions">
+      {review.failure && (
+        <p className="notice notice-error" role="alert" data-testid="review-failure">
+          {review.failure}
+        </p>
+      )}
+      <QuickActions
+        sending={review.sending}
+        pendingStatus={review.pendingStatus}
+        onApprove={() => review.send(quickApproveRequest(), 'approvalProcessError')}
+        onReject={(reason) => review.send(quickRejectRequest(reason), 'rejectionProcessError')}
+        onReview={onReview}
+      />
+    </div>
+  );
+}
+
+function EvidenceBody({ item, onExpired }: { item: AdminSubmissionDto; onExpired(): void }) {
+  const { t } = useTranslation('adminReview');
+  const feedback = shownFeedback(t, item);
   const [failedUrl, setFailedUrl] = useState<string | null>(null);
   const [retried, setRetried] = useState(false);
   const url = item.proofImageUrl;
@@ -113,35 +139,27 @@ function EvidenceBody({
             {item.description || t('evidence.noDescription')}
           </dd>
         </div>
+        {item.automaticComment && (
+          <div className="ar-span-all">
+            <dt>{t('evidence.automaticComment')}</dt>
+            <dd className="pre-line ar-break" data-testid="evidence-comment">
+              {item.automaticComment}
+            </dd>
+          </div>
+        )}
         {reasonLabel && (
           <div className="ar-span-all">
             <dt>{t('evidence.rejectionReason')}</dt>
             <dd>{reasonLabel}</dd>
           </div>
         )}
-        {item.status !== 'pending' && item.feedback && (
+        {item.status !== 'pending' && feedback && (
           <div className="ar-span-all">
             <dt>{t('evidence.feedback')}</dt>
-            <dd className="pre-line ar-break">{item.feedback}</dd>
+            <dd className="pre-line ar-break">{feedback}</dd>
           </div>
         )}
       </dl>
-      {item.status === 'pending' && (
-        <QuickActions
-          sending={review.sending}
-          pendingStatus={review.pendingStatus}
-          onApprove={() => review.send(quickApproveRequest(QUICK_APPROVE_FEEDBACK), 'approvalProcessError')}
-          onReject={(reason) =>
-            review.send(quickRejectRequest(reason, t(`rejectionReasons.${reason}`)), 'rejectionProcessError')
-          }
-          onReview={onReview}
-        />
-      )}
-      {review.failure && (
-        <p className="notice notice-error" role="alert" data-testid="review-failure">
-          {review.failure}
-        </p>
-      )}
     </div>
   );
 }

@@ -9,7 +9,7 @@ describe('checkReviewForm', () => {
       checkReviewForm({ status: 'approved', feedback: '  Well done  ', rejectionReason: 'no_share' }),
     ).toEqual({
       ok: true,
-      request: { status: 'approved', feedback: 'Well done', rejectionReason: null },
+      request: { status: 'approved', feedback: 'Well done', rejectionReason: null, feedbackCode: null },
     });
   });
 
@@ -36,7 +36,12 @@ describe('checkReviewForm', () => {
       checkReviewForm({ status: 'rejected', feedback: 'Blurry', rejectionReason: 'low_quality_image' }),
     ).toEqual({
       ok: true,
-      request: { status: 'rejected', feedback: 'Blurry', rejectionReason: 'low_quality_image' },
+      request: {
+        status: 'rejected',
+        feedback: 'Blurry',
+        rejectionReason: 'low_quality_image',
+        feedbackCode: null,
+      },
     });
   });
 
@@ -51,21 +56,22 @@ describe('checkReviewForm', () => {
 });
 
 describe('the quick actions', () => {
-  it('approve with the fixed feedback', () => {
-    expect(quickApproveRequest(QUICK_APPROVE_FEEDBACK)).toEqual({
+  it('approve with the fixed feedback and its code', () => {
+    expect(quickApproveRequest()).toEqual({
       status: 'approved',
-      feedback: 'task completed successfully',
+      feedback: QUICK_APPROVE_FEEDBACK,
       rejectionReason: null,
+      feedbackCode: 'task_completed',
     });
   });
 
-  it('reject with the reason and its label as the feedback', () => {
-    expect(quickRejectRequest('wrong_format', 'The proof is in the wrong format')).toEqual({
+  it("reject with the reason as the feedback's code, in English for the record", () => {
+    expect(quickRejectRequest('wrong_format')).toEqual({
       status: 'rejected',
-      feedback: 'The proof is in the wrong format',
+      feedback: 'Wrong format',
       rejectionReason: 'wrong_format',
+      feedbackCode: 'rejection_reason',
     });
-    expect(quickRejectRequest('no_share', ' ').feedback).toBe('no_share');
   });
 
   it('knows the preset reasons', () => {

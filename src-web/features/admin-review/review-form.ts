@@ -1,4 +1,9 @@
-import { REJECTION_REASONS, type RejectionReason } from '../../../src-server/contract/constants';
+import {
+  QUICK_APPROVE_FEEDBACK,
+  REJECTION_REASON_LABELS,
+  REJECTION_REASONS,
+  type RejectionReason,
+} from '../../../src-server/contract/constants';
 import { checkReviewRequest, type ReviewRequest } from '../../../src-server/contract/review';
 
 /** The review modal's values: a result, a feedback and (for a rejection) a preset reason. */
@@ -43,12 +48,22 @@ export function checkReviewForm(
   return { ok: false, problem: { field: 'feedback', key: 'feedbackTooLong' } };
 }
 
-/** Quick approve from the evidence modal: the spec's fixed feedback. */
-export function quickApproveRequest(feedback: string): ReviewRequest {
-  return { status: 'approved', feedback, rejectionReason: null };
+/** Quick approve from the evidence modal: the spec's fixed feedback, as its code (shown translated). */
+export function quickApproveRequest(): ReviewRequest {
+  return {
+    status: 'approved',
+    feedback: QUICK_APPROVE_FEEDBACK,
+    rejectionReason: null,
+    feedbackCode: 'task_completed',
+  };
 }
 
-/** Quick reject from the evidence modal: the chosen preset reason, its label as the feedback. */
-export function quickRejectRequest(reason: RejectionReason, label: string): ReviewRequest {
-  return { status: 'rejected', feedback: label.trim() || reason, rejectionReason: reason };
+/** Quick reject from the evidence modal: the chosen preset reason, which is also the feedback. */
+export function quickRejectRequest(reason: RejectionReason): ReviewRequest {
+  return {
+    status: 'rejected',
+    feedback: REJECTION_REASON_LABELS[reason],
+    rejectionReason: reason,
+    feedbackCode: 'rejection_reason',
+  };
 }

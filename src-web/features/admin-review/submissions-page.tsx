@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { usePageTitle } from '../../lib/page-title';
 import { adminKeys, fetchSubmissions } from './admin-review-api';
 import { EvidenceModal } from './evidence-modal';
 import { ListBody } from './list-body';
@@ -17,6 +18,7 @@ import { useListPage } from './use-list-page';
 /** /admin/submissions ("task completion"): the proofs by status, pending first, with their review. */
 export function SubmissionsPage() {
   const { t } = useTranslation('adminReview');
+  usePageTitle(t('common:titles.submissions'));
   const { state, list, go, patch } = useListPage<
     SubmissionListState,
     Awaited<ReturnType<typeof fetchSubmissions>>

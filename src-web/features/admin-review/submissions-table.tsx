@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { AdminSubmissionDto } from '../../../src-server/contract/admin';
+import { useIsSelf } from '../../lib/auth';
 import { formatDateTime } from '../../lib/format';
 import { ReviewStatusBadge } from './badges';
 import { columnHeaders, ReviewTable } from './review-table';
@@ -17,6 +18,7 @@ export function SubmissionsTable({
   onReview(item: AdminSubmissionDto): void;
 }) {
   const { t } = useTranslation('adminReview');
+  const isSelf = useIsSelf();
   const label = (key: (typeof COLUMNS)[number]) => t(`submissions.columns.${key}`);
   return (
     <ReviewTable className="ar-submissions-table" headers={columnHeaders(COLUMNS, label)}>
@@ -44,7 +46,7 @@ export function SubmissionsTable({
               >
                 {t('submissions.view')}
               </button>
-              {s.status === 'pending' && (
+              {s.status === 'pending' && !isSelf(s.user._id) && (
                 <button
                   type="button"
                   className="btn btn-primary btn-sm"

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { AdminUserDetailDto } from '../../../src-server/contract/admin';
+import { useIsSelf } from '../../lib/auth';
 import { useUserEdit } from './use-user-edit';
 import { detailStatuses } from './user-edit';
 import { UserEditFields } from './user-edit-fields';
@@ -10,11 +11,13 @@ const MESSAGES = { success: 'userDetailUserUpdateSuccess', error: 'userDetailUse
 /** The detail's edit form: name, email, balance and status (with the ban reason when banned). */
 export function UserDetailForm({ user, onDone }: { user: AdminUserDetailDto; onDone(): void }) {
   const { t } = useTranslation('adminReview');
+  const isSelf = useIsSelf();
   const form = useUserEdit(user, OPTIONS, MESSAGES, onDone);
   return (
     <form className="card ar-detail-form" onSubmit={form.submit} noValidate data-testid="user-detail-form">
       <UserEditFields
         prefix="detail-edit"
+        ownAccount={isSelf(user._id)}
         values={form.values}
         errors={form.errors}
         set={form.set}

@@ -8,6 +8,7 @@ import { Avatar } from '../../components/avatar';
 import { PageLoader } from '../../components/page-loader';
 import { ApiError } from '../../lib/api';
 import { formatDate, formatDateTime, formatMoney } from '../../lib/format';
+import { usePageTitle } from '../../lib/page-title';
 import { adminKeys, fetchUser } from './admin-review-api';
 import { UserStatusBadge } from './badges';
 import { LoadError } from './list-parts';
@@ -26,6 +27,7 @@ export function UserDetailPage() {
     queryFn: ({ signal }) => fetchUser(id, signal),
     retry: (count, err) => !isNotFound(err) && count < 1,
   });
+  usePageTitle(user.data?.name ?? t('common:titles.user'));
 
   const back = (
     <Link to={paths.adminUsers} className="back-link">

@@ -23,6 +23,7 @@ export function UserEditFields({
   statuses,
   withRole,
   withPassword,
+  ownAccount = false,
 }: {
   prefix: string;
   values: UserEditValues;
@@ -31,6 +32,8 @@ export function UserEditFields({
   statuses: readonly UserStatus[];
   withRole: boolean;
   withPassword: boolean;
+  /** the signed-in admin's own account: another admin changes its balance */
+  ownAccount?: boolean;
 }) {
   const { t } = useTranslation('adminReview');
   const id = (name: string) => `${prefix}-${name}`;
@@ -76,10 +79,11 @@ export function UserEditFields({
           min={0}
           step={0.01}
           value={values.balance}
+          readOnly={ownAccount}
           onChange={(e) => set('balance', e.target.value)}
         />
         <small className="muted" id={`${id('balance')}-hint`}>
-          {t('editForm.balanceHint')}
+          {ownAccount ? t('editForm.ownBalanceHint') : t('editForm.balanceHint')}
         </small>
       </Field>
       {values.status === 'banned' && (

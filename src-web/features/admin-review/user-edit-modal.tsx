@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { USER_STATUSES } from '../../../src-server/contract/constants';
 import { Modal } from '../../components/modal';
+import { useIsSelf } from '../../lib/auth';
 import { type EditableUser, useUserEdit } from './use-user-edit';
 import { UserEditFields } from './user-edit-fields';
 
@@ -19,11 +20,13 @@ export function UserEditModal({ user, onClose }: { user: EditableUser | null; on
 
 function EditForm({ user, onClose }: { user: EditableUser; onClose(): void }) {
   const { t } = useTranslation('adminReview');
+  const isSelf = useIsSelf();
   const form = useUserEdit(user, OPTIONS, MESSAGES, onClose);
   return (
     <form onSubmit={form.submit} noValidate data-testid="user-edit-form">
       <UserEditFields
         prefix="user-edit"
+        ownAccount={isSelf(user._id)}
         values={form.values}
         errors={form.errors}
         set={form.set}

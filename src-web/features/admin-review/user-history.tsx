@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { paths } from '../../app/paths';
 import { Pagination } from '../../components/pagination';
-import { formatDateTime, formatMoney } from '../../lib/format';
+import { formatAccountNumber, formatDateTime, formatMoney } from '../../lib/format';
 import { adminKeys, fetchUserSubmissions, fetchUserWithdrawals } from './admin-review-api';
 import { ReviewStatusBadge } from './badges';
 import { columnHeaders, ReviewTable } from './review-table';
@@ -107,7 +107,9 @@ export function UserWithdrawals({ userId }: { userId: string }) {
           <td data-label={col('account')}>
             <span className="ar-stack">
               <span>{w.accountDetails.fullName}</span>
-              <span className="muted small ar-break">{w.accountDetails.accountNumber}</span>
+              <span className="muted small ar-account">
+                {formatAccountNumber(w.accountDetails.accountNumber)}
+              </span>
             </span>
           </td>
           <td data-label={col('status')}>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { AdminUserSummaryDto } from '../../../src-server/contract/admin';
 import { SendNotificationDialog } from '../../components/send-notification-dialog';
 import { useAuth } from '../../lib/auth';
+import { usePageTitle } from '../../lib/page-title';
 import { adminKeys, fetchUsers } from './admin-review-api';
 import { ListBody } from './list-body';
 import { ListPageHead, RangeText } from './list-parts';
@@ -16,6 +17,7 @@ import { UsersToolbar } from './users-toolbar';
 /** /admin/users: search, filter, 10 a page, and the edit, notify and delete actions. */
 export function UsersPage() {
   const { t } = useTranslation('adminReview');
+  usePageTitle(t('common:titles.users'));
   const { user: self } = useAuth();
   const { state, list, patch } = useListPage<UserListState, Awaited<ReturnType<typeof fetchUsers>>>({
     read: readUserList,

@@ -2,7 +2,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { WithdrawalDto } from '../../../src-server/contract/withdrawals';
+import { ConfirmModal } from '../../components/confirm-modal';
 import { useToast } from '../../components/toast';
+import { formatAccountNumber, formatMoney } from '../../lib/format';
+import { usePageTitle } from '../../lib/page-title';
 import { adminKeys, approveWithdrawal, fetchWithdrawals } from './admin-review-api';
 import { newIdempotencyKey } from './idempotency-key';
 import { ListBody } from './list-body';
@@ -22,6 +25,7 @@ import { WithdrawalsTable } from './withdrawals-table';
 /** /admin/withdrawals: filters, the total, the table and the approve and reject actions. */
 export function WithdrawalsPage() {
   const { t } = useTranslation('adminReview');
+  usePageTitle(t('common:titles.withdrawals'));
   const toast = useToast();
   const queryClient = useQueryClient();
   const { state, list, go, patch } = useListPage<
@@ -34,6 +38,8 @@ export function WithdrawalsPage() {
     fetchList: fetchWithdrawals,
   });
   const [rejecting, setRejecting] = useState<WithdrawalDto | null>(null);
+  // approving pays real money: asked first, like the reject asks for a reason
+  const [approving, setApproving] = useState<WithdrawalDto | null>(null);
   // one key per withdrawal: a retry after a lost reply is answered, not paid twice
   const keys = useRef(new Map<string, string>());
   const keyFor = (id: string) => {
@@ -45,7 +51,10 @@ export function WithdrawalsPage() {
   };
   const approve = useMutation({
     mutationFn: (w: WithdrawalDto) => approveWithdrawal(w._id, keyFor(w._id)),
-    onSuccess: () => toast.success(t('withdrawalsApproveSuccess')),
+    onSuccess: () => {
+      setApproving(null);
+      toast.success(t('withdrawalsApproveSuccess'));
+    },
     onError: (err) => toast.error(serverErrorText(t, err, 'adminReview:withdrawalsApproveError')),
     onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.all }),
   });
@@ -89,7 +98,7 @@ export function WithdrawalsPage() {
               <WithdrawalsTable
                 items={data.items}
                 busyId={approve.isPending ? (approve.variables?._id ?? null) : null}
-                onApprove={(w) => approve.mutate(w)}
+                onApprove={setApproving}
                 onReject={setRejecting}
               />
             )}
@@ -97,6 +106,27 @@ export function WithdrawalsPage() {
         )}
       </ListBody>
       <RejectWithdrawalModal item={rejecting} onClose={() => setRejecting(null)} />
+      <ConfirmModal
+        open={approving !== null}
+        title={t('withdrawals.approveTitle')}
+        confirmLabel={t('withdrawals.approveConfirm')}
+        confirmTestId="confirm-approve"
+        pending={approve.isPending}
+        tone="success"
+        onClose={() => setApproving(null)}
+        onConfirm={() => approving && approve.mutate(approving)}
+      >
+        {approving && (
+          <p data-testid="approve-summary">
+            {t('withdrawals.approveText', {
+              amount: formatMoney(approving.amount),
+              name: approving.accountDetails.fullName,
+              method: t(`methods.${approving.paymentMethod}`),
+              account: formatAccountNumber(approving.accountDetails.accountNumber),
+            })}
+          </p>
+        )}
+      </ConfirmModal>
     </section>
   );
 }

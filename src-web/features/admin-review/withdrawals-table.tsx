@@ -2,7 +2,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { WithdrawalDto } from '../../../src-server/contract/withdrawals';
 import { paths } from '../../app/paths';
-import { formatDateTime, formatMoney } from '../../lib/format';
+import { useIsSelf } from '../../lib/auth';
+import { formatAccountNumber, formatDateTime, formatMoney } from '../../lib/format';
 import { ReviewStatusBadge } from './badges';
 import { columnHeaders, ReviewTable } from './review-table';
 
@@ -21,6 +22,7 @@ export function WithdrawalsTable({
   onReject(w: WithdrawalDto): void;
 }) {
   const { t } = useTranslation('adminReview');
+  const isSelf = useIsSelf();
   const label = (key: (typeof COLUMNS)[number]) => t(`withdrawals.columns.${key}`);
   return (
     <ReviewTable className="ar-withdrawals-table" headers={columnHeaders(COLUMNS, label)}>
@@ -39,7 +41,9 @@ export function WithdrawalsTable({
             <td data-label={label('account')}>
               <span className="ar-stack">
                 <span className="ar-break">{w.accountDetails.fullName}</span>
-                <span className="muted small ar-break ar-mono">{w.accountDetails.accountNumber}</span>
+                <span className="muted small ar-mono ar-account">
+                  {formatAccountNumber(w.accountDetails.accountNumber)}
+                </span>
               </span>
             </td>
             <td data-label={label('status')}>
@@ -52,7 +56,11 @@ export function WithdrawalsTable({
               data-label={label('actions')}
               className={w.status === 'pending' ? undefined : 'ar-hide-phone'}
             >
-              {w.status === 'pending' ? (
+              {w.status === 'pending' && isSelf(w.user._id) ? (
+                <span className="muted small" data-testid="own-item">
+                  {t('ownItem')}
+                </span>
+              ) : w.status === 'pending' ? (
                 <div className="ar-actions">
                   <button
                     type="button"

@@ -21,6 +21,9 @@ export function AdminLayout() {
   const openNotify = () => setNotifyOpen(true);
   return (
     <div className="admin-shell">
+      <a className="skip-link" href="#main">
+        {t('common:nav.skipToContent')}
+      </a>
       <div className="admin-side">
         <AdminBrand />
         <AdminMenu onNotify={openNotify} />
@@ -44,6 +47,7 @@ export function AdminLayout() {
           <button
             type="button"
             className="btn btn-primary btn-sm admin-notify-button"
+            aria-label={t('menu.notify')}
             onClick={openNotify}
             data-testid="open-notify"
           >
@@ -51,7 +55,7 @@ export function AdminLayout() {
             <span className="admin-notify-label">{t('menu.notify')}</span>
           </button>
         </header>
-        <main className="admin-content" id="main">
+        <main className="admin-content" id="main" tabIndex={-1}>
           <Outlet />
         </main>
       </div>

@@ -4,6 +4,7 @@ import { Link, NavLink } from 'react-router-dom';
 import { paths } from '../../app/paths';
 import { CheckIcon, ListIcon, UserIcon, WalletIcon } from '../../components/icons';
 import { LanguageSwitch } from '../../components/language-switch';
+import { useSettings } from '../../lib/settings';
 import { BellIcon, GridIcon, SettingsIcon } from './admin-icons';
 
 interface MenuItem {
@@ -52,9 +53,10 @@ export function AdminMenu({ onNavigate, onNotify }: { onNavigate?(): void; onNot
 /** The logo and the panel's name, linking to the dashboard. */
 export function AdminBrand({ onNavigate }: { onNavigate?(): void }) {
   const { t } = useTranslation('admin');
+  const settings = useSettings();
   return (
     <Link to={paths.admin} className="brand admin-brand" onClick={onNavigate}>
-      <img src="/icon.svg" alt="" width={28} height={28} />
+      <img className="brand-logo" src={settings.site.logo || '/icon.svg'} alt="" height={28} />
       <span>{t('title')}</span>
     </Link>
   );

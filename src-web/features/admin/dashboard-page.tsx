@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { PageLoader } from '../../components/page-loader';
+import { usePageTitle } from '../../lib/page-title';
 import { useDashboard } from './dashboard-api';
 import { PendingWithdrawals } from './pending-withdrawals';
 import { RecentSubmissions } from './recent-submissions';
@@ -8,6 +9,7 @@ import { StatCards, TodayActivity } from './stat-cards';
 /** /admin: the totals, today's activity, pending withdrawals and the newest submissions. */
 export function DashboardPage() {
   const { t } = useTranslation('admin');
+  usePageTitle(t('common:titles.dashboard'));
   const { stats, today, withdrawals, submissions } = useDashboard();
   const queries = [stats, today, withdrawals, submissions];
   const failed = queries.some((q) => q.isError && q.data === undefined);

@@ -3,8 +3,10 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { WithdrawalDto } from '../../../src-server/contract/withdrawals';
 import { paths } from '../../app/paths';
+import { ConfirmModal } from '../../components/confirm-modal';
 import { useToast } from '../../components/toast';
-import { formatDateTime, formatMoney } from '../../lib/format';
+import { useIsSelf } from '../../lib/auth';
+import { formatAccountNumber, formatDateTime, formatMoney } from '../../lib/format';
 import { actionError } from './action-error';
 import { useSettleWithdrawal } from './dashboard-api';
 import { RejectWithdrawalModal } from './reject-withdrawal-modal';
@@ -15,11 +17,17 @@ export function PendingWithdrawals({ items, total }: { items: WithdrawalDto[]; t
   const toast = useToast();
   const { approve, reject } = useSettleWithdrawal();
   const [rejecting, setRejecting] = useState<WithdrawalDto | null>(null);
+  // approving pays real money: asked first, like the reject asks for a reason
+  const [approving, setApproving] = useState<WithdrawalDto | null>(null);
   const busy = approve.isPending || reject.isPending;
+  const isSelf = useIsSelf();
 
   const onApprove = (w: WithdrawalDto) =>
     approve.mutate(w._id, {
-      onSuccess: () => toast.success(t('dashboard.approvalSuccess')),
+      onSuccess: () => {
+        setApproving(null);
+        toast.success(t('dashboard.approvalSuccess'));
+      },
       onError: (err) => toast.error(actionError(t, err, 'admin:dashboard.approvalProcessError')),
     });
   const onReject = (reason: string) => {
@@ -77,28 +85,36 @@ export function PendingWithdrawals({ items, total }: { items: WithdrawalDto[]; t
                     <div>
                       <span className="badge">{t(`methods.${w.paymentMethod}`)}</span>
                       <div>{w.accountDetails.fullName}</div>
-                      <div className="muted small mono">{w.accountDetails.accountNumber}</div>
+                      <div className="muted small mono">
+                        {formatAccountNumber(w.accountDetails.accountNumber)}
+                      </div>
                     </div>
                   </td>
                   <td className="cell-actions">
-                    <div className="row-actions">
-                      <button
-                        type="button"
-                        className="btn btn-success btn-sm"
-                        disabled={busy}
-                        onClick={() => onApprove(w)}
-                      >
-                        {t('dashboard.withdrawals.approve')}
-                      </button>
-                      <button
-                        type="button"
-                        className="btn btn-danger btn-sm"
-                        disabled={busy}
-                        onClick={() => setRejecting(w)}
-                      >
-                        {t('dashboard.withdrawals.reject')}
-                      </button>
-                    </div>
+                    {isSelf(w.user._id) ? (
+                      <span className="muted small" data-testid="own-item">
+                        {t('dashboard.withdrawals.ownItem')}
+                      </span>
+                    ) : (
+                      <div className="row-actions">
+                        <button
+                          type="button"
+                          className="btn btn-success btn-sm"
+                          disabled={busy}
+                          onClick={() => setApproving(w)}
+                        >
+                          {t('dashboard.withdrawals.approve')}
+                        </button>
+                        <button
+                          type="button"
+                          className="btn btn-danger btn-sm"
+                          disabled={busy}
+                          onClick={() => setRejecting(w)}
+                        >
+                          {t('dashboard.withdrawals.reject')}
+                        </button>
+                      </div>
+                    )}
                   </td>
                 </tr>
               ))}
@@ -106,6 +122,27 @@ export function PendingWithdrawals({ items, total }: { items: WithdrawalDto[]; t
           </table>
         </div>
       )}
+      <ConfirmModal
+        open={approving !== null}
+        title={t('dashboard.approve.title')}
+        confirmLabel={t('dashboard.approve.confirm')}
+        confirmTestId="confirm-approve"
+        pending={approve.isPending}
+        tone="success"
+        onClose={() => setApproving(null)}
+        onConfirm={() => approving && onApprove(approving)}
+      >
+        {approving && (
+          <p data-testid="approve-summary">
+            {t('dashboard.approve.text', {
+              amount: formatMoney(approving.amount),
+              name: approving.accountDetails.fullName,
+              method: t(`methods.${approving.paymentMethod}`),
+              account: formatAccountNumber(approving.accountDetails.accountNumber),
+            })}
+          </p>
+        )}
+      </ConfirmModal>
       <RejectWithdrawalModal
         withdrawal={rejecting}
         pending={reject.isPending}

@@ -2,6 +2,7 @@ import { type KeyboardEvent, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { PageLoader } from '../../components/page-loader';
+import { usePageTitle } from '../../lib/page-title';
 import { ContactSettings } from './contact-settings';
 import { GeneralSettings } from './general-settings';
 import { PaymentSettings } from './payment-settings';
@@ -13,6 +14,7 @@ type Tab = (typeof TABS)[number];
 /** /admin/settings: general, contact and payment tabs (the tab is kept in the address bar). */
 export function AdminSettingsPage() {
   const { t } = useTranslation('admin');
+  usePageTitle(t('common:titles.settings'));
   const settings = useAdminSettings();
   const [params, setParams] = useSearchParams();
   const tab: Tab = TABS.find((x) => x === params.get('tab')) ?? 'general';

@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router-dom';
 import { paths } from '../../app/paths';
 import { PageLoader } from '../../components/page-loader';
 import { ApiError } from '../../lib/api';
+import { usePageTitle } from '../../lib/page-title';
 import { useAdminTask } from './admin-tasks-api';
 import { CommentPool } from './comment-pool';
 import { TaskForm } from './task-form';
@@ -13,6 +14,7 @@ import { NEW_TASK_VALUES, valuesFromTask } from './task-form-values';
 export function AdminTaskFormPage() {
   const { t } = useTranslation('admin');
   const { id } = useParams();
+  usePageTitle(t(id ? 'common:titles.editTask' : 'common:titles.newTask'));
   const task = useAdminTask(id);
   const title = id ? t('taskForm.editTitle') : t('taskForm.newTitle');
 

@@ -66,9 +66,10 @@ export function TaskTable({ tasks, featuring, onFeature, onDelete }: Props) {
                   aria-pressed={task.isFeatured}
                   aria-label={t(task.isFeatured ? 'tasks.unfeature' : 'tasks.feature', { title: task.title })}
                   title={t(task.isFeatured ? 'tasks.unfeature' : 'tasks.feature', { title: task.title })}
-                  disabled={featuring === task._id}
+                  aria-disabled={featuring === task._id}
                   onClick={() => onFeature(task)}
                   data-testid="feature-toggle"
+                  data-task-id={task._id}
                 >
                   <StarIcon size={20} filled={task.isFeatured} />
                 </button>

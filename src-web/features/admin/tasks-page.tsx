@@ -5,6 +5,7 @@ import type { TaskDto } from '../../../src-server/contract/tasks';
 import { PageLoader } from '../../components/page-loader';
 import { Pagination } from '../../components/pagination';
 import { useToast } from '../../components/toast';
+import { usePageTitle } from '../../lib/page-title';
 import { useSearchState } from '../../lib/use-search-state';
 import { resources } from '../../locales';
 import { actionError } from './action-error';
@@ -29,6 +30,7 @@ const CATEGORY_LABELS: Record<Category, string>[] = [
 /** /admin/tasks: every task, searched and filtered in the address bar, 10 a page. */
 export function AdminTasksPage() {
   const { t } = useTranslation('admin');
+  usePageTitle(t('common:titles.adminTasks'));
   const toast = useToast();
   const { state, patch } = useSearchState(readTaskListState, writeTaskListState);
   const list = useAdminTaskList(taskListApiQuery(state, CATEGORY_LABELS));
@@ -44,11 +46,26 @@ export function AdminTasksPage() {
     if (pages > 0 && state.page > pages) update({ page: pages });
   }, [pages, state.page, update]);
 
-  const onFeature = (task: TaskDto) =>
+  // starring moves the task to the top of the list: focus follows it there
+  const [refocus, setRefocus] = useState<string | null>(null);
+  useEffect(() => {
+    if (!refocus || list.isFetching) return;
+    document.querySelector<HTMLElement>(`[data-testid=feature-toggle][data-task-id="${refocus}"]`)?.focus();
+    setRefocus(null);
+  }, [refocus, list.isFetching]);
+  const onFeature = (task: TaskDto) => {
+    if (feature.isPending) return;
     feature.mutate(
       { id: task._id, isFeatured: !task.isFeatured },
-      { onError: (err) => toast.error(actionError(t, err, 'admin:tasks.taskFeatureError')) },
+      {
+        onSuccess: () => {
+          setRefocus(task._id);
+          toast.success(t(task.isFeatured ? 'tasks.unfeatured' : 'tasks.featured', { title: task.title }));
+        },
+        onError: (err) => toast.error(actionError(t, err, 'admin:tasks.taskFeatureError')),
+      },
     );
+  };
   const onDelete = (task: TaskDto) =>
     remove.mutate(task._id, {
       onSuccess: () => {

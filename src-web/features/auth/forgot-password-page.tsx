@@ -1,11 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { paths } from '../../app/paths';
+import { usePageTitle } from '../../lib/page-title';
 import { useSettings } from '../../lib/settings';
 
 /** No e-mail reset (DECISIONS.md): support sets a new password from the admin panel. */
 export function ForgotPasswordPage() {
   const { t } = useTranslation('auth');
+  usePageTitle(t('common:titles.forgotPassword'));
   const { contact } = useSettings();
   return (
     <section className="container narrow auth-page">

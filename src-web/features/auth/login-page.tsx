@@ -8,12 +8,14 @@ import { ApiError, request } from '../../lib/api';
 import { useAuth } from '../../lib/auth';
 import { deviceId } from '../../lib/device';
 import { errorText, fieldTexts } from '../../lib/errors';
+import { usePageTitle } from '../../lib/page-title';
 import { useForm } from '../../lib/use-form';
 import { PasswordInput } from './password-input';
 import { useAuthSubmit } from './use-auth-submit';
 
 export function LoginPage() {
   const { t } = useTranslation(['auth', 'common']);
+  usePageTitle(t('common:titles.login'));
   const { showBan } = useAuth();
   const form = useForm(loginSchema, { email: '', password: '', rememberMe: false as boolean });
   const fields = fieldTexts(t, form.errors);

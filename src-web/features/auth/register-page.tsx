@@ -8,6 +8,7 @@ import { Field } from '../../components/field';
 import { ApiError, request } from '../../lib/api';
 import { deviceId } from '../../lib/device';
 import { errorText, fieldTexts } from '../../lib/errors';
+import { usePageTitle } from '../../lib/page-title';
 import { useForm } from '../../lib/use-form';
 import { PasswordInput } from './password-input';
 import { useAuthSubmit } from './use-auth-submit';
@@ -19,6 +20,7 @@ const registerForm = registerSchema.and(
 
 export function RegisterPage() {
   const { t } = useTranslation(['auth', 'common']);
+  usePageTitle(t('common:titles.register'));
   const form = useForm(registerForm, {
     name: '',
     email: '',

@@ -1,9 +1,11 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '../../app/paths';
+import { usePageTitle } from '../../lib/page-title';
 
 export function NotFoundPage() {
   const { t } = useTranslation();
+  usePageTitle(t('common:titles.notFound'));
   const navigate = useNavigate();
   return (
     <section className="container narrow center-card card not-found" data-testid="not-found">

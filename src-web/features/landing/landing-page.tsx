@@ -5,6 +5,7 @@ import { CheckIcon, GiftIcon, ListIcon, UploadIcon } from '../../components/icon
 import { PageLoader } from '../../components/page-loader';
 import { useAuth } from '../../lib/auth';
 import { formatMoney } from '../../lib/format';
+import { usePageTitle } from '../../lib/page-title';
 
 const STEPS = [
   { key: 'choose', Icon: ListIcon },
@@ -25,6 +26,7 @@ const TESTIMONIALS = ['t1', 't2', 't3'] as const;
 export function LandingPage() {
   const { user, loading } = useAuth();
   const { t } = useTranslation(['landing', 'common']);
+  usePageTitle(null);
   if (loading) return <PageLoader />;
   if (user) return <Navigate to={paths.tasks} replace />;
   return (

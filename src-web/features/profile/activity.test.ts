@@ -22,6 +22,7 @@ function record(
       status: 'pending',
       description: null,
       feedback: null,
+      feedbackCode: null,
       rejectionReason: null,
       reward: 10,
       createdAt: startedAt,

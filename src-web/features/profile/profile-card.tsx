@@ -3,14 +3,14 @@ import { useTranslation } from 'react-i18next';
 import { TIMINGS_MS } from '../../../src-server/contract/constants';
 import type { UserDto } from '../../../src-server/contract/types';
 import { Avatar } from '../../components/avatar';
-import { formatDate, formatLongDate } from '../../lib/format';
+import { formatDate } from '../../lib/format';
 import { ProfileEditForm } from './profile-edit-form';
 
 type Message = { kind: 'success' | 'error'; text: string };
 
 /** Avatar, name, join date, admin badge, contact details, and the edit toggle with its form. */
 export function ProfileCard({ user }: { user: UserDto }) {
-  const { t, i18n } = useTranslation('profile');
+  const { t } = useTranslation('profile');
   const [editing, setEditing] = useState(false);
   const [message, setMessage] = useState<Message | null>(null);
 
@@ -42,14 +42,7 @@ export function ProfileCard({ user }: { user: UserDto }) {
             <span data-testid="profile-name">{user.name}</span>
             {user.role === 'admin' && <span className="badge profile-admin-badge">{t('card.admin')}</span>}
           </h1>
-          <p className="muted">
-            {t('card.joined', {
-              // tr-TR dates everywhere; the Turkish month name only where the page is Turkish
-              date: i18n.language.startsWith('en')
-                ? formatDate(user.joinDate)
-                : formatLongDate(user.joinDate),
-            })}
-          </p>
+          <p className="muted">{t('card.joined', { date: formatDate(user.joinDate) })}</p>
         </div>
       </div>
       <button

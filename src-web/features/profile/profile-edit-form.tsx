@@ -23,10 +23,11 @@ export function ProfileEditForm({
   onFailed(message: string): void;
 }) {
   const { t } = useTranslation(['profile', 'common']);
-  const { setUser } = useAuth();
+  const { setUser, signIn } = useAuth();
   const form = useForm(updateProfileSchema, {
     name: user.name,
     password: '',
+    currentPassword: '',
     phone: user.phone ?? '',
     address: user.address ?? '',
     bio: user.bio ?? '',
@@ -40,7 +41,8 @@ export function ProfileEditForm({
     if (busy || !form.validate()) return;
     setBusy(true);
     try {
-      const values = form.values;
+      // the current password goes only with a new one
+      const values = form.values.password ? form.values : { ...form.values, currentPassword: '' };
       let options: { method: string; body?: typeof values; form?: FormData };
       if (photo) {
         const data = new FormData();
@@ -48,8 +50,10 @@ export function ProfileEditForm({
         data.append('profileImage', photo.file);
         options = { method: 'PUT', form: data };
       } else options = { method: 'PUT', body: values };
-      const reply = await request<{ data: UserDto }>('/users/me', options);
-      setUser((old) => ({ ...old, ...reply.data }));
+      const reply = await request<{ data: UserDto; token?: string }>('/users/me', options);
+      // a new password ended every other session; this one goes on with the fresh token
+      if (reply.token) signIn(reply.token, { ...user, ...reply.data });
+      else setUser((old) => ({ ...old, ...reply.data }));
       onSaved();
     } catch (err) {
       if (err instanceof ApiError && Object.keys(err.errors).length > 0) form.setErrors(err.errors);
@@ -91,6 +95,22 @@ export function ProfileEditForm({
           {t('form.passwordHint')}
         </p>
       </Field>
+      {form.values.password && (
+        <Field id="profile-current-password" label={t('form.currentPassword')} error={fields.currentPassword}>
+          <input
+            id="profile-current-password"
+            type="password"
+            autoComplete="current-password"
+            value={form.values.currentPassword}
+            onChange={(e) => form.set('currentPassword', e.target.value)}
+            aria-invalid={!!fields.currentPassword}
+            aria-describedby="profile-current-password-hint"
+          />
+          <p className="profile-hint muted" id="profile-current-password-hint">
+            {t('form.currentPasswordHint')}
+          </p>
+        </Field>
+      )}
       {text('phone', 'tel', PROFILE_LIMITS.phone)}
       {text('address', 'text', PROFILE_LIMITS.address)}
       <Field id="profile-bio" label={t('form.bio')} error={fields.bio}>

@@ -8,6 +8,7 @@ import { paths } from '../../app/paths';
 import { PageLoader } from '../../components/page-loader';
 import { useToast } from '../../components/toast';
 import { useAuth } from '../../lib/auth';
+import { usePageTitle } from '../../lib/page-title';
 import { useSettings } from '../../lib/settings';
 import { recentActivities, statusCounts } from './activity';
 import { BalanceCard } from './balance-card';
@@ -33,6 +34,7 @@ const kurus = (tl: number) => tlToKurus(tl) ?? Math.round(tl * 100);
 /** /profile: the user's card, money, statistics, task status, recent activity and withdrawals. */
 export function ProfilePage() {
   const { t } = useTranslation(['profile', 'common']);
+  usePageTitle(t('common:titles.profile'));
   const { user, loading, setUser } = useAuth();
   const settings = useSettings();
   const toast = useToast();

@@ -7,6 +7,7 @@ import { PageLoader } from '../../components/page-loader';
 import { useToast } from '../../components/toast';
 import { ApiError } from '../../lib/api';
 import { errorText } from '../../lib/errors';
+import { usePageTitle } from '../../lib/page-title';
 import { ProofModal } from './proof-modal';
 import { StatusFilter } from './status-filter';
 import { SubmissionCard } from './submission-card';
@@ -15,6 +16,7 @@ import { readFilter, restartTask, type SubmissionFilter, useMySubmissions } from
 /** /my-submissions: the user's proofs by status, each with its review, its proof and its task. */
 export function MySubmissionsPage() {
   const { t } = useTranslation('submissions');
+  usePageTitle(t('common:titles.mySubmissions'));
   const toast = useToast();
   const navigate = useNavigate();
   const queryClient = useQueryClient();

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { SubmissionDto } from '../../../src-server/contract/submissions';
 import { paths } from '../../app/paths';
+import { shownFeedback } from '../../lib/feedback';
 import { formatDateTime, formatMoney } from '../../lib/format';
 
 /** One submission: its task, when it was sent, its status, the note, the review and the actions. */
@@ -20,7 +21,8 @@ export function SubmissionCard({
   const reason = s.rejectionReason
     ? t(`rejectionReasons.${s.rejectionReason}`, { defaultValue: s.rejectionReason })
     : null;
-  const hasReview = s.status !== 'pending' && (s.feedback || reason);
+  const feedback = shownFeedback(t, s);
+  const hasReview = s.status !== 'pending' && (feedback || reason);
   return (
     <article className="card submission-card" data-testid="submission-card" data-status={s.status}>
       <header className="submission-head">
@@ -42,7 +44,7 @@ export function SubmissionCard({
         <div className={`submission-block review-${s.status}`} data-testid="submission-feedback">
           <h3>{s.status === 'approved' ? t('card.approvalMessage') : t('card.rejectionReason')}</h3>
           {reason && <p className="review-reason">{reason}</p>}
-          {s.feedback && <p className="pre-line">{s.feedback}</p>}
+          {feedback && <p className="pre-line">{feedback}</p>}
         </div>
       )}
       {s.status === 'approved' && (

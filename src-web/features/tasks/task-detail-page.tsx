@@ -7,6 +7,7 @@ import { PageLoader } from '../../components/page-loader';
 import { ApiError } from '../../lib/api';
 import { useAuth } from '../../lib/auth';
 import { formatMoney } from '../../lib/format';
+import { usePageTitle } from '../../lib/page-title';
 import { CommentBox } from './comment-box';
 import { ProofForm } from './proof-form';
 import { TaskLoadError, TaskNotFound } from './task-not-found';
@@ -18,8 +19,10 @@ import { useTaskProgress } from './use-task-progress';
 
 /** /tasks/{id}: the task, where the user stands with it, and what they can do next. */
 export function TaskDetailPage() {
+  const { t } = useTranslation();
   const { id = '' } = useParams();
   const task = useTask(id);
+  usePageTitle(task.data?.title ?? t('titles.task'));
   if (task.isPending) return <PageLoader />;
   if (task.isError) {
     return task.error instanceof ApiError && task.error.status === 404 ? (

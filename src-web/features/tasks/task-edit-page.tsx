@@ -5,15 +5,18 @@ import { paths } from '../../app/paths';
 import { PageLoader } from '../../components/page-loader';
 import { ApiError } from '../../lib/api';
 import { useAuth } from '../../lib/auth';
+import { usePageTitle } from '../../lib/page-title';
 import { TaskEditForm } from './task-edit-form';
 import { TaskLoadError, TaskNotFound } from './task-not-found';
 import { useTask } from './tasks-api';
 
 /** /tasks/{id}/edit: the owner's form, or the permission message for anyone else. */
 export function TaskEditPage() {
+  const { t } = useTranslation();
   const { id = '' } = useParams();
   const { user } = useAuth();
   const task = useTask(id);
+  usePageTitle(t('titles.taskEdit'));
   // the server has the last word: a 403 on save also shows the permission message
   const [refused, setRefused] = useState(false);
   if (task.isPending) return <PageLoader />;

@@ -16,6 +16,7 @@ function record(status: UserTaskDto['status'], review?: 'pending' | 'approved' |
           status: review,
           description: null,
           feedback: null,
+          feedbackCode: null,
           rejectionReason: null,
           reward: 5,
           createdAt: '2026-01-01T00:00:00.000Z',

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { UserTaskDto } from '../../../src-server/contract/tasks';
 import { paths } from '../../app/paths';
+import { shownFeedback } from '../../lib/feedback';
 import { formatMoney } from '../../lib/format';
 import type { TaskPageState } from './task-state';
 
@@ -30,6 +31,7 @@ export function TaskStatusBanner({
   const { t } = useTranslation(['tasks', 'submissions']);
   const submission = record?.submission;
   const amount = formatMoney(submission?.reward ?? reward);
+  const feedback = submission ? shownFeedback(t, submission) : null;
   return (
     <div className={`notice task-state ${KIND[state]}`} data-testid="task-state" data-state={state}>
       <p className="task-state-title">
@@ -45,9 +47,9 @@ export function TaskStatusBanner({
           })}
         </p>
       )}
-      {(state === 'rejected' || state === 'approved') && submission?.feedback && (
+      {(state === 'rejected' || state === 'approved') && feedback && (
         <p className="pre-line">
-          <strong>{t('state.feedback')}:</strong> {submission.feedback}
+          <strong>{t('state.feedback')}:</strong> {feedback}
         </p>
       )}
       {state === 'rejected' && (

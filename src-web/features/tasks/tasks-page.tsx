@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Drawer } from '../../components/drawer';
+import { usePageTitle } from '../../lib/page-title';
 import { useSearchState } from '../../lib/use-search-state';
 import { FilterPanel } from './filter-panel';
 import { DEFAULT_FILTERS, hasAnyFilter, readFilters, type TaskFilters, writeFilters } from './task-filters';
@@ -12,6 +13,7 @@ import { useMediaQuery, WIDE_QUERY } from './use-media-query';
 /** /tasks: search, filters (beside the list, or in a drawer on phones), sort, the cards and pages. */
 export function TasksPage() {
   const { t } = useTranslation('tasks');
+  usePageTitle(t('common:titles.tasks'));
   const { state: filters, patch } = useSearchState(readFilters, writeFilters);
   const wide = useMediaQuery(WIDE_QUERY);
   const [drawerOpen, setDrawerOpen] = useState(false);

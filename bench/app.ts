@@ -11,11 +11,12 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { PNG } from 'pngjs';
 import { ADMIN, type ServerProcess, startServerProcess } from '../faults/server';
-import { CATEGORIES, REWARD_RANGES } from '../src-server/contract/constants';
+import { CATEGORIES, DIFFICULTIES, REWARD_RANGES, TASK_SORTS } from '../src-server/contract/constants';
 import { signToken } from '../src-server/features/auth/token';
 import type { UserRow } from '../src-server/http/env';
 import { type Answer, type LoadResult, type RequestSpec, rounds, runLoad, send } from './load';
 import { SEED_PASSWORD, type SeedScale, taskStride } from './seed';
+import { type WrkResult, wrkRounds, wrkVersion } from './wrk';
 
 export interface Scenario {
   key: string;
@@ -30,8 +31,18 @@ export interface Scenario {
   peakAfter: number;
 }
 
+/** A task-list scenario loaded by wrk (bench/wrk.ts) instead of the bench's own client. */
+export interface WrkScenario {
+  key: string;
+  label: string;
+  concurrency: number;
+  result: WrkResult;
+}
+
 export interface AppBench {
   scenarios: Scenario[];
+  /** The task-list scenarios again under wrk; null when wrk is not installed. */
+  wrk: { version: string; scenarios: WrkScenario[] } | null;
   /** VmHWM of the server process after every scenario, bytes. */
   peakRss: number;
   /** VmRSS of the server right after it started on the seeded folder, bytes. */
@@ -255,7 +266,7 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
 
     // ---- reads: the public pages at 16 clients; the admin screens at one (an admin paging:
     // latency is the figure there, and a single-threaded server queues c requests, p99 ≈ c × service) ----
-    // the filters and sorts of the list screen; a text search is its own row (a LIKE scan)
+    // the filters and sorts of the list screen; a text search is its own row
     const listVariants = [
       '/api/tasks?sort=highest_reward',
       `/api/tasks?category=${CATEGORIES[4]}&rewardRange=${REWARD_RANGES[2]}`,
@@ -278,6 +289,59 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
     await measure('taskListDeep', `task list, page ${deepTaskPage} of 20`, 16, () =>
       get(`/api/tasks?page=${deepTaskPage}`),
     );
+    // the list keeps a filter's ids for up to 2 s (and 200 searches at most): 900 different
+    // filters around q=anket miss every time, so this is the search itself, not the cache
+    const coldSearches = CATEGORIES.flatMap((category) =>
+      DIFFICULTIES.flatMap((difficulty) =>
+        TASK_SORTS.flatMap((sort) =>
+          ['', ...REWARD_RANGES].map(
+            (range) =>
+              `/api/tasks?q=anket&category=${category}&difficulty=${difficulty}&sort=${sort}` +
+              (range ? `&rewardRange=${encodeURIComponent(range)}` : ''),
+          ),
+        ),
+      ),
+    );
+    await measure(
+      'taskListSearchCold',
+      `task list, q=anket in ${coldSearches.length} filters (cache misses)`,
+      16,
+      (i) => get(coldSearches[(i * 7) % coldSearches.length]),
+    );
+    // the same list scenarios under wrk, a C load generator that leaves the server more CPU
+    const wrkScenarios: WrkScenario[] = [];
+    const version = wrkVersion();
+    if (version) {
+      const viaWrk = async (key: string, label: string, paths: string[], authorizations?: string[]) => {
+        const options = { url, paths, authorizations, connections: 16, durationMs: roundMs };
+        const { rounds: _r, ...result } = await wrkRounds(roundCount, warmMs, options);
+        wrkScenarios.push({ key, label, concurrency: 16, result });
+        log(
+          `${`${label} [wrk]`.padEnd(52)} c=16 ${result.rps.toFixed(0).padStart(6)} req/s` +
+            `  p50 ${result.p50.toFixed(1)} ms  p99 ${result.p99.toFixed(1)} ms` +
+            (result.failures ? `  ${result.failures} FAILED` : ''),
+        );
+      };
+      await viaWrk('taskList', 'task list, filters and sorts (8 kinds, anonymous)', listVariants);
+      await viaWrk('taskListDefault', 'task list, default (newest, page 1)', ['/api/tasks']);
+      await viaWrk(
+        'taskListUser',
+        'task list, signed-in user (own tasks hidden)',
+        ['/api/tasks'],
+        users.slice(0, 500).map((u) => `Bearer ${u.token}`),
+      );
+      await viaWrk('taskListSearch', 'task list, text search (q=anket)', ['/api/tasks?q=anket']);
+      await viaWrk('taskListDeep', `task list, page ${deepTaskPage} of 20`, [
+        `/api/tasks?page=${deepTaskPage}`,
+      ]);
+      await viaWrk(
+        'taskListSearchCold',
+        `task list, q=anket in ${coldSearches.length} filters (cache misses)`,
+        coldSearches.map((_, i) => coldSearches[(i * 7) % coldSearches.length]),
+      );
+    } else {
+      log('wrk not installed (Debian package wrk): the task list is measured with the bench client only');
+    }
     await measure('taskDetail', 'task detail (anonymous)', 16, (i) =>
       get(`/api/tasks/${openTasks[(i * 31) % openTasks.length]}`),
     );
@@ -409,6 +473,7 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
 
     return {
       scenarios,
+      wrk: version ? { version, scenarios: wrkScenarios } : null,
       peakRss: server.peakRss(),
       idleRss,
       proof: { bytes: proof.bytes.byteLength, width: proof.width, height: proof.height },

@@ -8,7 +8,8 @@
 //                ledger row, one after the other
 //  - fsync1MB:   writing a 1 MB buffer to a new file and fsyncing it
 // The three servers run in child processes (bench/limit-servers.mjs) loaded by the same client
-// (bench/load.ts) with the same concurrency and rounds as the app's task list.
+// (bench/load.ts) with the same concurrency and rounds as the app's task list, then by wrk
+// (bench/wrk.ts) when it is installed.
 //   node dist/bench/limits.cjs [--quick]   (or through bench/run.ts)
 import { type ChildProcess, spawn } from 'node:child_process';
 import {
@@ -26,6 +27,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { type LoadResult, quantile, rounds, runLoad } from './load';
+import { type WrkResult, wrkRounds, wrkVersion } from './wrk';
 
 export interface LoopResult {
   /** Operations completed per second, one after the other on one thread. */
@@ -39,6 +41,8 @@ export interface Limits {
   bareHttp: LoadResult;
   hono: LoadResult;
   honoSqlite: LoadResult;
+  /** The same three servers loaded by wrk (bench/wrk.ts); null when wrk is not installed. */
+  wrk: { version: string; bareHttp: WrkResult; hono: WrkResult; honoSqlite: WrkResult } | null;
   bareTransaction: LoopResult;
   fsync1MB: LoopResult;
 }
@@ -100,8 +104,16 @@ export async function startLimitServer(
   };
 }
 
-/** GET /tasks against a limit server: a warm-up, then the rounds; every answer must be a 200. */
-async function loadServer(kind: 'bare' | 'hono' | 'hono-sqlite', dir: string, quick?: boolean) {
+/**
+ * GET /tasks against a limit server: a warm-up, then the rounds; every answer must be a 200.
+ * With `wrk`, the same server is then loaded by wrk too (same connections and rounds).
+ */
+async function loadServer(
+  kind: 'bare' | 'hono' | 'hono-sqlite',
+  dir: string,
+  quick?: boolean,
+  wrk?: boolean,
+) {
   const server = await startLimitServer(kind, dir);
   try {
     const round = (durationMs: number) =>
@@ -116,7 +128,16 @@ async function loadServer(kind: 'bare' | 'hono' | 'hono-sqlite', dir: string, qu
       });
     await round(warmupMs(quick));
     const { rounds: _all, ...result } = await rounds(ROUNDS, () => round(roundMs(quick)));
-    return result;
+    if (!wrk) return { result, wrk: null };
+    const options = {
+      url: server.url,
+      paths: ['/tasks'],
+      connections: CONCURRENCY,
+      durationMs: roundMs(quick),
+    };
+    const { rounds: _w, ...viaWrk } = await wrkRounds(ROUNDS, warmupMs(quick), options);
+    if (viaWrk.failures > 0) throw new Error(`${kind}: ${viaWrk.failures} failed requests under wrk`);
+    return { result, wrk: viaWrk };
   } finally {
     await server.stop();
   }
@@ -287,13 +308,25 @@ export function measureFsync(dir: string, ms: number): LoopResult {
 export async function measureLimits(opts: LimitOptions = {}): Promise<Limits> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'taskreward-limits-'));
   try {
-    const bareHttp = await loadServer('bare', dir, opts.quick);
-    const hono = await loadServer('hono', dir, opts.quick);
-    const honoSqlite = await loadServer('hono-sqlite', dir, opts.quick);
+    const version = wrkVersion();
+    const bare = await loadServer('bare', dir, opts.quick, version !== null);
+    const hono = await loadServer('hono', dir, opts.quick, version !== null);
+    const honoSqlite = await loadServer('hono-sqlite', dir, opts.quick, version !== null);
     const loopMs = roundMs(opts.quick);
     const bareTransaction = measureTransaction(dir, loopMs);
     const fsync1MB = measureFsync(dir, loopMs);
-    return { bareHttp, hono, honoSqlite, bareTransaction, fsync1MB };
+    const wrk =
+      version && bare.wrk && hono.wrk && honoSqlite.wrk
+        ? { version, bareHttp: bare.wrk, hono: hono.wrk, honoSqlite: honoSqlite.wrk }
+        : null;
+    return {
+      bareHttp: bare.result,
+      hono: hono.result,
+      honoSqlite: honoSqlite.result,
+      wrk,
+      bareTransaction,
+      fsync1MB,
+    };
   } finally {
     if (!opts.dir) rmSync(dir, { recursive: true, force: true });
   }
@@ -310,6 +343,14 @@ export function formatLimits(l: Limits): string {
     `bare node:http, fixed JSON:      ${fmt(l.bareHttp)}`,
     `Hono, fixed JSON:                ${fmt(l.hono)}`,
     `Hono + prepared 20-row SELECT:   ${fmt(l.honoSqlite)}`,
+    ...(l.wrk
+      ? [
+          `the same under ${l.wrk.version}:`,
+          `  bare node:http                 ${fmt(l.wrk.bareHttp)}`,
+          `  Hono                           ${fmt(l.wrk.hono)}`,
+          `  Hono + prepared SELECT         ${fmt(l.wrk.honoSqlite)}`,
+        ]
+      : ['wrk not installed: no figures under a C load generator']),
     `bare approval transaction:       ${fmtLoop(l.bareTransaction)}`,
     `write + fsync 1 MB:              ${fmtLoop(l.fsync1MB)}`,
   ].join('\n');

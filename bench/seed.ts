@@ -16,7 +16,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ADMIN, SERVER_ENTRY } from '../faults/server';
 import { CATEGORIES, DIFFICULTIES, REJECTION_REASONS } from '../src-server/contract/constants';
+import { foldSearch } from '../src-server/db/search';
 import { hashPassword } from '../src-server/features/auth/password';
+import { taskSearchBody, taskSearchTitle } from '../src-server/features/tasks/task-search';
 
 export interface SeedScale {
   users: number;
@@ -149,14 +151,15 @@ export async function seed(
 
   const insertUser = db.prepare(
     `INSERT INTO users (_id, name, email, password_hash, role, status, ban_reason, balance, total_earned,
-       phone, created_at, updated_at, last_active)
-     VALUES (?, ?, ?, ?, 'user', ?, ?, 0, 0, ?, ?, ?, ?)`,
+       phone, created_at, updated_at, last_active, name_search)
+     VALUES (?, ?, ?, ?, 'user', ?, ?, 0, 0, ?, ?, ?, ?, ?)`,
   );
   const insertTask = db.prepare(
     `INSERT INTO tasks (_id, title, description, category, reward, deadline, difficulty, status,
        max_completions, required_proof, task_link, is_featured, steps, requirements, estimated_time,
-       rating, total_completed, reserved, created_by, created_at, updated_at, deleted_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1000, 'screenshot', NULL, ?, '[]', '[]', ?, 4.5, 0, 0, ?, ?, ?, ?)`,
+       rating, total_completed, reserved, created_by, created_at, updated_at, deleted_at,
+       search_title, search_body)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1000, 'screenshot', NULL, ?, '[]', '[]', ?, 4.5, 0, 0, ?, ?, ?, ?, ?, ?)`,
   );
   const insertUserTask = db.prepare(
     `INSERT INTO user_tasks (_id, user_id, task_id, status, automatic_comment, started_at, completed_at)
@@ -169,8 +172,8 @@ export async function seed(
   );
   const insertWithdrawal = db.prepare(
     `INSERT INTO withdrawals (_id, user_id, amount, payment_method, full_name, account_number, status,
-       rejection_reason, description, created_at, updated_at, reviewed_by, reviewed_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)`,
+       rejection_reason, description, created_at, updated_at, reviewed_by, reviewed_at, full_name_search)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)`,
   );
   const insertLedger = db.prepare(
     'INSERT INTO ledger (user_id, amount, kind, ref, actor_id, created_at) VALUES (?, ?, ?, ?, ?, ?)',
@@ -190,9 +193,10 @@ export async function seed(
     for (let u = from; u < to; u++) {
       const status = u % 100 === 37 ? 'banned' : u % 50 === 11 ? 'suspended' : 'active';
       const created = iso(userCreated(u));
+      const name = `Kullanıcı ${u}`;
       insertUser.run(
         userId(u),
-        `Kullanıcı ${u}`,
+        name,
         userEmail(u),
         passwordHash,
         status,
@@ -201,6 +205,7 @@ export async function seed(
         created,
         created,
         iso(now - (u % 90) * DAY),
+        foldSearch(name),
       );
       rows.users++;
     }
@@ -212,11 +217,14 @@ export async function seed(
     for (let t = from; t < to; t++) {
       const created = iso(taskCreated(t));
       taskReward[t] = 100 + ((t * 37) % 9000);
+      const title = `Görev ${t} ${TITLES[t % TITLES.length]}`;
+      const description = `Açıklama ${t}: adımları izleyin ve ekran görüntüsü yükleyin`;
+      const category = CATEGORIES[t % CATEGORIES.length];
       insertTask.run(
         taskId(t),
-        `Görev ${t} ${TITLES[t % TITLES.length]}`,
-        `Açıklama ${t}: adımları izleyin ve ekran görüntüsü yükleyin`,
-        CATEGORIES[t % CATEGORIES.length],
+        title,
+        description,
+        category,
         taskReward[t],
         t % 10 === 0 ? iso(now - 5 * DAY) : t % 3 === 0 ? iso(now + 400 * DAY) : null,
         DIFFICULTIES[t % 3],
@@ -227,6 +235,8 @@ export async function seed(
         created,
         created,
         t % 97 === 0 ? iso(now - 30 * DAY) : null,
+        taskSearchTitle(title),
+        taskSearchBody(description, category),
       );
       rows.tasks++;
     }
@@ -299,12 +309,13 @@ export async function seed(
         const reviewed =
           status === 'pending' ? null : iso(Math.min(now, createdMs + Math.floor(rand() * DAY)));
         const id = hexId(5, w);
+        const holder = `Kullanıcı ${u}`;
         insertWithdrawal.run(
           id,
           userId(u),
           amount,
           w % 3 === 0 ? 'iban' : 'papara',
-          `Kullanıcı ${u}`,
+          holder,
           w % 3 === 0 ? `TR${String(u).padStart(24, '0')}` : String(1_000_000_000 + u),
           status,
           status === 'rejected' ? 'Hesap bilgileri hatalı' : null,
@@ -312,6 +323,7 @@ export async function seed(
           reviewed ?? created,
           status === 'pending' ? null : adminId,
           reviewed,
+          foldSearch(holder),
         );
         insertLedger.run(userId(u), -amount, 'withdrawal_hold', id, userId(u), created);
         rows.ledger++;

@@ -35,7 +35,7 @@ const APP_TABLES = [
 function appTables(): { name: string; sql: string }[] {
   return opened.sqlite
     .prepare(
-      "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%' ORDER BY name",
+      "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%' AND name IN (SELECT name FROM pragma_table_list WHERE type = 'table') ORDER BY name",
     )
     .all() as { name: string; sql: string }[];
 }

@@ -22,6 +22,8 @@ export interface UsersTable {
   updated_at: string;
   last_active: string | null;
   deleted_at: string | null;
+  /** the folded name (db/search.ts), written with every change of the name */
+  name_search: Generated<string>;
 }
 
 export interface TasksTable {
@@ -47,6 +49,9 @@ export interface TasksTable {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  /** folded title, and folded description with the category's words (features/tasks/task-search.ts) */
+  search_title: Generated<string>;
+  search_body: Generated<string>;
 }
 
 export interface TaskCommentsTable {
@@ -93,6 +98,8 @@ export interface WithdrawalsTable {
   amount: number;
   payment_method: 'papara' | 'iban';
   full_name: string;
+  /** the folded account holder's name */
+  full_name_search: Generated<string>;
   account_number: string;
   status: 'pending' | 'approved' | 'rejected';
   rejection_reason: string | null;

@@ -2,7 +2,7 @@ import type { UsersTable } from '../db/schema';
 import type { AppDeps } from '../deps';
 import type { VerifiedToken } from '../features/auth/token';
 
-export type UserRow = Omit<UsersTable, 'balance' | 'total_earned'> & {
+export type UserRow = Omit<UsersTable, 'balance' | 'total_earned' | 'name_search'> & {
   balance: number;
   total_earned: number;
 };

@@ -5,6 +5,8 @@ import type { Db } from '../db/database';
 import { newId, nowIso } from '../db/ids';
 import type { SubmissionsTable, TasksTable, UserTasksTable, WithdrawalsTable } from '../db/schema';
 import { adjustBalance, debit } from '../features/money/ledger';
+import { insertTask } from '../features/tasks/tasks.repository';
+import { insertWithdrawal } from '../features/withdrawals/withdrawals.repository';
 
 /**
  * Rows for the money tests, written straight to the tables (the task and submission
@@ -13,28 +15,26 @@ import { adjustBalance, debit } from '../features/money/ledger';
 export async function makeTask(db: Db, overrides: Partial<Insertable<TasksTable>> = {}): Promise<string> {
   const id = overrides._id ?? newId();
   const now = nowIso();
-  await db
-    .insertInto('tasks')
-    .values({
-      _id: id,
-      title: 'Uygulamayı değerlendir',
-      description: 'Rate the app and upload a screenshot',
-      category: 'review',
-      reward: 1000,
-      deadline: null,
-      difficulty: 'easy',
-      status: 'active',
-      max_completions: 100,
-      required_proof: 'screenshot',
-      task_link: null,
-      estimated_time: 5,
-      created_by: null,
-      created_at: now,
-      updated_at: now,
-      deleted_at: null,
-      ...overrides,
-    })
-    .execute();
+  // through the repository, so the folded search columns are written as the app writes them
+  await insertTask(db, {
+    _id: id,
+    title: 'Uygulamayı değerlendir',
+    description: 'Rate the app and upload a screenshot',
+    category: 'review',
+    reward: 1000,
+    deadline: null,
+    difficulty: 'easy',
+    status: 'active',
+    max_completions: 100,
+    required_proof: 'screenshot',
+    task_link: null,
+    estimated_time: 5,
+    created_by: null,
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+    ...overrides,
+  });
   return id;
 }
 
@@ -124,25 +124,22 @@ export async function makeWithdrawal(
   const amount = overrides.amount ?? 5000;
   const now = overrides.created_at ?? nowIso();
   await db.transaction().execute(async (tx) => {
-    await tx
-      .insertInto('withdrawals')
-      .values({
-        _id: id,
-        user_id: userId,
-        amount,
-        payment_method: 'papara',
-        full_name: 'Ayşe Yılmaz',
-        account_number: '1234567890',
-        status: 'pending',
-        rejection_reason: null,
-        description: null,
-        created_at: now,
-        updated_at: now,
-        reviewed_by: null,
-        reviewed_at: null,
-        ...overrides,
-      })
-      .execute();
+    await insertWithdrawal(tx, {
+      _id: id,
+      user_id: userId,
+      amount,
+      payment_method: 'papara',
+      full_name: 'Ayşe Yılmaz',
+      account_number: '1234567890',
+      status: 'pending',
+      rejection_reason: null,
+      description: null,
+      created_at: now,
+      updated_at: now,
+      reviewed_by: null,
+      reviewed_at: null,
+      ...overrides,
+    });
     const held = await debit(tx, {
       userId,
       amount,

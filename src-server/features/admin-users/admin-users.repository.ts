@@ -3,14 +3,11 @@ import type { AdminUsersQuery } from '../../contract/admin';
 import type { Db } from '../../db/database';
 import { pageWindow } from '../../db/paging';
 import type { UsersTable } from '../../db/schema';
+import { foldSearch, likeFolded, withNameSearch } from '../../db/search';
 import type { UserRow } from '../../http/env';
 import type { Tx } from '../money/ledger';
 
 type Conn = Db | Tx;
-
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-}
 
 function filtered(db: Conn, f: Pick<AdminUsersQuery, 'q' | 'status'>) {
   let query = db.selectFrom('users').where('deleted_at', 'is', null);
@@ -23,9 +20,12 @@ function filtered(db: Conn, f: Pick<AdminUsersQuery, 'q' | 'status'>) {
       sql<SqlBool>`(coalesce(trim(one_signal_id), '') <> '' or coalesce(trim(device_id), '') <> '')`,
     );
   }
-  if (f.q) {
-    const p = likePattern(f.q);
-    query = query.where(sql<SqlBool>`(name like ${p} escape '\\' or email like ${p} escape '\\')`);
+  // the folded name (users.name_search); emails are stored lower-case ASCII, folded already
+  const q = f.q ? foldSearch(f.q) : '';
+  if (q) {
+    query = query.where(
+      () => sql<SqlBool>`(${likeFolded(sql.ref('name_search'), q)} or ${likeFolded(sql.ref('email'), q)})`,
+    );
   }
   return query;
 }
@@ -74,7 +74,7 @@ export async function countActiveAdmins(db: Conn, except?: string): Promise<numb
 export async function patchUser(db: Conn, id: string, patch: Updateable<UsersTable>): Promise<boolean> {
   const result = await db
     .updateTable('users')
-    .set(patch)
+    .set(withNameSearch(patch))
     .where('_id', '=', id)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();

@@ -2,6 +2,7 @@ import { type SqlBool, sql } from 'kysely';
 import type { AdminWithdrawalsQuery } from '../../contract/withdrawals';
 import type { Db } from '../../db/database';
 import { pageWindow } from '../../db/paging';
+import { containsPattern, foldSearch, likeFolded } from '../../db/search';
 import type { Tx } from '../money/ledger';
 import { type WithdrawalRow, withdrawalsWithUser } from '../withdrawals/withdrawals.repository';
 
@@ -13,10 +14,6 @@ function dayStart(date: string, plusDays = 0): string {
   return new Date(Date.parse(`${date}T00:00:00${TURKEY_OFFSET}`) + plusDays * DAY_MS).toISOString();
 }
 
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-}
-
 function filtered(db: Db, f: AdminWithdrawalsQuery) {
   let query = withdrawalsWithUser(db);
   if (f.status) query = query.where('w.status', '=', f.status);
@@ -24,13 +21,14 @@ function filtered(db: Db, f: AdminWithdrawalsQuery) {
   if (f.from) query = query.where('w.created_at', '>=', dayStart(f.from));
   if (f.to) query = query.where('w.created_at', '<', dayStart(f.to, 1));
   if (f.q) {
-    const p = likePattern(f.q);
-    // account numbers are stored without spaces and in upper case
-    const compact = likePattern(f.q.replace(/\s+/g, '').toUpperCase());
+    // names folded (users.name_search, withdrawals.full_name_search); account numbers are
+    // stored without spaces and in upper case
+    const folded = foldSearch(f.q);
+    const compact = containsPattern(f.q.replace(/\s+/g, '').toUpperCase());
     query = query.where((eb) =>
       eb.or([
-        sql<SqlBool>`u.name like ${p} escape '\\'`,
-        sql<SqlBool>`w.full_name like ${p} escape '\\'`,
+        likeFolded(sql.ref('u.name_search'), folded),
+        likeFolded(sql.ref('w.full_name_search'), folded),
         sql<SqlBool>`w.account_number like ${compact} escape '\\'`,
       ]),
     );

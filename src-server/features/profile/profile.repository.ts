@@ -1,6 +1,7 @@
 import type { Updateable } from 'kysely';
 import type { Db } from '../../db/database';
 import type { UsersTable } from '../../db/schema';
+import { withNameSearch } from '../../db/search';
 
 /** The fields a user may change about themself, and nothing else. */
 export type ProfilePatch = Pick<
@@ -9,7 +10,7 @@ export type ProfilePatch = Pick<
 >;
 
 export async function updateProfile(db: Db, userId: string, patch: ProfilePatch): Promise<void> {
-  await db.updateTable('users').set(patch).where('_id', '=', userId).execute();
+  await db.updateTable('users').set(withNameSearch(patch)).where('_id', '=', userId).execute();
 }
 
 /** The user's approved submissions with their task, newest approval first. */

@@ -1,9 +1,9 @@
 import {
+  type CompiledQuery,
   type Expression,
   type ExpressionBuilder,
   expressionBuilder,
   type Insertable,
-  type RawBuilder,
   type Selectable,
   type SqlBool,
   sql,
@@ -13,33 +13,100 @@ import {
 import type { RewardRange, TaskSort, TaskStatus } from '../../contract/constants';
 import type { Db } from '../../db/database';
 import type { DB, TasksTable } from '../../db/schema';
+import { likeFolded, tasksContaining, tasksContainingSource } from '../../db/search';
+import { withParameters } from '../../db/statement';
+import { taskSearchBody, taskSearchTitle } from './task-search';
 
 export type Conn = Db | Transaction<DB>;
 
-/** A task row with its creator's name. */
-export type TaskRow = Selectable<TasksTable> & { creator_name: string | null };
+type TaskColumns = Omit<Selectable<TasksTable>, 'search_title' | 'search_body'>;
+
+/** A task row with its creator's name (the folded search columns are never read back). */
+export type TaskRow = TaskColumns & { creator_name: string | null };
+
+const TASK_COLUMNS = [
+  'tasks._id',
+  'tasks.title',
+  'tasks.description',
+  'tasks.category',
+  'tasks.reward',
+  'tasks.deadline',
+  'tasks.difficulty',
+  'tasks.status',
+  'tasks.max_completions',
+  'tasks.required_proof',
+  'tasks.task_link',
+  'tasks.is_featured',
+  'tasks.steps',
+  'tasks.requirements',
+  'tasks.estimated_time',
+  'tasks.rating',
+  'tasks.total_completed',
+  'tasks.reserved',
+  'tasks.created_by',
+  'tasks.created_at',
+  'tasks.updated_at',
+  'tasks.deleted_at',
+] as const satisfies readonly `tasks.${keyof TaskColumns}`[];
 
 export function findTask(db: Conn, id: string): Promise<TaskRow | undefined> {
   return db
     .selectFrom('tasks')
     .leftJoin('users', 'users._id', 'tasks.created_by')
-    .selectAll('tasks')
+    .select(TASK_COLUMNS)
     .select('users.name as creator_name')
     .where('tasks._id', '=', id)
     .where('tasks.deleted_at', 'is', null)
     .executeTakeFirst();
 }
 
+/** Inserts a task with its folded search columns. */
 export async function insertTask(db: Conn, task: Insertable<TasksTable>): Promise<void> {
-  await db.insertInto('tasks').values(task).execute();
+  await db
+    .insertInto('tasks')
+    .values({
+      ...task,
+      search_title: taskSearchTitle(task.title),
+      search_body: taskSearchBody(task.description, task.category),
+    })
+    .execute();
 }
 
 /**
- * Changes a live task. When max_completions changes it must stay at or above the slots
- * already taken: false (nothing changed) when it would not.
+ * The folded search columns a patch changes. The body holds the description and the
+ * category's words, so a patch of one of them reads the other from the row.
+ */
+async function searchPatch(db: Conn, id: string, patch: Updateable<TasksTable>) {
+  const out: { search_title?: string; search_body?: string } = {};
+  if (typeof patch.title === 'string') out.search_title = taskSearchTitle(patch.title);
+  let { description, category } = patch;
+  if (typeof description === 'string' || typeof category === 'string') {
+    if (typeof description !== 'string' || typeof category !== 'string') {
+      const row = await db
+        .selectFrom('tasks')
+        .select(['description', 'category'])
+        .where('_id', '=', id)
+        .executeTakeFirst();
+      if (!row) return out;
+      if (typeof description !== 'string') description = row.description;
+      if (typeof category !== 'string') category = row.category;
+    }
+    out.search_body = taskSearchBody(description, category);
+  }
+  return out;
+}
+
+/**
+ * Changes a live task (and its folded search columns when the title, description or category
+ * change). When max_completions changes it must stay at or above the slots already taken:
+ * false (nothing changed) when it would not.
  */
 export async function updateTask(db: Conn, id: string, patch: Updateable<TasksTable>): Promise<boolean> {
-  let query = db.updateTable('tasks').set(patch).where('_id', '=', id).where('deleted_at', 'is', null);
+  let query = db
+    .updateTable('tasks')
+    .set({ ...patch, ...(await searchPatch(db, id, patch)) })
+    .where('_id', '=', id)
+    .where('deleted_at', 'is', null);
   if (typeof patch.max_completions === 'number') query = query.where('reserved', '<=', patch.max_completions);
   const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
@@ -73,14 +140,14 @@ export async function releaseSlot(db: Conn, id: string): Promise<void> {
 }
 
 export interface TaskFilter {
-  /** only active, live tasks within their deadline, hiding those `hideApprovedFor` completed */
+  /** only active, live tasks within their deadline */
   publicOnly: boolean;
   now: string;
-  hideApprovedFor?: string;
   status?: TaskStatus;
   category?: string;
   difficulty?: string;
   rewardRange?: RewardRange;
+  /** the search, folded (db/search.ts foldSearch); empty or absent: no search */
   q?: string;
 }
 
@@ -92,25 +159,13 @@ const REWARD_BOUNDS: Record<RewardRange, [number | null, number | null]> = {
   '50+': [5000, null],
 };
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-}
-
-function whereFilter(filter: TaskFilter) {
+/** The filter's conditions; `withSearch: false` leaves the text search out. */
+function whereFilter(filter: TaskFilter, withSearch: boolean) {
   return (eb: ExpressionBuilder<DB, 'tasks'>) => {
     const conds: Expression<SqlBool>[] = [eb('tasks.deleted_at', 'is', null)];
     if (filter.publicOnly) {
       conds.push(eb('tasks.status', '=', 'active'));
       conds.push(eb.or([eb('tasks.deadline', 'is', null), eb('tasks.deadline', '>', filter.now)]));
-    }
-    if (filter.hideApprovedFor) {
-      const approved = eb
-        .selectFrom('submissions')
-        .select(sql<number>`1`.as('one'))
-        .whereRef('submissions.task_id', '=', 'tasks._id')
-        .where('submissions.user_id', '=', filter.hideApprovedFor)
-        .where('submissions.status', '=', 'approved');
-      conds.push(eb.not(eb.exists(approved)));
     }
     if (filter.status) conds.push(eb('tasks.status', '=', filter.status));
     if (filter.category) conds.push(eb('tasks.category', '=', filter.category));
@@ -120,82 +175,121 @@ function whereFilter(filter: TaskFilter) {
       if (above !== null) conds.push(eb('tasks.reward', '>', above));
       if (upTo !== null) conds.push(eb('tasks.reward', '<=', upTo));
     }
-    if (filter.q) {
-      const pattern = `%${escapeLike(filter.q)}%`;
-      conds.push(
-        eb.or([
-          sql<SqlBool>`tasks.title LIKE ${pattern} ESCAPE '\\'`,
-          sql<SqlBool>`tasks.description LIKE ${pattern} ESCAPE '\\'`,
-          sql<SqlBool>`replace(tasks.category, '_', ' ') LIKE ${pattern.replace(/_/g, ' ')} ESCAPE '\\'`,
-        ]),
-      );
-    }
+    if (withSearch && filter.q) conds.push(tasksContaining(filter.q));
     return eb.and(conds);
   };
 }
 
+/** Each sort's order after the featured tasks, as its tasks_order_<sort> index holds it. */
+const SORT_ORDER: Record<TaskSort, string> = {
+  newest: 'tasks.created_at DESC, tasks._id',
+  oldest: 'tasks.created_at, tasks._id',
+  highest_reward: 'tasks.reward DESC, tasks.created_at DESC, tasks._id',
+  lowest_reward: 'tasks.reward, tasks.created_at DESC, tasks._id',
+  // nulls last
+  quickest: 'tasks.estimated_time IS NULL, tasks.estimated_time, tasks.created_at DESC, tasks._id',
+  most_popular: 'tasks.total_completed DESC, tasks.created_at DESC, tasks._id',
+};
+
 /**
- * How many tasks match. The filters read only columns of the tasks_filter index, so the count
- * walks that index and never the table. Hiding the tasks a user was paid for is a subtraction:
- * a user has at most one approved submission per task (submissions_paid_once), so those tasks
- * are counted through the user's few approved submissions (CROSS JOIN: SQLite keeps that order)
- * instead of probing every task.
+ * The statement of the ids of every task matching the filter, in the list's order: a search
+ * puts the tasks whose title matches first; then featured tasks; then the sort, ties newest
+ * first (oldest first for `oldest`), then by id. Without a search each sort walks its own index
+ * (tasks_order_<sort>), which holds the order and every filtered column, so no task row is
+ * read; a search starts from the full-text index's matches and sorts them.
  */
-async function countTasks(db: Conn, filter: TaskFilter): Promise<number> {
-  const matches = whereFilter({ ...filter, hideApprovedFor: undefined })(expressionBuilder<DB, 'tasks'>());
-  const count = async (query: RawBuilder<{ n: number }>) => Number((await query.execute(db)).rows[0]?.n ?? 0);
-  let total = await count(sql`SELECT count(*) AS n FROM tasks INDEXED BY tasks_filter WHERE ${matches}`);
-  if (filter.hideApprovedFor) {
-    total -= await count(
-      sql`SELECT count(*) AS n FROM submissions CROSS JOIN tasks ON tasks._id = submissions.task_id
-        WHERE submissions.user_id = ${filter.hideApprovedFor} AND submissions.status = 'approved'
-        AND ${matches}`,
-    );
-  }
-  return total;
+export function taskIdsQuery(db: Conn, filter: TaskFilter, sort: TaskSort): CompiledQuery<{ _id: string }> {
+  const source = filter.q ? tasksContainingSource(filter.q) : null;
+  const where = whereFilter(filter, source === null)(expressionBuilder<DB, 'tasks'>());
+  const order = [sql.raw(`tasks.is_featured DESC, ${SORT_ORDER[sort]}`)];
+  if (filter.q) order.unshift(sql`${likeFolded(sql.ref('tasks.search_title'), filter.q)} DESC`);
+  return sql<{ _id: string }>`SELECT tasks._id FROM ${source ?? sql.ref('tasks')} WHERE ${where}
+    ORDER BY ${sql.join(order)}`.compile(db);
 }
 
-/** One page of tasks, featured first, then by the chosen sort; and the total matching. */
-export async function listTasks(
-  db: Conn,
-  filter: TaskFilter,
-  sort: TaskSort,
-  page: { offset: number; limit: number },
-): Promise<{ rows: TaskRow[]; total: number }> {
-  const where = whereFilter(filter);
-  const total = await countTasks(db, filter);
-  let query = db
+/** The ids of taskIdsQuery, in order. */
+export async function listTaskIds(db: Conn, filter: TaskFilter, sort: TaskSort): Promise<string[]> {
+  const { rows } = await db.executeQuery(taskIdsQuery(db, filter, sort));
+  return rows.map((r) => r._id);
+}
+
+/** A task row of the list, with its comment pool's counts. */
+export type TaskListRow = TaskRow & { comments_total: number | null; comments_used: number | null };
+
+/**
+ * Whether a row read by id still matches the filter's columns, as whereFilter says without
+ * the search (a test holds the two to the same answers). The page's ids may be up to two
+ * seconds old; the text of a task only changes through the task service, which empties the
+ * list cache, so the search needs no second look.
+ */
+export function taskMatches(row: TaskRow, filter: TaskFilter): boolean {
+  if (row.deleted_at !== null) return false;
+  if (filter.publicOnly && (row.status !== 'active' || (row.deadline !== null && row.deadline <= filter.now)))
+    return false;
+  if (filter.status && row.status !== filter.status) return false;
+  if (filter.category && row.category !== filter.category) return false;
+  if (filter.difficulty && row.difficulty !== filter.difficulty) return false;
+  if (filter.rewardRange) {
+    const [above, upTo] = REWARD_BOUNDS[filter.rewardRange];
+    if ((above !== null && row.reward <= above) || (upTo !== null && row.reward > upTo)) return false;
+  }
+  return true;
+}
+
+/** The page statement for `size` ids, compiled once by Kysely (so its SQL is the dialect's). */
+function pageStatement(db: Conn, size: number) {
+  return db
     .selectFrom('tasks')
     .leftJoin('users', 'users._id', 'tasks.created_by')
-    .selectAll('tasks')
-    .select('users.name as creator_name')
-    .where(where)
-    .orderBy('tasks.is_featured', 'desc');
-  switch (sort) {
-    case 'oldest':
-      query = query.orderBy('tasks.created_at', 'asc');
-      break;
-    case 'highest_reward':
-      query = query.orderBy('tasks.reward', 'desc');
-      break;
-    case 'lowest_reward':
-      query = query.orderBy('tasks.reward', 'asc');
-      break;
-    case 'quickest':
-      // nulls last, written so the tasks_sort_quickest index can serve it
-      query = query.orderBy(sql`tasks.estimated_time IS NULL`).orderBy('tasks.estimated_time', 'asc');
-      break;
-    case 'most_popular':
-      query = query.orderBy('tasks.total_completed', 'desc');
-      break;
-    default:
-      break;
+    .select(TASK_COLUMNS)
+    .select((eb) => [
+      'users.name as creator_name',
+      eb
+        .selectFrom('task_comments as c')
+        .select((c) => c.fn.countAll<number>().as('n'))
+        .whereRef('c.task_id', '=', 'tasks._id')
+        .as('comments_total'),
+      eb
+        .selectFrom('task_comments as c')
+        .select((c) => c.fn.count<number>('c.used_by').as('n'))
+        .whereRef('c.task_id', '=', 'tasks._id')
+        .as('comments_used'),
+    ])
+    .where('tasks._id', 'in', Array<string>(size).fill(''))
+    .compile();
+}
+const pageStatements = new Map<number, ReturnType<typeof pageStatement>>();
+
+/**
+ * The rows of one page, by id, in no particular order: one statement with the creator's name
+ * and the comment counts, found by primary key. Its SQL is built once per page size and run
+ * with the page's ids (padded with '', no task's id), so a page costs no query building and
+ * always the same prepared statement.
+ */
+export async function tasksByIds(db: Conn, ids: readonly string[], size: number): Promise<TaskListRow[]> {
+  let statement = pageStatements.get(size);
+  if (!statement) {
+    statement = pageStatement(db, size);
+    pageStatements.set(size, statement);
   }
-  const rows = await query
-    .orderBy('tasks.created_at', sort === 'oldest' ? 'asc' : 'desc')
-    .orderBy('tasks._id')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
-  return { rows, total };
+  const parameters = ids.slice(0, size);
+  while (parameters.length < size) parameters.push('');
+  return (await db.executeQuery(withParameters(statement, parameters))).rows;
+}
+
+let paidStatement: CompiledQuery<{ task_id: string }> | undefined;
+
+/**
+ * The tasks a user was paid for (at most one approved submission per task and user:
+ * submissions_paid_once), which the list hides from them. Built once, like the page.
+ */
+export async function paidTaskIds(db: Conn, userId: string): Promise<string[]> {
+  paidStatement ??= db
+    .selectFrom('submissions')
+    .select('task_id')
+    .where('user_id', '=', '')
+    .where('status', '=', 'approved')
+    .compile();
+  const { rows } = await db.executeQuery(withParameters(paidStatement, [userId, 'approved']));
+  return rows.map((r) => r.task_id);
 }

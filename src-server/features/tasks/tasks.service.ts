@@ -10,14 +10,26 @@ import {
   turkeyDay,
 } from '../../contract/tasks';
 import { newId, nowIso } from '../../db/ids';
+import { foldSearch } from '../../db/search';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
 import { check } from '../../http/validate';
 import { notifyAll } from '../notifications/notifications.service';
 import { countComments, listComments, replaceUnusedComments } from './task-comments.repository';
+import { taskListCache } from './task-list-cache';
 import { toTaskDto, toUserTaskDto } from './tasks.mapper';
-import { findTask, insertTask, listTasks, type TaskRow, updateTask } from './tasks.repository';
+import {
+  findTask,
+  insertTask,
+  listTaskIds,
+  paidTaskIds,
+  type TaskFilter,
+  type TaskRow,
+  taskMatches,
+  tasksByIds,
+  updateTask,
+} from './tasks.repository';
 import { listUserTaskRecords } from './user-tasks.repository';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
@@ -46,38 +58,69 @@ async function present(deps: Deps, row: TaskRow, viewer: UserRow | undefined, wi
 
 /**
  * The task list. Admins with `all=1` or a status filter see every live task; everyone else
- * sees active tasks within their deadline, minus the ones they already completed.
+ * sees active tasks within their deadline, minus the ones they already completed. The ids of
+ * a filter and sort come from the list cache (up to 2 s old, task-list-cache.ts); the page's
+ * rows are read fresh by id. A page that finds one of its tasks no longer matching reads the
+ * list again, so the count never promises tasks that the pages no longer hold.
  */
 export async function listTasksFor(deps: Deps, viewer: UserRow | undefined, query: TaskListQuery) {
   const adminView = isAdmin(viewer) && (query.all || query.status !== undefined);
-  const { rows, total } = await listTasks(
-    deps.db,
-    {
-      publicOnly: !adminView,
-      now: nowIso(deps.clock),
-      hideApprovedFor: adminView ? undefined : viewer?._id,
-      status: adminView ? query.status : undefined,
-      category: query.category,
-      difficulty: query.difficulty,
-      rewardRange: query.rewardRange,
-      q: query.q,
-    },
+  const clock = deps.clock();
+  const q = query.q ? foldSearch(query.q) : '';
+  const filter: TaskFilter = {
+    publicOnly: !adminView,
+    now: clock.toISOString(),
+    status: adminView ? query.status : undefined,
+    category: query.category,
+    difficulty: query.difficulty,
+    rewardRange: query.rewardRange,
+    q: q || undefined,
+  };
+  const key = JSON.stringify([
+    filter.publicOnly,
+    filter.status,
+    filter.category,
+    filter.difficulty,
+    filter.rewardRange,
     query.sort,
-    { offset: (query.page - 1) * query.limit, limit: query.limit },
-  );
-  const counts = await countComments(
-    deps.db,
-    rows.map((r) => r._id),
-  );
-  const items = rows.map((row) =>
-    toTaskDto(row, { viewerId: viewer?._id, counts: counts.get(row._id) ?? { total: 0, used: 0 } }),
-  );
+    q,
+  ]);
+  const hidden = !adminView && viewer ? await paidTaskIds(deps.db, viewer._id) : [];
+  const cache = taskListCache(deps.db);
+  const searching = q !== '';
+  const read = async () => {
+    const list = await cache.list(key, searching, clock.getTime(), () =>
+      listTaskIds(deps.db, filter, query.sort),
+    );
+    const page = list.page((query.page - 1) * query.limit, query.limit, hidden);
+    const rows = page.ids.length > 0 ? await tasksByIds(deps.db, page.ids, query.limit) : [];
+    return {
+      list,
+      page,
+      rows,
+      stale: rows.length < page.ids.length || rows.some((row) => !taskMatches(row, filter)),
+    };
+  };
+  let got = await read();
+  if (got.stale) {
+    await cache.drop(key, searching, got.list);
+    got = await read();
+  }
+  const { page, rows } = got;
+  const byId = new Map(rows.map((row) => [row._id, row]));
+  const items: TaskDto[] = [];
+  for (const id of page.ids) {
+    const row = byId.get(id);
+    if (!row || !taskMatches(row, filter)) continue;
+    const counts = { total: Number(row.comments_total ?? 0), used: Number(row.comments_used ?? 0) };
+    items.push(toTaskDto(row, { viewerId: viewer?._id, counts }));
+  }
   return {
     items,
-    total,
+    total: page.total,
     page: query.page,
     limit: query.limit,
-    pages: Math.ceil(total / query.limit),
+    pages: Math.ceil(page.total / query.limit),
   } satisfies Page<TaskDto>;
 }
 
@@ -126,6 +169,7 @@ export async function createTask(deps: Deps & Pick<AppDeps, 'push'>, admin: User
     });
     await replaceUnusedComments(trx, id, comments.comments);
   });
+  taskListCache(deps.db).clear();
   // after the commit: every subscribed device hears of a task they can start now
   if (input.status === 'active') notifyAll(deps, 'newTask');
   const row = (await findTask(deps.db, id))!;
@@ -173,6 +217,7 @@ export async function updateTaskFor(deps: Deps, user: UserRow, id: string, body:
     }
     if (comments) await replaceUnusedComments(trx, id, comments.comments);
   });
+  taskListCache(deps.db).clear();
   const fresh = (await findTask(deps.db, id))!;
   return { task: await present(deps, fresh, user, false), removedComments: comments?.removed ?? 0 };
 }
@@ -182,6 +227,7 @@ export async function deleteTask(deps: Deps, id: string): Promise<void> {
   const now = nowIso(deps.clock);
   const done = await updateTask(deps.db, id, { deleted_at: now, updated_at: now });
   if (!done) throw fail.notFound('task_not_found');
+  taskListCache(deps.db).clear();
 }
 
 /** PUT /api/tasks/{id}/feature. */
@@ -189,5 +235,6 @@ export async function featureTask(deps: Deps, admin: UserRow, id: string, isFeat
   const now = nowIso(deps.clock);
   const done = await updateTask(deps.db, id, { is_featured: isFeatured ? 1 : 0, updated_at: now });
   if (!done) throw fail.notFound('task_not_found');
+  taskListCache(deps.db).clear();
   return present(deps, (await findTask(deps.db, id))!, admin, false);
 }

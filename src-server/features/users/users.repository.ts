@@ -1,6 +1,7 @@
 import type { Insertable, Transaction, Updateable } from 'kysely';
 import type { Db } from '../../db/database';
 import type { DB, UsersTable } from '../../db/schema';
+import { withNameSearch } from '../../db/search';
 import type { UserRow } from '../../http/env';
 
 type Conn = Db | Transaction<DB>;
@@ -48,11 +49,11 @@ export function newUserRow(user: NewUser): Insertable<UsersTable> {
 }
 
 export async function insertUser(db: Conn, user: Insertable<UsersTable>): Promise<void> {
-  await db.insertInto('users').values(user).execute();
+  await db.insertInto('users').values(withNameSearch(user)).execute();
 }
 
 export async function updateUser(db: Conn, id: string, patch: Updateable<UsersTable>): Promise<void> {
-  await db.updateTable('users').set(patch).where('_id', '=', id).execute();
+  await db.updateTable('users').set(withNameSearch(patch)).where('_id', '=', id).execute();
 }
 
 export function countUsers(db: Conn): Promise<number> {

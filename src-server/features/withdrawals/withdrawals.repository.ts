@@ -1,11 +1,12 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database';
 import type { WithdrawalsTable } from '../../db/schema';
+import { foldSearch } from '../../db/search';
 import type { Tx } from '../money/ledger';
 
 type Conn = Db | Tx;
 
-export type WithdrawalRow = WithdrawalsTable & { user_name: string };
+export type WithdrawalRow = Omit<WithdrawalsTable, 'full_name_search'> & { user_name: string };
 
 /** Withdrawals with their user's name: the base of every withdrawal list and reply. */
 export function withdrawalsWithUser(db: Conn) {
@@ -28,8 +29,12 @@ export function listUserWithdrawals(db: Conn, userId: string): Promise<Withdrawa
     .execute();
 }
 
+/** Inserts a withdrawal with the folded holder's name the admin search reads. */
 export async function insertWithdrawal(tx: Tx, row: Insertable<WithdrawalsTable>): Promise<void> {
-  await tx.insertInto('withdrawals').values(row).execute();
+  await tx
+    .insertInto('withdrawals')
+    .values({ ...row, full_name_search: foldSearch(row.full_name) })
+    .execute();
 }
 
 /** The balance as it is inside the transaction (kuruş); undefined for an unknown user. */

@@ -1,0 +1,164 @@
+/**
+ * The task list's ids per filter and sort, kept for up to TASK_LIST_MAX_AGE_MS (the product
+ * allows the "N tasks found" count to lag writes by 2 s; issue 14). A page is then a slice of
+ * the ids, however deep, and its rows are read by id: one indexed read whose cost does not
+ * grow with the table or the page number. Writes through the task service forget every list
+ * at once (createTask, updateTaskFor, deleteTask, featureTask); writes elsewhere (an approval
+ * that fills a task, a deadline passing) show within the max age, or at once when a task of
+ * the page asked for no longer matches (the service reads the list again).
+ */
+
+/** How old a list may be when it is served. */
+export const TASK_LIST_MAX_AGE_MS = 2000;
+
+/**
+ * Browsing lists (no text search) have a bounded number of keys; searches do not, so they
+ * live apart and a flood of different searches cannot push out the lists everyone reads.
+ */
+const LIMITS = {
+  browse: { entries: 500, ids: 400_000 },
+  search: { entries: 200, ids: 100_000 },
+};
+
+/** One list's ids, read at `at` (ms). */
+export class TaskIdList {
+  private positions?: Map<string, number>;
+
+  constructor(
+    readonly ids: readonly string[],
+    readonly at: number,
+  ) {}
+
+  /**
+   * The ids of one page and the total, leaving out `hidden` (a user's paid tasks): the page's
+   * offset counts only what the user sees, found through the hidden ids' positions, so the
+   * work is the page plus the hidden ids, never the ids before the page.
+   */
+  page(offset: number, limit: number, hidden: readonly string[]): { ids: string[]; total: number } {
+    if (hidden.length === 0) return { ids: this.ids.slice(offset, offset + limit), total: this.ids.length };
+    this.positions ??= new Map(this.ids.map((id, i) => [id, i]));
+    const skip: number[] = [];
+    for (const id of hidden) {
+      const at = this.positions.get(id);
+      if (at !== undefined) skip.push(at);
+    }
+    skip.sort((a, b) => a - b);
+    let start = offset;
+    let k = 0;
+    while (k < skip.length && skip[k] <= start) {
+      start++;
+      k++;
+    }
+    const ids: string[] = [];
+    for (let i = start; i < this.ids.length && ids.length < limit; i++) {
+      if (k < skip.length && skip[k] === i) k++;
+      else ids.push(this.ids[i]);
+    }
+    return { ids, total: this.ids.length - skip.length };
+  }
+}
+
+interface Slot {
+  at: number;
+  list: Promise<TaskIdList>;
+  size: number;
+}
+
+/** A map that forgets its least recently used entries beyond a count of entries and of ids. */
+class Lru {
+  private readonly slots = new Map<string, Slot>();
+  private ids = 0;
+
+  constructor(private readonly limits: { entries: number; ids: number }) {}
+
+  get(key: string): Slot | undefined {
+    const slot = this.slots.get(key);
+    if (slot) {
+      this.slots.delete(key);
+      this.slots.set(key, slot);
+    }
+    return slot;
+  }
+
+  set(key: string, slot: Slot): void {
+    this.delete(key);
+    this.slots.set(key, slot);
+    this.ids += slot.size;
+    for (const [oldest, old] of this.slots) {
+      if (this.slots.size <= this.limits.entries && this.ids <= this.limits.ids) break;
+      if (old === slot) break;
+      this.delete(oldest);
+    }
+  }
+
+  /** Removes the key, or only when it still holds `slot` when one is given. */
+  delete(key: string, slot?: Slot): void {
+    const held = this.slots.get(key);
+    if (!held || (slot && held !== slot)) return;
+    this.slots.delete(key);
+    this.ids -= held.size;
+  }
+
+  clear(): void {
+    this.slots.clear();
+    this.ids = 0;
+  }
+}
+
+export class TaskListCache {
+  private readonly browse = new Lru(LIMITS.browse);
+  private readonly search = new Lru(LIMITS.search);
+
+  /**
+   * The list of `key`, read by `load` unless one read less than the max age ago is held.
+   * Requests that miss together share one read.
+   */
+  list(key: string, searching: boolean, now: number, load: () => Promise<string[]>): Promise<TaskIdList> {
+    const lru = searching ? this.search : this.browse;
+    const held = lru.get(key);
+    if (held && now - held.at < TASK_LIST_MAX_AGE_MS && now >= held.at) return held.list;
+    const slot: Slot = { at: now, size: 0, list: Promise.resolve(new TaskIdList([], now)) };
+    slot.list = load().then(
+      (ids) => {
+        // counted once known; forgotten meanwhile (a write, or a stale page) means not kept
+        if (lru.get(key) === slot) {
+          lru.delete(key, slot);
+          slot.size = ids.length;
+          lru.set(key, slot);
+        }
+        return new TaskIdList(ids, now);
+      },
+      (err: unknown) => {
+        lru.delete(key, slot);
+        throw err;
+      },
+    );
+    lru.set(key, slot);
+    return slot.list;
+  }
+
+  /** Forgets the list of `key` if it is still `list` (a page found it stale). */
+  async drop(key: string, searching: boolean, list: TaskIdList): Promise<void> {
+    const lru = searching ? this.search : this.browse;
+    const held = lru.get(key);
+    if (held && (await held.list) === list) lru.delete(key, held);
+  }
+
+  /** Forgets every list: a task was written. */
+  clear(): void {
+    this.browse.clear();
+    this.search.clear();
+  }
+}
+
+const caches = new WeakMap<object, TaskListCache>();
+
+/** The cache of one database (each app, and each test app, has its own). */
+export function taskListCache(db: object): TaskListCache {
+  let cache = caches.get(db);
+  if (!cache) {
+    cache = new TaskListCache();
+    caches.set(db, cache);
+  }
+  return cache;
+}

@@ -1,0 +1,109 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CATEGORIES, DIFFICULTIES, REWARD_RANGES, TASK_SORTS, TASK_STATUSES } from '../../contract/constants';
+import { createTestApp, type TestApp } from '../../testing/test-app';
+import {
+  insertTask,
+  listTaskIds,
+  type TaskFilter,
+  taskIdsQuery,
+  taskMatches,
+  tasksByIds,
+} from './tasks.repository';
+
+let t: TestApp;
+const now = '2026-06-01T12:00:00.000Z';
+const rewards = [1, 999, 1000, 1001, 2000, 2001, 5000, 5001, 90000];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  let i = 0;
+  for (const status of TASK_STATUSES) {
+    for (const deadline of [null, '2026-06-01T11:59:59.999Z', now, '2026-06-01T12:00:00.001Z']) {
+      for (const deleted of [null, '2026-05-01T00:00:00.000Z']) {
+        for (let k = 0; k < 3; k++, i++) {
+          await insertTask(t.deps.db, {
+            _id: `t${String(i).padStart(4, '0')}`,
+            title: `Görev ${i}`,
+            description: 'Açıklama',
+            category: CATEGORIES[i % CATEGORIES.length],
+            reward: rewards[i % rewards.length],
+            deadline,
+            difficulty: DIFFICULTIES[i % DIFFICULTIES.length],
+            status,
+            max_completions: 10,
+            required_proof: 'screenshot',
+            task_link: null,
+            estimated_time: i % 4 ? i % 7 : null,
+            created_by: null,
+            created_at: `2026-01-${String(1 + (i % 28)).padStart(2, '0')}T00:00:00.000Z`,
+            updated_at: now,
+            deleted_at: deleted,
+            is_featured: i % 5 === 0 ? 1 : 0,
+          });
+        }
+      }
+    }
+  }
+});
+afterAll(() => t.dispose());
+
+describe('taskMatches', () => {
+  it('answers for every row what the SQL filter answers, filter by filter', async () => {
+    const all = await t.deps.db.selectFrom('tasks').select('_id').execute();
+    const rows = await tasksByIds(
+      t.deps.db,
+      all.map((r) => r._id),
+      all.length,
+    );
+    expect(rows).toHaveLength(all.length);
+    const filters: TaskFilter[] = [];
+    for (const publicOnly of [true, false]) {
+      for (const status of [undefined, ...TASK_STATUSES]) {
+        for (const rewardRange of [undefined, ...REWARD_RANGES]) {
+          filters.push({ publicOnly, now, status, rewardRange });
+        }
+      }
+      for (const category of CATEGORIES) filters.push({ publicOnly, now, category });
+      for (const difficulty of DIFFICULTIES)
+        filters.push({ publicOnly, now, difficulty, rewardRange: '10-20' });
+    }
+    for (const filter of filters) {
+      const inSql = new Set(await listTaskIds(t.deps.db, filter, 'newest'));
+      const inJs = new Set(rows.filter((row) => taskMatches(row, filter)).map((row) => row._id));
+      expect(inJs, JSON.stringify(filter)).toEqual(inSql);
+    }
+  });
+});
+
+describe('listTaskIds', () => {
+  it.each(TASK_SORTS)('reads the ids of sort %s from its own index alone, with no sorting', async (sort) => {
+    const filter: TaskFilter = { publicOnly: true, now, category: 'survey', rewardRange: '20-50' };
+    const { sql: text, parameters } = taskIdsQuery(t.deps.db, filter, sort);
+    const plan = t.database.sqlite
+      .prepare(`EXPLAIN QUERY PLAN ${text}`)
+      .all(...parameters)
+      .map((r) => (r as { detail: string }).detail)
+      .join('; ');
+    expect(plan).toContain(`USING COVERING INDEX tasks_order_${sort}`);
+    expect(plan).not.toContain('TEMP B-TREE');
+  });
+
+  it('starts a search from the full-text matches, then reads each match by rowid', () => {
+    const filter: TaskFilter = { publicOnly: true, now, category: 'survey', q: 'gorev' };
+    const { sql: text, parameters } = taskIdsQuery(t.deps.db, filter, 'newest');
+    const plan = t.database.sqlite
+      .prepare(`EXPLAIN QUERY PLAN ${text}`)
+      .all(...parameters)
+      .map((r) => (r as { detail: string }).detail);
+    expect(plan[0]).toMatch(/^SCAN tasks_fts VIRTUAL TABLE/);
+    expect(plan[1]).toMatch(/^SEARCH tasks USING INTEGER PRIMARY KEY/);
+  });
+
+  it('ranks title matches first in a search, then featured tasks, then the sort', async () => {
+    await sql`UPDATE tasks SET search_title = 'kedi', is_featured = 0 WHERE _id = 't0001'`.execute(t.deps.db);
+    await sql`UPDATE tasks SET search_body = 'kedi', is_featured = 1 WHERE _id = 't0002'`.execute(t.deps.db);
+    const ids = await listTaskIds(t.deps.db, { publicOnly: false, now, q: 'kedi' }, 'newest');
+    expect(ids).toEqual(['t0001', 't0002']);
+  });
+});

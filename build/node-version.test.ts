@@ -61,7 +61,9 @@ describe('the Node version check', () => {
   ])('stops %s on Node 20 with what to do', (_label, args) => {
     const run = runAs('20.20.2', args);
     expect(run.code).toBe(1);
-    expect(run.out).toContain('TaskReward needs Node.js 24.11 or newer (Node 24 LTS); this is Node.js v20.20.2');
+    expect(run.out).toContain(
+      'TaskReward needs Node.js 24.11 or newer (Node 24 LTS); this is Node.js v20.20.2',
+    );
     expect(run.out).toContain('. .ci/use-node.sh');
     expect(run.out).not.toMatch(/^\s+at /m);
   });
@@ -69,7 +71,9 @@ describe('the Node version check', () => {
   it('stops the built server on Node 20 with a message', () => {
     const run = runAs('20.20.2', ['dist/server/main.cjs', '--version']);
     expect(run.code).toBe(1);
-    expect(run.out).toMatch(/^TaskReward needs Node\.js 24\.11\.0 or newer; this is Node\.js v20\.20\.2 \(.+\)\. See "Which Node" in README\.md\.\n$/);
+    expect(run.out).toMatch(
+      /^TaskReward needs Node\.js 24\.11\.0 or newer; this is Node\.js v20\.20\.2 \(.+\)\. See "Which Node" in README\.md\.\n$/,
+    );
   });
 
   it('lets the built server run on this Node', () => {
@@ -85,7 +89,10 @@ describe('the Node version check', () => {
   it.runIf(systemVersion !== '' && !satisfies(systemVersion))(
     `refuses the real system Node (${systemVersion || 'none'}) the same way`,
     () => {
-      for (const args of [['build/build.mjs', '--if-needed'], ['dist/server/main.cjs', 'serve']]) {
+      for (const args of [
+        ['build/build.mjs', '--if-needed'],
+        ['dist/server/main.cjs', 'serve'],
+      ]) {
         const res = spawnSync(system, args, { cwd: root, encoding: 'utf8' });
         expect(res.status).toBe(1);
         expect(res.stderr).toContain(`this is Node.js v${systemVersion}`);

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Kysely, Migrator, type SqlBool, sql } from 'kysely';
+import { type Kysely, type SqlBool, sql } from 'kysely';
+import { Migrator } from 'kysely/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import commonEn from '../../src-web/locales/en/common.json';
 import commonTr from '../../src-web/locales/tr/common.json';

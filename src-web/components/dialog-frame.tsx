@@ -16,6 +16,7 @@ export function DialogFrame({
   footer,
   closeOnBackdrop,
   testId,
+  scrollableBody,
 }: {
   variant: 'modal' | 'drawer';
   className: string;
@@ -26,6 +27,11 @@ export function DialogFrame({
   footer?: ReactNode;
   closeOnBackdrop?: boolean;
   testId?: string;
+  /**
+   * The body may hold nothing focusable (an image, read-only details) while it scrolls: it takes
+   * the keyboard's focus itself so the arrows and Page Down can scroll it (WCAG 2.1.1).
+   */
+  scrollableBody?: boolean;
 }) {
   const titleId = useId();
   const { t } = useTranslation();
@@ -47,7 +53,12 @@ export function DialogFrame({
             ×
           </button>
         </header>
-        <div className={`${variant}-body`}>{children}</div>
+        <div
+          className={`${variant}-body`}
+          {...(scrollableBody ? { tabIndex: 0, role: 'region', 'aria-labelledby': titleId } : {})}
+        >
+          {children}
+        </div>
         {footer && <footer className={`${variant}-footer`}>{footer}</footer>}
       </div>
     </NativeDialog>

@@ -10,6 +10,8 @@ interface ModalProps {
   closeOnBackdrop?: boolean;
   size?: 'sm' | 'md' | 'lg';
   footer?: ReactNode;
+  /** See DialogFrame: the body takes focus to be scrolled by keyboard. */
+  scrollableBody?: boolean;
 }
 
 /**
@@ -24,6 +26,7 @@ export function Modal({
   closeOnBackdrop = true,
   size = 'md',
   footer,
+  scrollableBody,
 }: ModalProps) {
   return (
     <DialogFrame
@@ -34,6 +37,7 @@ export function Modal({
       onClose={onClose}
       closeOnBackdrop={closeOnBackdrop}
       footer={footer}
+      scrollableBody={scrollableBody}
     >
       {children}
     </DialogFrame>

@@ -78,15 +78,15 @@ export function UserMenu() {
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls="user-menu-list"
-        aria-label={t('nav.userMenu', { name: user.name })}
         onClick={() => setOpen((o) => !o)}
         onKeyDown={onButtonKey}
         data-testid="user-menu"
       >
         <Avatar name={user.name} image={user.profileImage} size={32} />
-        <span className="user-menu-name" aria-hidden="true">
-          {user.name}
-        </span>
+        {/* the name is the button's visible text (kept for screen readers on a phone, where it is
+            not shown), then what the button opens: the accessible name starts with what is seen */}
+        <span className="user-menu-name">{user.name}</span>
+        <span className="sr-only">{`, ${t('nav.userMenu')}`}</span>
       </button>
       {open && (
         <div className="user-menu-list" role="menu" id="user-menu-list" ref={listRef} onKeyDown={onMenuKey}>

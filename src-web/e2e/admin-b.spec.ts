@@ -356,7 +356,7 @@ describe('the admin user detail', () => {
       expect(await page.locator('[data-testid=info-balance] dd').textContent()).toBe('₺80,00');
       expect(await page.locator('[data-testid=info-totalEarned] dd').textContent()).toBe('₺25,00');
       expect(await page.locator('[data-testid=info-registered] dd').textContent()).toMatch(
-        /^\d{2}\.\d{2}\.\d{4}$/,
+        /^\d{1,2} \S+ \d{4}$/, // "25 Kas 2026", "25 Nov 2026"
       );
       expect(await page.locator('[data-testid=admin-badge]').count()).toBe(0);
 

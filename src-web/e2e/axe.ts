@@ -39,6 +39,11 @@ function describe(violations: Violation[]): string[] {
  */
 export async function checkAccessibility(page: Page, name: string): Promise<string[]> {
   if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(axeSource());
+  // a toast or dialog fading in has, for a few frames, the contrast of half its opacity: judge
+  // the page as it settles (finite animations only; a spinner's never ends)
+  await page.evaluate(`Promise.all(document.getAnimations()
+    .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
+    .map((a) => a.finished.catch(() => undefined)))`);
   const result = (await page.evaluate(`axe.run(document, {
     runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
     resultTypes: ['violations'],

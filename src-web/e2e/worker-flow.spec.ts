@@ -339,7 +339,7 @@ describe('the worker flow in a real browser', () => {
       await expect.poll(() => card.count()).toBe(1);
       expect(await card.locator('[data-testid=submission-status]').textContent()).toBe(text.pending);
       expect(await card.textContent()).toContain(REVIEW_TITLE);
-      expect(await card.locator('time').textContent()).toMatch(/^\d{2}\.\d{2}\.\d{4} \d{2}:\d{2}$/);
+      expect(await card.locator('time').textContent()).toMatch(/^\d{1,2} \S+ \d{4},? \d{2}:\d{2}$/);
       // multipart bodies carry line breaks as CRLF (the HTML rule); pre-line shows either as one break
       expect((await card.locator('.pre-line').textContent())?.replace(/\r\n/g, '\n')).toBe(
         'Yorumu yazdım,\nekran görüntüsü ekte.',

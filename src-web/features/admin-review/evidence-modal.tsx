@@ -38,6 +38,7 @@ export function EvidenceModal({
       onClose={onClose}
       size="lg"
       footer={footer || undefined}
+      scrollableBody
     >
       {item && <EvidenceBody key={item._id} item={item} onExpired={onExpired} />}
     </Modal>

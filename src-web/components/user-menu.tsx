@@ -86,7 +86,7 @@ export function UserMenu() {
         {/* the name is the button's visible text (kept for screen readers on a phone, where it is
             not shown), then what the button opens: the accessible name starts with what is seen */}
         <span className="user-menu-name">{user.name}</span>
-        <span className="sr-only">{`, ${t('nav.userMenu')}`}</span>
+        <span className="sr-only">{` ${t('nav.userMenu')}`}</span>
       </button>
       {open && (
         <div className="user-menu-list" role="menu" id="user-menu-list" ref={listRef} onKeyDown={onMenuKey}>

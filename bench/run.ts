@@ -192,6 +192,12 @@ function report(input: {
       met: deepWorst < 50,
     },
     {
+      what: 'admin dashboard stats (/stats), p99',
+      target: '< 10 ms',
+      measured: `${fmtMs(by('adminStats').result.p99)} ms (/stats/today ${fmtMs(by('adminStatsToday').result.p99)} ms)`,
+      met: by('adminStats').result.p99 < 10 && by('adminStatsToday').result.p99 < 10,
+    },
+    {
       what: 'peak RSS of the server under the load',
       target: '< 200 MB',
       measured: `${(app.peakRss / MB).toFixed(0)} MB`,

@@ -7,6 +7,7 @@
 //   --keep      seed into a fixed folder under the OS temp dir and keep it; a later --keep run
 //               of the same scale reuses it (the writes of earlier runs are then in it too)
 //   --data DIR  seed into DIR (kept)
+//   --seed-only stop after seeding (with --data: prepare a folder for a later run)
 import { execSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -345,6 +346,7 @@ async function main(): Promise<void> {
     );
     const seeded = await seed(dataDir, scale, { reuse: Boolean(fixed), log });
     log(`seeded in ${(seeded.ms.total / 1000).toFixed(1)} s${seeded.reused ? ' (reused)' : ''}`);
+    if (flag('--seed-only')) return;
     let doctorStatus: string | null = null;
     if (doctor) {
       const d0 = performance.now();

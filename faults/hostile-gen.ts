@@ -779,6 +779,22 @@ function routes(): Route[] {
       fields: { reason: ['', '   ', 42, null, [], {}, true, 'x'.repeat(501)] },
       required: ['reason'],
     },
+    ...(['submissions', 'withdraws', 'users'] as const).map(
+      (kind): Route => ({
+        method: 'GET',
+        path: `/api/admin/${kind}/export.csv`,
+        group: 'admin/exports',
+        auth: 'admin',
+        kind: 'none',
+        mutating: false,
+        query: {
+          format: ['csv', 'RFC4180', 'excel', ...NASTY.slice(0, 6)],
+          lang: ['de', 'TR', ...NASTY.slice(0, 6)],
+          status: ['done', ...NASTY.slice(0, 6)],
+          q: ['x'.repeat(201), ...NASTY],
+        },
+      }),
+    ),
     {
       method: 'GET',
       path: '/api/admin/stats',

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppDeps } from './deps';
+import { adminBulkRoutes } from './features/admin-bulk/admin-bulk.routes';
 import { adminExportRoutes } from './features/admin-exports/admin-exports.routes';
 import { adminStatsRoutes } from './features/admin-stats/admin-stats.routes';
 import { adminSubmissionsRoutes } from './features/admin-submissions/admin-submissions.routes';
@@ -64,6 +65,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route('/withdraws', withdrawalsRoutes);
   // before the resources' routes: /admin/users/export.csv is not a user id
   api.route('/admin', adminExportRoutes);
+  api.route('/admin', adminBulkRoutes);
   api.route('/admin/withdraws', adminWithdrawalsRoutes);
   api.route('/admin/stats', adminStatsRoutes);
   api.route('/admin/users', adminUsersRoutes);

@@ -52,6 +52,8 @@ const ROUTES: Record<string, Access> = {
   'GET /api/admin/submissions/export.csv': 'admin',
   'GET /api/admin/withdraws/export.csv': 'admin',
   'GET /api/admin/users/export.csv': 'admin',
+  'PUT /api/admin/submissions/review': 'admin',
+  'PUT /api/admin/withdraws/review': 'admin',
   'GET /api/admin/stats/today': 'admin',
   'GET /api/admin/users': 'admin',
   'GET /api/admin/users/:id': 'admin',

@@ -114,6 +114,8 @@ const statements = [
     value INTEGER NOT NULL,
     PRIMARY KEY (metric, bucket)
   ) STRICT`,
+  // the sum of a window's hours reads this index alone (the table's key lookups doubled the time)
+  'CREATE INDEX stat_counters_sum ON stat_counters(metric, bucket, value)',
   // the partial first and last hour of a window are counted from the rows
   'CREATE INDEX tasks_live_created ON tasks(created_at) WHERE deleted_at IS NULL',
   ...backfill,

@@ -7,6 +7,8 @@
 //   --keep      seed into a fixed folder under the OS temp dir and keep it; a later --keep run
 //               of the same scale reuses it (the writes of earlier runs are then in it too)
 //   --data DIR  seed into DIR (kept)
+//   --seed-only stop after seeding (with --data: prepare a folder for a later run)
+//   --admin-only after seeding, only issue 16's figures (stats, the full export, a bulk approval of 500)
 import { execSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -14,6 +16,7 @@ import { join, resolve } from 'node:path';
 import argon2 from 'argon2';
 import { runDoctor } from '../faults/server';
 import { hashPassword } from '../src-server/features/auth/password';
+import { type AdminVolume, measureAdminVolume } from './admin-volume';
 import { type AppBench, benchApp, type Scenario } from './app';
 import { type Limits, type LoopResult, measureLimits, measureTransactionAtScale } from './limits';
 import type { LoadResult } from './load';
@@ -128,11 +131,12 @@ function report(input: {
   txAtScale: LoopResult;
   argon: { perSecond: number; p50: number };
   app: AppBench;
+  admin: AdminVolume;
   startup: Startup;
   web: WebSize;
   doctorStatus: string | null;
 }): { markdown: string; targets: Target[] } {
-  const { seeded, limits, app, startup, web, argon, txAtScale } = input;
+  const { seeded, limits, app, admin, startup, web, argon, txAtScale } = input;
   const m = machine();
   const by = (key: string) => {
     const s = app.scenarios.find((x) => x.key === key);
@@ -190,6 +194,20 @@ function report(input: {
       target: '< 50 ms',
       measured: `${fmtMs(deepWorst)} ms`,
       met: deepWorst < 50,
+    },
+    {
+      what: 'admin dashboard stats (/stats), p99',
+      target: '< 10 ms',
+      measured: `${fmtMs(admin.stats.p99)} ms (/stats/today ${fmtMs(admin.stats.todayP99)} ms; under the load above ${fmtMs(by('adminStats').result.p99)} ms)`,
+      met: admin.stats.p99 < 10 && admin.stats.todayP99 < 10,
+    },
+    {
+      what: 'full export of every submission, server peak RSS',
+      target: '< 200 MB',
+      measured: admin.exports
+        .map((e) => `${(e.peakRss / MB).toFixed(0)} MB in ${e.seconds.toFixed(1)} s (${e.label})`)
+        .join('; '),
+      met: admin.exports.every((e) => e.peakRss > 0 && e.peakRss < 200 * MB),
     },
     {
       what: 'peak RSS of the server under the load',
@@ -280,6 +298,19 @@ function report(input: {
     ...wrkSection(limits, app),
     `The upload sends a ${app.proof.width} × ${app.proof.height} PNG of ${(app.proof.bytes / MB).toFixed(2)} MB (a screenshot-like image) that the server re-encodes in its worker.`,
     '',
+    '### Admin work at volume (issue 16)',
+    '',
+    `Each on a fresh server over the seeded folder. Dashboard stats, ${admin.stats.calls} sequential calls each: /stats p50 ${fmtMs(admin.stats.p50)} ms, p99 ${fmtMs(admin.stats.p99)} ms; /stats/today p50 ${fmtMs(admin.stats.todayP50)} ms, p99 ${fmtMs(admin.stats.todayP99)} ms.`,
+    '',
+    '| export of every submission | rows | size | time | server RSS idle / peak |',
+    '|---|---|---|---|---|',
+    ...admin.exports.map(
+      (e) =>
+        `| ${e.label} | ${int(e.rows)} | ${(e.bytes / MB).toFixed(0)} MB | ${e.seconds.toFixed(1)} s | ${(e.idleRss / MB).toFixed(0)} / ${(e.peakRss / MB).toFixed(0)} MB |`,
+    ),
+    '',
+    `Bulk approval (PUT /api/admin/submissions/review): ${admin.bulk.approved} of ${admin.bulk.items} pending submissions approved in ${(admin.bulk.ms / 1000).toFixed(2)} s (${fmtMs(admin.bulk.ms / Math.max(1, admin.bulk.items))} ms per item, each its own transaction).`,
+    '',
     '### Memory',
     '',
     `Server RSS right after start on the seeded folder: ${(app.idleRss / MB).toFixed(0)} MB; peak RSS (VmHWM) over all the scenarios above: ${(app.peakRss / MB).toFixed(0)} MB.`,
@@ -339,6 +370,11 @@ async function main(): Promise<void> {
     );
     const seeded = await seed(dataDir, scale, { reuse: Boolean(fixed), log });
     log(`seeded in ${(seeded.ms.total / 1000).toFixed(1)} s${seeded.reused ? ' (reused)' : ''}`);
+    if (flag('--seed-only')) return;
+    if (flag('--admin-only')) {
+      await measureAdminVolume({ dataDir, quick, log: (m) => log(`  ${m}`) });
+      return;
+    }
     let doctorStatus: string | null = null;
     if (doctor) {
       const d0 = performance.now();
@@ -359,6 +395,9 @@ async function main(): Promise<void> {
     const app = await benchApp({ dataDir, scale, quick, log: (m) => log(`  ${m}`) });
     log(`  peak RSS ${(app.peakRss / MB).toFixed(0)} MB`);
 
+    log('admin work at volume');
+    const admin = await measureAdminVolume({ dataDir, quick, log: (m) => log(`  ${m}`) });
+
     log('start-up');
     const startup = await measureStartup({ quick });
     log('web app size');
@@ -374,6 +413,7 @@ async function main(): Promise<void> {
       txAtScale,
       argon,
       app,
+      admin,
       startup,
       web,
       doctorStatus,

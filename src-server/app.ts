@@ -1,6 +1,8 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppDeps } from './deps';
+import { adminBulkRoutes } from './features/admin-bulk/admin-bulk.routes';
+import { adminExportRoutes } from './features/admin-exports/admin-exports.routes';
 import { adminStatsRoutes } from './features/admin-stats/admin-stats.routes';
 import { adminSubmissionsRoutes } from './features/admin-submissions/admin-submissions.routes';
 import { adminUsersRoutes } from './features/admin-users/admin-users.routes';
@@ -61,6 +63,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route('/tasks', tasksRoutes);
   api.route('/files', filesRoutes);
   api.route('/withdraws', withdrawalsRoutes);
+  // before the resources' routes: /admin/users/export.csv is not a user id
+  api.route('/admin', adminExportRoutes);
+  api.route('/admin', adminBulkRoutes);
   api.route('/admin/withdraws', adminWithdrawalsRoutes);
   api.route('/admin/stats', adminStatsRoutes);
   api.route('/admin/users', adminUsersRoutes);

@@ -95,6 +95,26 @@ describe('runDoctor', () => {
     expect(findings[0].message).toMatch(/balance .* but the ledger sums to/);
   });
 
+  it('reports a dashboard counter that no longer matches its rows', async () => {
+    await withApp(async (o) => {
+      await makeUser(o.deps.db, { created_at: '2026-02-03T04:05:06.000Z' });
+      // a counter changed behind the triggers' back
+      await o.deps.db
+        .updateTable('stat_counters')
+        .set((eb) => ({ value: eb('value', '+', 2) }))
+        .where('metric', '=', 'users')
+        .where('bucket', '=', '2026-02-03T04')
+        .execute();
+    });
+    const findings = await runDoctor(folder);
+    expect(findings).toEqual([
+      {
+        check: 'stats',
+        message: 'the dashboard counter "users" for the hour 2026-02-03T04:00 UTC is 3 but the rows count 1',
+      },
+    ]);
+  });
+
   it('reports a damaged database file and stops there', async () => {
     await withApp(async (o) => {
       await seed(o.deps.db, folder, 3, 3);

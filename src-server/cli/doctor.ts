@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { openDatabase } from '../db/database';
 import { latestMigrationName } from '../db/migrate';
+import { checkStatCounters } from '../features/admin-stats/stat-doctor';
 import { runMoneyChecks } from '../features/money/doctor';
 import { lastAppliedMigration } from '../storage/backup';
 import { referencedFiles } from '../storage/backup-files';
@@ -10,7 +11,15 @@ import { type Command, configWith } from './command';
 
 /** One thing the doctor found wrong, grouped by the check that found it. */
 export interface Finding {
-  check: 'database' | 'integrity' | 'foreign_keys' | 'migrations' | 'money' | 'missing_file' | 'orphan_file';
+  check:
+    | 'database'
+    | 'integrity'
+    | 'foreign_keys'
+    | 'migrations'
+    | 'money'
+    | 'stats'
+    | 'missing_file'
+    | 'orphan_file';
   message: string;
 }
 
@@ -39,7 +48,7 @@ async function fileChecks(folder: DataFolder, refs: Awaited<ReturnType<typeof re
 
 /**
  * Examines a data folder without changing it: SQLite's integrity and foreign-key checks, the
- * migrations, the money invariants (runMoneyChecks), rows naming files that are not stored and
+ * migrations, the money invariants (runMoneyChecks), the dashboard's counters against a recount, rows naming files that are not stored and
  * stored files no row names. Returns what is wrong; empty when all is well. Safe while a
  * server runs (an upload caught between its file and its row may show as an orphan once).
  */
@@ -87,6 +96,7 @@ export async function runDoctor(folder: DataFolder): Promise<Finding[]> {
       return out;
     }
     for (const p of await runMoneyChecks(db)) out.push({ check: 'money', message: p.message });
+    for (const message of await checkStatCounters(db)) out.push({ check: 'stats', message });
     out.push(...(await fileChecks(folder, await referencedFiles(db))));
     return out;
   } finally {
@@ -100,7 +110,7 @@ export const doctorCommand: Command = {
   usage: 'doctor [--data DIR]',
   details:
     "Runs SQLite's integrity and foreign-key checks, checks the migrations and the money\n" +
-    'invariants, and compares stored files with the rows that name them. Changes nothing.',
+    "invariants, recounts the dashboard's counters, and compares stored files with the rows that name them. Changes nothing.",
   options: { data: { type: 'string' } },
   async run(v) {
     const folder = new DataFolder(configWith(v).dataDir);

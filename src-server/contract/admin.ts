@@ -232,6 +232,7 @@ export const SETTINGS_FIELD_MESSAGES = {
   siteNameRequired: 'Site name is required',
   invalidUrl: 'Links must start with http:// or https://',
   minimumPayoutInvalid: 'The minimum payout must be 0 or more, with at most two decimals',
+  minimumPayoutStep: 'The minimum payout must be a multiple of 5',
   methodsRequired: 'Choose at least one payment method',
 } as const;
 const S = SETTINGS_FIELD_MESSAGES;
@@ -289,6 +290,8 @@ export const settingsUpdateSchema = strict({
       .number({ error: S.minimumPayoutInvalid })
       .max(1_000_000, S.minimumPayoutInvalid)
       .refine((v) => tlToKurus(v) !== null, S.minimumPayoutInvalid)
+      // SPEC.md section 5: min 0, step 5
+      .refine((v) => (tlToKurus(v) ?? 0) % 500 === 0, S.minimumPayoutStep)
       .optional(),
     methods: z
       .array(z.enum(PAYMENT_METHODS, { error: FIELD_MESSAGES.invalidValue }), { error: S.methodsRequired })

@@ -15,6 +15,7 @@ export const FIELD_MESSAGES = {
   currentPasswordRequired: 'Please enter your current password',
   currentPasswordWrong: 'Your current password is not correct',
   dateRangeReversed: 'The end date is before the start date',
+  bulkIdsRange: 'Choose between 1 and 500 items',
 } as const;
 
 export type FieldMessageKey = keyof typeof FIELD_MESSAGES;

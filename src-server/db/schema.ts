@@ -135,6 +135,14 @@ export interface SettingsTable {
   updated_at: string;
 }
 
+/** The admin dashboard's counters, kept by triggers (migration 2026-11-25-1700-stat-counters). */
+export interface StatCountersTable {
+  metric: string;
+  /** 'YYYY-MM-DDTHH' (UTC hour of the event) or '*' (all time). */
+  bucket: string;
+  value: number;
+}
+
 export interface DB {
   users: UsersTable;
   tasks: TasksTable;
@@ -145,4 +153,5 @@ export interface DB {
   ledger: LedgerTable;
   idempotency: IdempotencyTable;
   settings: SettingsTable;
+  stat_counters: StatCountersTable;
 }

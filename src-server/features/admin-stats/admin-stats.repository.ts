@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 
 /** A half-open time window [from, to) of ISO texts; either end may be open. */
@@ -62,4 +63,103 @@ export async function sumApprovedRewards(db: Db, w: TimeWindow = {}): Promise<nu
   if (w.from) q = q.where('reviewed_at', '>=', w.from);
   if (w.to) q = q.where('reviewed_at', '<', w.to);
   return n(await q.executeTakeFirst());
+}
+
+/** The counters' metrics (migration 2026-11-25-1700-stat-counters keeps them by triggers). */
+export type StatMetric = 'users' | 'tasks' | 'submissions' | 'pending' | 'approved' | 'rejected' | 'rewards';
+
+/** A metric's all-time counter (bucket '*'): users, tasks, pending, rewards. */
+export async function counterTotal(db: Db, metric: StatMetric): Promise<number> {
+  const row = await db
+    .selectFrom('stat_counters')
+    .select('value as n')
+    .where('metric', '=', metric)
+    .where('bucket', '=', '*')
+    .executeTakeFirst();
+  return n(row);
+}
+
+/**
+ * The sum of a metric's hourly buckets (keys 'YYYY-MM-DDTHH') after `after` (exclusive) or
+ * from `from` (inclusive), and before `before` (exclusive); the all-time bucket left out.
+ */
+export async function counterHours(
+  db: Db,
+  metric: StatMetric,
+  range: { after?: string; from?: string; before?: string },
+): Promise<number> {
+  let q = db
+    .selectFrom('stat_counters')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('value'), eb.lit(0)).as('n'))
+    .where('metric', '=', metric)
+    .where('bucket', '>=', '0');
+  if (range.after) q = q.where('bucket', '>', range.after);
+  if (range.from) q = q.where('bucket', '>=', range.from);
+  if (range.before) q = q.where('bucket', '<', range.before);
+  return n(await q.executeTakeFirst());
+}
+
+/** Every counter row that is not zero, as `metric|bucket` -> value. */
+export async function allCounters(db: Db): Promise<Map<string, number>> {
+  const rows = await db.selectFrom('stat_counters').selectAll().where('value', '<>', 0).execute();
+  return new Map(rows.map((r) => [`${r.metric}|${r.bucket}`, Number(r.value)]));
+}
+
+/**
+ * The counters recounted from the rows themselves (slow: it reads every row), in the shape of
+ * allCounters, for `doctor` and the tests.
+ */
+export async function recountCounters(db: Db): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  const put = (metric: StatMetric, rows: { bucket: string | null; n: number | string | bigint | null }[]) => {
+    for (const r of rows) {
+      const v = Number(r.n ?? 0);
+      if (r.bucket !== null && v !== 0) out.set(`${metric}|${r.bucket}`, v);
+    }
+  };
+  const hourOf = (column: string) => sql<string>`substr(${sql.ref(column)}, 1, 13)`;
+  for (const table of ['users', 'tasks'] as const) {
+    const live = db.selectFrom(table).where('deleted_at', 'is', null);
+    put(
+      table,
+      await live
+        .select((eb) => [hourOf('created_at').as('bucket'), eb.fn.countAll<number>().as('n')])
+        .groupBy(hourOf('created_at'))
+        .execute(),
+    );
+    put(table, [
+      { bucket: '*', n: n(await live.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst()) },
+    ]);
+  }
+  const subs = db.selectFrom('submissions');
+  put(
+    'submissions',
+    await subs
+      .select((eb) => [hourOf('created_at').as('bucket'), eb.fn.countAll<number>().as('n')])
+      .groupBy(hourOf('created_at'))
+      .execute(),
+  );
+  put('pending', [{ bucket: '*', n: await countSubmissions(db, { status: 'pending' }) }]);
+  for (const status of ['approved', 'rejected'] as const) {
+    put(
+      status,
+      await subs
+        .where('status', '=', status)
+        .where('reviewed_at', 'is not', null)
+        .select((eb) => [hourOf('reviewed_at').as('bucket'), eb.fn.countAll<number>().as('n')])
+        .groupBy(hourOf('reviewed_at'))
+        .execute(),
+    );
+  }
+  put(
+    'rewards',
+    await subs
+      .where('status', '=', 'approved')
+      .where('reviewed_at', 'is not', null)
+      .select((eb) => [hourOf('reviewed_at').as('bucket'), eb.fn.sum<number>('reward').as('n')])
+      .groupBy(hourOf('reviewed_at'))
+      .execute(),
+  );
+  put('rewards', [{ bucket: '*', n: await sumApprovedRewards(db) }]);
+  return out;
 }

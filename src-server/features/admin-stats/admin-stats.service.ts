@@ -1,15 +1,20 @@
 import type { AdminStatsDto, TodayStatsDto } from '../../contract/admin';
 import { kurusToTl } from '../../contract/money';
 import { TURKEY_UTC_OFFSET_HOURS, turkeyDay } from '../../contract/tasks';
+import type { Db } from '../../db/database';
 import type { AppDeps } from '../../deps';
 import {
+  counterHours,
+  counterTotal,
   countReviewed,
   countSubmissions,
   countTasks,
   countUsers,
+  type StatMetric,
   sumApprovedRewards,
   type TimeWindow,
 } from './admin-stats.repository';
+import { splitByHour } from './hour-window';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
 
@@ -40,23 +45,47 @@ export function turkeyMidnight(now: Date): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) - TURKEY_UTC_OFFSET_HOURS * 3_600_000).toISOString();
 }
 
+/** How each windowed metric is counted from the rows, for the partial hours of a window. */
+const fromRows: Record<Exclude<StatMetric, 'pending'>, (db: Db, w: TimeWindow) => Promise<number>> = {
+  users: countUsers,
+  tasks: countTasks,
+  submissions: (db, w) => countSubmissions(db, w),
+  approved: (db, w) => countReviewed(db, 'approved', w),
+  rejected: (db, w) => countReviewed(db, 'rejected', w),
+  rewards: sumApprovedRewards,
+};
+
+/** A metric over a window: the hourly counters of its whole hours plus its partial hours' rows. */
+export async function inWindow(
+  db: Db,
+  metric: Exclude<StatMetric, 'pending'>,
+  w: TimeWindow,
+): Promise<number> {
+  const split = splitByHour(w);
+  const parts = await Promise.all([
+    split.hours ? counterHours(db, metric, split.hours) : 0,
+    ...split.edges.map((edge) => fromRows[metric](db, edge)),
+  ]);
+  return parts.reduce((a, b) => a + b, 0);
+}
+
 /** GET /api/admin/stats. Users and tasks by creation time, earnings by approval time. */
 export async function adminStats(deps: Deps): Promise<AdminStatsDto> {
   const { db } = deps;
   const { current, previous } = growthWindows(deps.clock());
   const [totalUsers, totalTasks, pendingSubmissions, totalRewards] = await Promise.all([
-    countUsers(db),
-    countTasks(db),
-    countSubmissions(db, { status: 'pending' }),
-    sumApprovedRewards(db),
+    counterTotal(db, 'users'),
+    counterTotal(db, 'tasks'),
+    counterTotal(db, 'pending'),
+    counterTotal(db, 'rewards'),
   ]);
   const [usersNow, usersBefore, tasksNow, tasksBefore, earnedNow, earnedBefore] = await Promise.all([
-    countUsers(db, current),
-    countUsers(db, previous),
-    countTasks(db, current),
-    countTasks(db, previous),
-    sumApprovedRewards(db, current),
-    sumApprovedRewards(db, previous),
+    inWindow(db, 'users', current),
+    inWindow(db, 'users', previous),
+    inWindow(db, 'tasks', current),
+    inWindow(db, 'tasks', previous),
+    inWindow(db, 'rewards', current),
+    inWindow(db, 'rewards', previous),
   ]);
   return {
     totalUsers,
@@ -76,10 +105,10 @@ export async function adminStats(deps: Deps): Promise<AdminStatsDto> {
 export async function todayStats(deps: Deps): Promise<TodayStatsDto> {
   const today: TimeWindow = { from: turkeyMidnight(deps.clock()) };
   const [todayUsers, todaySubmissions, todayApproved, todayRejected] = await Promise.all([
-    countUsers(deps.db, today),
-    countSubmissions(deps.db, today),
-    countReviewed(deps.db, 'approved', today),
-    countReviewed(deps.db, 'rejected', today),
+    inWindow(deps.db, 'users', today),
+    inWindow(deps.db, 'submissions', today),
+    inWindow(deps.db, 'approved', today),
+    inWindow(deps.db, 'rejected', today),
   ]);
   return { todayUsers, todaySubmissions, todayApproved, todayRejected };
 }

@@ -68,7 +68,7 @@ describe('PUT /api/settings', () => {
       site: { description: { en: 'New English text' } },
       contact: { email: ' Destek@Ornek.TEST ', phone: '+90 212 000 00 00' },
       socialMedia: { twitter: '', instagram: 'https://instagram.com/gorev' },
-      payment: { minimumPayout: 25.5 },
+      payment: { minimumPayout: 25 },
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -86,7 +86,7 @@ describe('PUT /api/settings', () => {
           twitter: '',
           instagram: 'https://instagram.com/gorev',
         },
-        payment: { minimumPayout: 25.5, methods: ['papara', 'iban'] },
+        payment: { minimumPayout: 25, methods: ['papara', 'iban'] },
       },
     });
     expect((await t.call('GET', '/api/settings')).body.data).toEqual(res.body.data);
@@ -124,6 +124,11 @@ describe('PUT /api/settings', () => {
     ['a negative minimum payout', { payment: { minimumPayout: -5 } }, 'payment.minimumPayout'],
     ['a minimum payout finer than a kuruş', { payment: { minimumPayout: 10.005 } }, 'payment.minimumPayout'],
     ['a minimum payout given as text', { payment: { minimumPayout: '20' } }, 'payment.minimumPayout'],
+    [
+      'a minimum payout off the step of 5 (SPEC.md section 5)',
+      { payment: { minimumPayout: 22 } },
+      'payment.minimumPayout',
+    ],
     ['no payment method', { payment: { methods: [] } }, 'payment.methods'],
     ['an unknown payment method', { payment: { methods: ['cash'] } }, 'payment.methods.0'],
     [

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { listRange } from './list-range';
 
@@ -46,11 +47,24 @@ export function RangeText({
 }
 
 /** The title and the line under it, at the top of a list page. */
-export function ListPageHead({ id, title, subtitle }: { id: string; title: string; subtitle: string }) {
+export function ListPageHead({
+  id,
+  title,
+  subtitle,
+  actions,
+}: {
+  id: string;
+  title: string;
+  subtitle: string;
+  actions?: ReactNode;
+}) {
   return (
-    <header className="page-head">
-      <h1 id={id}>{title}</h1>
-      <p className="muted">{subtitle}</p>
+    <header className="page-head ar-head">
+      <div>
+        <h1 id={id}>{title}</h1>
+        <p className="muted">{subtitle}</p>
+      </div>
+      {actions}
     </header>
   );
 }

@@ -3,12 +3,14 @@ import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../lib/page-title';
 import { adminKeys, fetchSubmissions } from './admin-review-api';
 import { EvidenceModal } from './evidence-modal';
+import { ExportButtons } from './export-button';
 import { ListBody } from './list-body';
 import { ListPageHead, RangeText } from './list-parts';
 import {
   readSubmissionList,
   SUBMISSION_FILTERS,
   type SubmissionListState,
+  submissionListApiQuery,
   submissionListSearch,
 } from './list-queries';
 import { ReviewModal } from './review-modal';
@@ -39,6 +41,7 @@ export function SubmissionsPage() {
         id="submissions-title"
         title={t('submissions.title')}
         subtitle={t('submissions.subtitle')}
+        actions={<ExportButtons kind="submissions" apiQuery={submissionListApiQuery(state)} />}
       />
       <fieldset className="status-filter">
         <legend className="sr-only">{t('submissions.filterLabel')}</legend>

@@ -5,9 +5,10 @@ import { SendNotificationDialog } from '../../components/send-notification-dialo
 import { useAuth } from '../../lib/auth';
 import { usePageTitle } from '../../lib/page-title';
 import { adminKeys, fetchUsers } from './admin-review-api';
+import { ExportButtons } from './export-button';
 import { ListBody } from './list-body';
 import { ListPageHead, RangeText } from './list-parts';
-import { readUserList, type UserListState, userListSearch } from './list-queries';
+import { readUserList, type UserListState, userListApiQuery, userListSearch } from './list-queries';
 import { useListPage } from './use-list-page';
 import { UserDeleteModal } from './user-delete-modal';
 import { UserEditModal } from './user-edit-modal';
@@ -33,7 +34,12 @@ export function UsersPage() {
   const onSearch = useCallback((q: string) => patch({ q, page: 1 }), [patch]);
   return (
     <section className="ar-page" aria-labelledby="users-title">
-      <ListPageHead id="users-title" title={t('users.title')} subtitle={t('users.subtitle')} />
+      <ListPageHead
+        id="users-title"
+        title={t('users.title')}
+        subtitle={t('users.subtitle')}
+        actions={<ExportButtons kind="users" apiQuery={userListApiQuery(state)} />}
+      />
       <UsersToolbar
         q={state.q}
         status={state.status}

@@ -7,6 +7,7 @@ import { useToast } from '../../components/toast';
 import { formatAccountNumber, formatMoney } from '../../lib/format';
 import { usePageTitle } from '../../lib/page-title';
 import { adminKeys, approveWithdrawal, fetchWithdrawals } from './admin-review-api';
+import { ExportButtons } from './export-button';
 import { newIdempotencyKey } from './idempotency-key';
 import { ListBody } from './list-body';
 import { ListPageHead, RangeText } from './list-parts';
@@ -15,6 +16,7 @@ import {
   isReversedRange,
   readWithdrawalList,
   type WithdrawalListState,
+  withdrawalListApiQuery,
   withdrawalListSearch,
 } from './list-queries';
 import { RejectWithdrawalModal } from './reject-withdrawal-modal';
@@ -67,6 +69,7 @@ export function WithdrawalsPage() {
         id="withdrawals-title"
         title={t('withdrawals.title')}
         subtitle={t('withdrawals.subtitle')}
+        actions={<ExportButtons kind="withdraws" apiQuery={withdrawalListApiQuery(state)} />}
       />
       <WithdrawalsFilters
         state={state}

@@ -1,0 +1,23 @@
+import { Hono } from 'hono';
+import { requireAdmin } from '../../http/auth';
+import type { AppEnv } from '../../http/env';
+import { readJson } from '../../http/validate';
+import { anyObject } from '../money/body';
+import { idempotencyScope, sendMoneyReply } from '../money/idempotency';
+import { bulkReviewSubmissions, bulkReviewWithdrawals } from './admin-bulk.service';
+
+/**
+ * PUT /api/admin/submissions/review and PUT /api/admin/withdraws/review: many items, each its
+ * own money move; the reply lists each id's result. Mounted at /api/admin.
+ */
+export const adminBulkRoutes = new Hono<AppEnv>()
+  .put('/submissions/review', requireAdmin, async (c) => {
+    const body = await readJson(c, anyObject);
+    const scope = await idempotencyScope(c, c.var.user._id);
+    return sendMoneyReply(c, await bulkReviewSubmissions(c.var.deps, c.var.user._id, body, scope));
+  })
+  .put('/withdraws/review', requireAdmin, async (c) => {
+    const body = await readJson(c, anyObject);
+    const scope = await idempotencyScope(c, c.var.user._id);
+    return sendMoneyReply(c, await bulkReviewWithdrawals(c.var.deps, c.var.user._id, body, scope));
+  });

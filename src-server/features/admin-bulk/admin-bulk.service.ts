@@ -1,0 +1,147 @@
+import {
+  type BulkResult,
+  type BulkReviewDto,
+  bulkIdsSchema,
+  bulkWithdrawalsSchema,
+} from '../../contract/bulk-review';
+import { ERROR_MESSAGES } from '../../contract/errors';
+import { checkReviewRequest } from '../../contract/review';
+import { fieldErrors } from '../../contract/schemas';
+import { rejectWithdrawalSchema } from '../../contract/withdrawals';
+import { nowIso } from '../../db/ids';
+import type { AppDeps } from '../../deps';
+import { AppError, fail } from '../../http/app-error';
+import { approveWithdrawal, rejectWithdrawal } from '../admin-withdrawals/admin-withdrawals.service';
+import type { MoneyReply } from '../money/idempotency';
+import { claimKey, findReply, type IdempotencyScope, storeReply } from '../money/idempotency.repository';
+import { reviewSubmission } from '../review/review.service';
+
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'push'>;
+
+/** An item's outcome from the single-item move's reply or refusal. */
+function outcome(err: unknown): BulkResult {
+  if (err instanceof AppError) {
+    if (err.code === 'already_reviewed') return 'already_reviewed';
+    if (err.code === 'own_item') return 'own_item';
+    if (
+      err.code === 'submission_not_found' ||
+      err.code === 'withdrawal_not_found' ||
+      err.code === 'user_not_found'
+    )
+      return 'not_found';
+  }
+  return 'failed';
+}
+
+/**
+ * Decides each id on its own with the single-item move (its own transaction, its conditional
+ * pending -> decided update, its ledger row, its notification), one after the other: an item
+ * that fails is reported and the others go on; an item already decided (by a racing single
+ * review, another bulk run or a replay) is `already_reviewed` and moves nothing.
+ */
+async function each(
+  ids: readonly string[],
+  decided: 'approved' | 'rejected',
+  move: (id: string) => Promise<MoneyReply>,
+): Promise<BulkReviewDto> {
+  const results: BulkReviewDto['results'] = [];
+  const counts: BulkReviewDto['counts'] = {};
+  for (const id of new Set(ids)) {
+    let result: BulkResult;
+    try {
+      const reply = await move(id);
+      result = reply.status === 200 ? decided : 'failed';
+    } catch (err) {
+      result = outcome(err);
+    }
+    results.push({ _id: id, result });
+    counts[result] = (counts[result] ?? 0) + 1;
+  }
+  return { results, counts };
+}
+
+/**
+ * With an Idempotency-Key, a replay answers the first run's reply; the items are safe without
+ * it too (each is decided once), so the key only saves the second run's work and its reply.
+ */
+async function remembered(
+  deps: Deps,
+  scope: IdempotencyScope | null,
+  run: () => Promise<BulkReviewDto>,
+): Promise<MoneyReply> {
+  if (scope) {
+    const earlier = await findReply(deps.db, scope.userId, scope.key);
+    if (earlier) {
+      if (earlier.route !== scope.route) throw fail.invalid('idempotency_key_reused');
+      if (earlier.status !== 0) return { status: 200, body: earlier.body, replayed: true };
+    }
+  }
+  const body = JSON.stringify({ success: true, data: await run() });
+  if (scope) {
+    const stored = await deps.db.transaction().execute(async (tx) => {
+      if (!(await claimKey(tx, scope, nowIso(deps.clock)))) return false;
+      await storeReply(tx, scope, 200, body);
+      return true;
+    });
+    if (!stored) {
+      // a concurrent run with the same key stored its reply first: answer with it
+      const first = await findReply(deps.db, scope.userId, scope.key);
+      if (first && first.status !== 0) return { status: 200, body: first.body, replayed: true };
+    }
+  }
+  return { status: 200, body, replayed: false };
+}
+
+function parseIds(input: Record<string, unknown>): string[] {
+  const parsed = bulkIdsSchema.safeParse(input.ids);
+  if (!parsed.success) {
+    const message = parsed.error.issues[0]?.message ?? ERROR_MESSAGES.validation_error;
+    throw fail.validation({ ids: message });
+  }
+  return parsed.data;
+}
+
+/** PUT /api/admin/submissions/review: `{ ids, status, feedback, rejectionReason, feedbackCode? }`. */
+export async function bulkReviewSubmissions(
+  deps: Deps,
+  adminId: string,
+  body: Record<string, unknown>,
+  scope: IdempotencyScope | null,
+): Promise<MoneyReply> {
+  const ids = parseIds(body);
+  const { ids: _ids, ...verdict } = body;
+  // the verdict is checked once, as the single review checks it
+  const checked = checkReviewRequest(verdict);
+  if (!checked.ok) throw fail.invalid(checked.problem.code, checked.problem.field, checked.problem.message);
+  return remembered(deps, scope, () =>
+    each(ids, checked.value.status, (id) => reviewSubmission(deps, adminId, id, verdict, null)),
+  );
+}
+
+/** PUT /api/admin/withdraws/review: `{ ids, status, reason }` (reason for a rejection). */
+export async function bulkReviewWithdrawals(
+  deps: Deps,
+  adminId: string,
+  body: Record<string, unknown>,
+  scope: IdempotencyScope | null,
+): Promise<MoneyReply> {
+  const ids = parseIds(body);
+  const parsed = bulkWithdrawalsSchema.safeParse(body);
+  if (!parsed.success) throw fail.validation(fieldErrors(parsed.error));
+  const { status } = parsed.data;
+  if (status === 'rejected') {
+    const reason = rejectWithdrawalSchema.safeParse({ reason: body.reason });
+    if (!reason.success) {
+      const errors = fieldErrors(reason.error);
+      if (errors.reason === ERROR_MESSAGES.reason_required) throw fail.invalid('reason_required', 'reason');
+      throw fail.validation(errors);
+    }
+  }
+  return remembered(deps, scope, () =>
+    each(ids, status, (id) =>
+      status === 'approved'
+        ? approveWithdrawal(deps, adminId, id, null)
+        : rejectWithdrawal(deps, adminId, id, { reason: body.reason }, null),
+    ),
+  );
+}

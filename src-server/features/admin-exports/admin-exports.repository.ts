@@ -4,14 +4,13 @@ import type { ReviewStatus } from '../../contract/constants';
 import type { AdminWithdrawalsQuery } from '../../contract/withdrawals';
 import type { Db } from '../../db/database';
 import { containsPattern, foldSearch, likeFolded } from '../../db/search';
+import { submissionSearch } from '../submissions/submissions.repository';
 
 /** Where a newest-first walk stopped: the last row's (created_at, _id). */
 export interface Cursor {
   createdAt: string;
   id: string;
 }
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
 /**
  * One batch of the submissions export, newest first, after `cursor` (keyset paging: each batch
@@ -44,12 +43,7 @@ export function submissionsBatch(
       'u.email as user_email',
     ]);
   if (f.status) q = q.where('s.status', '=', f.status);
-  if (f.q) {
-    const pattern = `%${escapeLike(f.q)}%`;
-    q = q.where(
-      sql<SqlBool>`(t.title LIKE ${pattern} ESCAPE '\\' OR u.name LIKE ${pattern} ESCAPE '\\' OR u.email LIKE ${pattern} ESCAPE '\\')`,
-    );
-  }
+  if (f.q) q = q.where(submissionSearch(f.q));
   if (cursor) {
     q = q.where((eb) =>
       eb.or([

@@ -2,6 +2,7 @@ import { type Insertable, type Selectable, type SqlBool, sql } from 'kysely';
 import type { ReviewStatus } from '../../contract/constants';
 import { pageWindow } from '../../db/paging';
 import type { SubmissionsTable } from '../../db/schema';
+import { foldSearch, likeFolded } from '../../db/search';
 import type { Conn } from '../tasks/tasks.repository';
 
 /** A submission with its task's headline and its sender's name. */
@@ -13,6 +14,16 @@ export interface SubmissionRow extends Selectable<SubmissionsTable> {
 
 export async function insertSubmission(db: Conn, row: Insertable<SubmissionsTable>): Promise<void> {
   await db.insertInto('submissions').values(row).execute();
+}
+
+/**
+ * The admins' search on submissions (the review screen and its export): the task's title, the
+ * sender's name or email contains the query, Turkish folded like every other search (db/search.ts;
+ * emails are stored lower-case ASCII, folded already). Aliases: `t` tasks, `u` users.
+ */
+export function submissionSearch(q: string) {
+  const folded = foldSearch(q);
+  return sql<SqlBool>`(${likeFolded(sql.ref('t.search_title'), folded)} OR ${likeFolded(sql.ref('u.name_search'), folded)} OR ${likeFolded(sql.ref('u.email'), folded)})`;
 }
 
 function withNames(db: Conn) {
@@ -37,10 +48,6 @@ export function listUserSubmissions(
   let query = withNames(db).where('s.user_id', '=', userId);
   if (status) query = query.where('s.status', '=', status);
   return query.orderBy('s.created_at', 'desc').orderBy('s._id', 'desc').execute();
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 }
 
 /**
@@ -76,7 +83,6 @@ export async function listSubmissions(
       .execute();
     return { rows, total };
   }
-  const pattern = `%${escapeLike(filter.q)}%`;
   let rows = withNames(db);
   let count = db
     .selectFrom('submissions as s')
@@ -87,7 +93,7 @@ export async function listSubmissions(
     rows = rows.where('s.status', '=', filter.status);
     count = count.where('s.status', '=', filter.status);
   }
-  const search = sql<SqlBool>`(t.title LIKE ${pattern} ESCAPE '\\' OR u.name LIKE ${pattern} ESCAPE '\\' OR u.email LIKE ${pattern} ESCAPE '\\')`;
+  const search = submissionSearch(filter.q);
   rows = rows.where(search);
   count = count.where(search);
   const total = Number((await count.executeTakeFirstOrThrow()).n);

@@ -118,19 +118,6 @@ export { default as RateLimiterRes } from 'rate-limiter-flexible/lib/RateLimiter
   },
 };
 
-// The image worker (src-server/storage/image-worker-entry.ts) is bundled first and carried in the
-// server bundle as a string, so it runs from the bundle and from the single binary alike.
-const imageWorker = await esbuild.build({
-  entryPoints: [join(root, 'src-server/storage/image-worker-entry.ts')],
-  bundle: true,
-  platform: 'node',
-  target: 'node24',
-  format: 'cjs',
-  minify: true,
-  write: false,
-  logLevel: 'warning',
-});
-
 export const serverOptions = {
   entryPoints: [join(root, 'src-server/main.ts')],
   outfile: join(dist, 'server/server.cjs'),
@@ -139,11 +126,10 @@ export const serverOptions = {
   target: 'node24',
   format: 'cjs',
   sourcemap: true,
-  external: ['better-sqlite3', 'argon2'],
+  external: ['better-sqlite3', 'argon2', 'sharp'],
   define: {
     'process.env.NODE_ENV': '"production"',
     'import.meta.url': '__import_meta_url',
-    __IMAGE_WORKER_SOURCE__: JSON.stringify(imageWorker.outputFiles[0].text),
   },
   banner: { js: 'const __import_meta_url = require("url").pathToFileURL(__filename).href;' },
   plugins: [zodEnglishOnly, lazyServerModules],

@@ -2,8 +2,13 @@ import { MAX_PROOF_BYTES } from '../contract/constants';
 import { FIELD_MESSAGES } from '../contract/schemas';
 import type { AppDeps } from '../deps';
 import { fileStoreFor } from '../storage/file-store';
-import { ImageError, type ImageFormat, type SanitizedImage, sniffImage } from '../storage/image';
-import { sanitizeImageOffThread } from '../storage/image-worker';
+import {
+  ImageError,
+  type ImageFormat,
+  type SanitizedImage,
+  sanitizeImage,
+  sniffImage,
+} from '../storage/image';
 import { type ReceivedUpload, receiveUpload, UploadError } from '../storage/upload';
 import { fail } from './app-error';
 import { workKey } from './expensive-work';
@@ -62,7 +67,7 @@ export async function receiveImageForm(
 }
 
 /**
- * Decodes and re-encodes the received image in the image worker (dropping metadata and
+ * Decodes and re-encodes the received image with sharp (dropping metadata and
  * anything hidden) when its turn in the image queue comes (503 busy when the queue is full);
  * 413 image_too_big, 415 file_type or 422 image_unreadable on `field`. The file is read into
  * memory only then, so images waiting their turn hold no buffers.
@@ -73,9 +78,7 @@ export async function sanitizeReceivedImage(
   field: string,
 ): Promise<SanitizedImage> {
   try {
-    return await upload.ticket.run(async () =>
-      sanitizeImageOffThread(await upload.readFile(), { allow: formats }),
-    );
+    return await upload.ticket.run(async () => sanitizeImage(await upload.readFile(), { allow: formats }));
   } catch (err) {
     if (!(err instanceof ImageError)) throw err;
     if (err.reason === 'too_big') throw fail.tooLarge('image_too_big');

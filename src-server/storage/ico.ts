@@ -37,10 +37,10 @@ function bitmapBytes(entry: Uint8Array): Uint8Array | null {
  * bitmap entries copied to their exact computed size. Bytes between or after the entries
  * are left behind. Returns the new file and the size of its largest image.
  */
-export function sanitizeIco(
+export async function sanitizeIco(
   bytes: Uint8Array,
-  reencodePng: (png: Uint8Array) => Uint8Array,
-): { bytes: Buffer; width: number; height: number } {
+  reencodePng: (png: Uint8Array) => Promise<Uint8Array>,
+): Promise<{ bytes: Buffer; width: number; height: number }> {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (bytes.length < 6 || view.getUint16(0, true) !== 0 || view.getUint16(2, true) !== 1) {
     throw new ImageError('type');
@@ -60,7 +60,7 @@ export function sanitizeIco(
     let data: Uint8Array | null;
     if (isPng) {
       try {
-        data = reencodePng(entry);
+        data = await reencodePng(entry);
       } catch (err) {
         throw err instanceof ImageError ? err : new ImageError('unreadable');
       }

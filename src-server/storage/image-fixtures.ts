@@ -117,3 +117,24 @@ export const SVG_FILE = Buffer.from(
 export function contains(hay: Uint8Array, needle: string): boolean {
   return Buffer.from(hay).includes(Buffer.from(needle, 'latin1'));
 }
+
+/** A PNG of only its header and the given image data: the dimensions say what they like. */
+export function pngHeaderOnly(
+  width: number,
+  height: number,
+  interlaced = false,
+  idat = Buffer.alloc(0),
+): Buffer {
+  const png = pngFile(1, 1);
+  const ihdr = Buffer.from(png.subarray(0, 33));
+  ihdr.writeUInt32BE(width, 16);
+  ihdr.writeUInt32BE(height, 20);
+  ihdr[28] = interlaced ? 1 : 0;
+  const chunk = (type: string, body: Buffer) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(body.length);
+    head.write(type, 4, 'latin1');
+    return Buffer.concat([head, body, Buffer.alloc(4)]);
+  };
+  return Buffer.concat([ihdr, chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
+}

@@ -1,7 +1,4 @@
-import { inflateSync } from 'node:zlib';
-import * as jpeg from 'jpeg-js';
-import { PNG } from 'pngjs';
-import { applyOrientation, jpegOrientation } from './exif-orientation';
+import sharp, { type Metadata } from 'sharp';
 import type { StoredContentType } from './file-store';
 import { sanitizeIco } from './ico';
 import { ImageError } from './image-error';
@@ -11,8 +8,13 @@ export { ImageError };
 /** The image formats the store knows, judged by their first bytes. */
 export type ImageFormat = 'png' | 'jpeg' | 'ico';
 
-/** Images larger than this many pixels are refused before they are decoded. */
-export const MAX_IMAGE_PIXELS = 40_000_000;
+/**
+ * Images larger than this many pixels are refused from their header, before they are decoded.
+ * 25 megapixels holds any phone's screenshot (a 6.9-inch phone at 1320 x 2868 is 3.8) and its
+ * camera's photo (24 MP); libvips decodes and re-encodes one at the cap in about a second of
+ * one core here (measured in docs/decisions.md), where the JavaScript codecs took many.
+ */
+export const MAX_IMAGE_PIXELS = 25_000_000;
 
 /** How many first bytes sniffImage needs to decide. */
 export const SNIFF_BYTES = 8;
@@ -30,137 +32,60 @@ export function sniffImage(head: Uint8Array): ImageFormat | null {
   return null;
 }
 
-interface PngHeader {
-  width: number;
-  height: number;
-  depth: number;
-  colorType: number;
-  interlaced: boolean;
-}
+/**
+ * libvips, through sharp, decodes and encodes the images (issue 12). One image at a time uses
+ * one libvips thread: the fair CPU queue (http/expensive-work.ts) already lets one image job
+ * run at once on this 2-core machine, so the other core stays with the event loop. Its operation
+ * cache is off: every upload is a new image, and the cache would only hold memory.
+ */
+sharp.concurrency(1);
+sharp.cache(false);
 
-function readPngHeader(bytes: Uint8Array): PngHeader | null {
-  if (bytes.length < 33) return null;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (view.getUint32(8) !== 13 || String.fromCharCode(...bytes.subarray(12, 16)) !== 'IHDR') return null;
-  return {
-    width: view.getUint32(16),
-    height: view.getUint32(20),
-    depth: bytes[24],
-    colorType: bytes[25],
-    interlaced: bytes[28] === 1,
-  };
+/** The sharp options every decode uses: the pixel cap, and a damaged file refused, not guessed at. */
+function input(bytes: Uint8Array, maxPixels: number) {
+  return sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error', autoOrient: true });
 }
-
-/** Width and height from a JPEG's frame header (SOFn), without decoding. */
-function readJpegSize(bytes: Uint8Array): { width: number; height: number } | null {
-  let i = 2;
-  while (i + 4 <= bytes.length) {
-    if (bytes[i] !== 0xff) return null;
-    const marker = bytes[i + 1];
-    if (marker === 0xff) {
-      i += 1; // fill byte
-      continue;
-    }
-    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd8)) {
-      i += 2;
-      continue;
-    }
-    if (marker === 0xd9 || marker === 0xda) return null; // no frame header before the data
-    const length = (bytes[i + 2] << 8) | bytes[i + 3];
-    if (length < 2) return null;
-    const isFrame = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
-    if (isFrame) {
-      if (i + 9 > bytes.length) return null;
-      return { height: (bytes[i + 5] << 8) | bytes[i + 6], width: (bytes[i + 7] << 8) | bytes[i + 8] };
-    }
-    i += 2 + length;
-  }
-  return null;
-}
-
-/** Width and height read from the header only, or null when the header is damaged. */
-export function imageSize(bytes: Uint8Array, format: ImageFormat): { width: number; height: number } | null {
-  if (format === 'png') return readPngHeader(bytes);
-  if (format === 'jpeg') return readJpegSize(bytes);
-  return null;
-}
-
-const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
-const ADAM7 = [
-  [0, 0, 8, 8],
-  [4, 0, 8, 8],
-  [0, 4, 4, 8],
-  [2, 0, 4, 4],
-  [0, 2, 2, 4],
-  [1, 0, 2, 2],
-  [0, 1, 1, 2],
-];
 
 /**
- * pngjs bounds the inflated size of plain PNGs by their dimensions, but not of interlaced
- * ones: inflate those here first with the exact size as a cap, so a zip bomb stops early.
+ * Width and height from the file's header alone (sharp reads no pixels for this), refused with
+ * `too_big` before anything is decoded when they exceed the cap: a 20,000 x 20,000 PNG of a few
+ * hundred bytes costs a header read, not seconds of a core and a gigabyte of memory.
  */
-function checkInterlacedSize(bytes: Uint8Array, header: PngHeader): void {
-  const bits = (CHANNELS[header.colorType] ?? 4) * header.depth;
-  let expected = 0;
-  for (const [x0, y0, dx, dy] of ADAM7) {
-    const w = Math.ceil((header.width - x0) / dx);
-    const h = Math.ceil((header.height - y0) / dy);
-    if (w > 0 && h > 0) expected += h * (((w * bits + 7) >> 3) + 1);
-  }
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const parts: Uint8Array[] = [];
-  for (let i = 8; i + 8 <= bytes.length; ) {
-    const length = view.getUint32(i);
-    const type = String.fromCharCode(...bytes.subarray(i + 4, i + 8));
-    if (i + 12 + length > bytes.length) break;
-    if (type === 'IDAT') parts.push(bytes.subarray(i + 8, i + 8 + length));
-    i += 12 + length;
-  }
-  inflateSync(Buffer.concat(parts), { maxOutputLength: Math.max(expected, 1) });
-}
-
-function reencodePng(bytes: Uint8Array, maxPixels: number): Decoded {
-  const header = readPngHeader(bytes);
-  if (!header || header.width === 0 || header.height === 0) throw new ImageError('unreadable');
-  if (header.width * header.height > maxPixels) throw new ImageError('too_big');
-  let decoded: PNG;
+async function checkedSize(bytes: Uint8Array, maxPixels: number) {
+  let meta: Metadata;
   try {
-    if (header.interlaced) checkInterlacedSize(bytes, header);
-    decoded = PNG.sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch {
     throw new ImageError('unreadable');
   }
-  // a fresh image from the pixels alone: no text, time, colour profile or unknown chunks
-  const out = new PNG({ width: decoded.width, height: decoded.height });
-  out.data = Buffer.from(decoded.data);
-  return {
-    bytes: PNG.sync.write(out, { colorType: 6 }),
-    contentType: 'image/png',
-    width: decoded.width,
-    height: decoded.height,
-  };
+  const { width, height } = meta;
+  if (!width || !height) throw new ImageError('unreadable');
+  if (width * height > maxPixels) throw new ImageError('too_big');
+  return { width, height };
 }
 
-function reencodeJpeg(bytes: Uint8Array, maxPixels: number): Decoded {
-  const size = readJpegSize(bytes);
-  if (!size || size.width === 0 || size.height === 0) throw new ImageError('unreadable');
-  if (size.width * size.height > maxPixels) throw new ImageError('too_big');
-  let image: { width: number; height: number; data: Uint8Array };
+/** The pixels encoded anew in the same format, upright (EXIF orientation applied), no metadata. */
+async function reencode(bytes: Uint8Array, format: 'png' | 'jpeg', maxPixels: number): Promise<Decoded> {
+  await checkedSize(bytes, maxPixels);
   try {
-    image = jpeg.decode(bytes, {
-      useTArray: true,
-      formatAsRGBA: true,
-      maxResolutionInMP: maxPixels / 1_000_000,
-      maxMemoryUsageInMB: 1024,
-    });
-  } catch {
+    const image = input(bytes, maxPixels);
+    // sharp writes no metadata unless asked (keepMetadata/withMetadata): EXIF, GPS, ICC, XMP,
+    // text chunks and anything appended after the image are left behind
+    const out =
+      format === 'png'
+        ? await image.png({ compressionLevel: 6 }).toBuffer({ resolveWithObject: true })
+        : await image.jpeg({ quality: 90, mozjpeg: false }).toBuffer({ resolveWithObject: true });
+    return {
+      bytes: out.data,
+      contentType: format === 'png' ? 'image/png' : 'image/jpeg',
+      width: out.info.width,
+      height: out.info.height,
+    };
+  } catch (err) {
+    if (err instanceof ImageError) throw err;
+    if (err instanceof Error && /pixel limit/i.test(err.message)) throw new ImageError('too_big');
     throw new ImageError('unreadable');
   }
-  // the orientation lives in the EXIF block that re-encoding drops: turn the pixels instead
-  const upright = applyOrientation(image, jpegOrientation(bytes));
-  const encoded = jpeg.encode({ data: upright.data, width: upright.width, height: upright.height }, 90);
-  return { bytes: encoded.data, contentType: 'image/jpeg', width: upright.width, height: upright.height };
 }
 
 interface Decoded {
@@ -175,17 +100,18 @@ export type SanitizedImage = Decoded & { format: ImageFormat };
 /**
  * Judges a file by its first bytes, checks its dimensions from the header, decodes it and
  * encodes the pixels anew, so metadata (EXIF, GPS, comments) and anything appended or hidden
- * in the file are gone. Throws ImageError. CPU-heavy: call it outside any transaction.
+ * in the file are gone. Throws ImageError. libvips works on its own thread: call it outside any
+ * transaction, inside the fair CPU queue.
  */
-export function sanitizeImage(
+export async function sanitizeImage(
   bytes: Uint8Array,
   options: { allow: readonly ImageFormat[]; maxPixels?: number },
-): SanitizedImage {
+): Promise<SanitizedImage> {
   const format = sniffImage(bytes.subarray(0, 16));
   if (!format || !options.allow.includes(format)) throw new ImageError('type');
   const maxPixels = options.maxPixels ?? MAX_IMAGE_PIXELS;
-  if (format === 'png') return { ...reencodePng(bytes, maxPixels), format };
-  if (format === 'jpeg') return { ...reencodeJpeg(bytes, maxPixels), format };
-  const ico = sanitizeIco(bytes, (png) => reencodePng(png, maxPixels).bytes);
+  if (format === 'png' || format === 'jpeg') return { ...(await reencode(bytes, format, maxPixels)), format };
+  // sharp does not read ICO: its PNG entries go through sharp, its bitmaps are copied by size
+  const ico = await sanitizeIco(bytes, async (png) => (await reencode(png, 'png', maxPixels)).bytes);
   return { ...ico, contentType: 'image/x-icon', format };
 }

@@ -118,7 +118,7 @@ describe.runIf(present)('the single binary in an empty folder', () => {
       const token = await login(server.url);
       const me = await fetch(`${server.url}/api/users/me`, { headers: { Authorization: `Bearer ${token}` } });
       expect(me.status).toBe(200);
-      // an upload goes through the image worker and the file store inside the binary
+      // an upload goes through sharp (libvips unpacked beside its addon) and the file store inside the binary
       const form = new FormData();
       form.set('name', 'Patron');
       form.set('profileImage', new Blob([new Uint8Array(pngFile(16, 12))], { type: 'image/png' }), 'me.png');
@@ -141,11 +141,13 @@ describe.runIf(present)('the single binary in an empty folder', () => {
       expect(await server.stop()).toBe(0);
     }
     expect(readdirSync(join(box, 'data'))).not.toContain('server.lock');
-    // both addons were unpacked at their node_modules paths into the user's cache folder
+    // the addons were unpacked at their node_modules paths into the user's cache folder, sharp's
+    // libvips beside its addon
     const cached = readdirSync(join(box, 'home', '.cache', 'taskreward'), { recursive: true }).map(String);
     expect(cached.filter((f) => f.endsWith('.node')).map((f) => f.split(sep).slice(2, 3)[0])).toEqual(
-      expect.arrayContaining(['argon2', 'better-sqlite3']),
+      expect.arrayContaining(['argon2', 'better-sqlite3', '@img']),
     );
+    expect(cached.some((f) => /sharp-libvips-[^/]+[\\/]lib[\\/]libvips-cpp\./.test(f))).toBe(true);
 
     expect(cli('restore', 'copy.tar.gz', '--data', 'restored')).toEqual({
       code: 0,

@@ -9,7 +9,7 @@
 // path it had under node_modules, before the first addon is loaded: an addon that finds a shared
 // library by a relative path (sharp's `@img/sharp-<platform>` links `@img/sharp-libvips-<platform>`
 // that way) finds it there too. To carry another package, add its files and its loader here.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
 
@@ -43,6 +43,29 @@ function argon2Addon() {
   return require('node-gyp-build').resolve(packageDir('argon2'));
 }
 
+/**
+ * sharp's addon (@img/sharp-<platform>/lib/sharp-<platform>-<version>.node) and the libvips it
+ * links by a relative rpath ($ORIGIN/../../sharp-libvips-<platform>/lib): both unpacked together.
+ */
+function sharpFiles() {
+  const platform = `${process.platform}${process.platform === 'linux' && isMusl() ? 'musl' : ''}-${process.arch}`;
+  const imgDir = (name) => dirname(require.resolve(`${name}/package`));
+  const addonDir = join(imgDir(`@img/sharp-${platform}`), 'lib');
+  const addon = readdirSync(addonDir).find((f) => f.endsWith('.node'));
+  if (!addon) throw new Error(`@img/sharp-${platform} has no addon: npm ci`);
+  const files = [join(addonDir, addon)];
+  if (process.platform !== 'win32') {
+    const vipsDir = join(imgDir(`@img/sharp-libvips-${platform}`), 'lib');
+    for (const f of readdirSync(vipsDir)) if (/^libvips.*\.(so|dylib)/.test(f)) files.push(join(vipsDir, f));
+  }
+  return files;
+}
+
+function isMusl() {
+  const report = process.report?.getReport?.();
+  return !report?.header?.glibcVersionRuntime;
+}
+
 /** @returns {{ files: string[], module: RegExp, importer: RegExp, standIn: (files: string[]) => string }[]} */
 export function nativeParts() {
   return [
@@ -57,6 +80,13 @@ export function nativeParts() {
       module: /^node-gyp-build$/,
       importer: /[\\/]argon2[\\/]/,
       standIn: ([addon]) => `module.exports = () => load(${JSON.stringify(underNodeModules(addon))});`,
+    },
+    {
+      // sharp's dist/sharp.[cm]js picks its addon for the platform; in the binary it is the embedded one
+      files: sharpFiles(),
+      module: /^\.\/sharp\.[cm]js$/,
+      importer: /[\\/]sharp[\\/]dist[\\/]/,
+      standIn: ([addon]) => `module.exports = load(${JSON.stringify(underNodeModules(addon))});`,
     },
   ];
 }

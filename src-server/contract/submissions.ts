@@ -62,6 +62,8 @@ export interface SubmissionDto {
   reward: number;
   /** server-relative, signed, valid for about 10 minutes; null when there is no file */
   proofImageUrl: string | null;
+  /** A signed URL of the proof's small WebP thumbnail (320 px), null until it has one. */
+  proofThumbnailUrl: string | null;
   task: { _id: string; title: string; reward: number };
   user: { _id: string; name: string };
 }

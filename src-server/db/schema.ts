@@ -86,6 +86,10 @@ export interface SubmissionsTable {
   rejection_reason: string | null;
   reward: number;
   proof_file: string | null;
+  /** the proof's thumbnail (WebP, 320 px on its long side), private like the proof */
+  proof_thumb: string | null;
+  /** the proof's 64-bit difference hash, 16 hex digits (storage/image.ts proofFingerprint) */
+  proof_hash: string | null;
   created_at: string;
   updated_at: string;
   reviewed_by: string | null;

@@ -5,6 +5,7 @@ import { fileStoreFor } from '../storage/file-store';
 import {
   ImageError,
   type ImageFormat,
+  proofDerivatives,
   type SanitizedImage,
   sanitizeImage,
   sniffImage,
@@ -72,13 +73,36 @@ export async function receiveImageForm(
  * 413 image_too_big, 415 file_type or 422 image_unreadable on `field`. The file is read into
  * memory only then, so images waiting their turn hold no buffers.
  */
-export async function sanitizeReceivedImage(
+export function sanitizeReceivedImage(
   upload: ImageUpload,
   formats: readonly ImageFormat[],
   field: string,
 ): Promise<SanitizedImage> {
+  return imageWork(field, () =>
+    upload.ticket.run(async () => sanitizeImage(await upload.readFile(), { allow: formats })),
+  );
+}
+
+/**
+ * A proof: sanitized as above, and in the same turn of the queue its thumbnail and fingerprint
+ * (storage/image.ts proofDerivatives).
+ */
+export function sanitizeReceivedProof(
+  upload: ImageUpload,
+  formats: readonly ImageFormat[],
+  field: string,
+): Promise<SanitizedImage & { thumbnail: Buffer; hash: string }> {
+  return imageWork(field, () =>
+    upload.ticket.run(async () => {
+      const image = await sanitizeImage(await upload.readFile(), { allow: formats });
+      return { ...image, ...(await proofDerivatives(image.bytes)) };
+    }),
+  );
+}
+
+async function imageWork<T>(field: string, work: () => Promise<T>): Promise<T> {
   try {
-    return await upload.ticket.run(async () => sanitizeImage(await upload.readFile(), { allow: formats }));
+    return await work();
   } catch (err) {
     if (!(err instanceof ImageError)) throw err;
     if (err.reason === 'too_big') throw fail.tooLarge('image_too_big');

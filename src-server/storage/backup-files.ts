@@ -29,11 +29,14 @@ export async function referencedFiles(db: Db): Promise<FileReference[]> {
   const out: FileReference[] = [];
   const proofs = await db
     .selectFrom('submissions')
-    .select(['_id', 'proof_file'])
+    .select(['_id', 'proof_file', 'proof_thumb'])
     .where('proof_file', 'is not', null)
     .execute();
   for (const p of proofs) {
     if (p.proof_file) out.push({ kind: 'proofs', name: p.proof_file, owner: `submission ${p._id}` });
+    if (p.proof_thumb) {
+      out.push({ kind: 'proofs', name: p.proof_thumb, owner: `submission ${p._id} (thumbnail)` });
+    }
   }
   out.push(...(await referencedImages(db)));
   return out;

@@ -15,6 +15,7 @@ export const STORED_TYPES = {
   'image/png': 'png',
   'image/jpeg': 'jpg',
   'image/x-icon': 'ico',
+  'image/webp': 'webp',
 } as const;
 export type StoredContentType = keyof typeof STORED_TYPES;
 
@@ -22,10 +23,11 @@ const TYPE_OF_EXT: Record<string, StoredContentType> = {
   png: 'image/png',
   jpg: 'image/jpeg',
   ico: 'image/x-icon',
+  webp: 'image/webp',
 };
 
 /** 128 random bits in hex, and the extension of the stored content type. */
-const NAME = /^[0-9a-f]{32}\.(png|jpg|ico)$/;
+const NAME = /^[0-9a-f]{32}\.(png|jpg|ico|webp)$/;
 
 export function isFileKind(value: string): value is FileKind {
   return (FILE_KINDS as readonly string[]).includes(value);

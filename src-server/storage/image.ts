@@ -115,3 +115,83 @@ export async function sanitizeImage(
   const ico = await sanitizeIco(bytes, async (png) => (await reencode(png, 'png', maxPixels)).bytes);
   return { ...ico, contentType: 'image/x-icon', format };
 }
+
+/** The long side of a proof's thumbnail, in pixels. */
+export const THUMBNAIL_SIZE = 320;
+
+/**
+ * What the review screens and the fraud signals use of a proof, from its sanitized bytes: a
+ * small WebP thumbnail (THUMBNAIL_SIZE on its long side, never enlarged) and the proof's
+ * fingerprint. libvips decodes the proof once per output; both run on its thread.
+ */
+export async function proofDerivatives(bytes: Uint8Array): Promise<{ thumbnail: Buffer; hash: string }> {
+  try {
+    const [thumbnail, hash] = await Promise.all([
+      sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS })
+        .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
+        .webp({ quality: 70, effort: 2 })
+        .toBuffer(),
+      proofFingerprint(bytes),
+    ]);
+    return { thumbnail, hash };
+  } catch (err) {
+    if (err instanceof ImageError) throw err;
+    throw new ImageError('unreadable');
+  }
+}
+
+const DCT_SIZE = 32;
+/** cos((2x + 1) u pi / 64) for the 32-point DCT, [u][x]. */
+const COSINES = Array.from({ length: 8 }, (_, u) =>
+  Float64Array.from({ length: DCT_SIZE }, (_, x) => Math.cos(((2 * x + 1) * u * Math.PI) / (2 * DCT_SIZE))),
+);
+
+/**
+ * A 64-bit perceptual hash (pHash) of an image, as 16 hex digits: the image made grey and 32 x 32
+ * pixels (its aspect ignored), its 8 x 8 lowest frequencies taken by a discrete cosine transform,
+ * and one bit per frequency, set when it is above their median. Re-encoding, resizing, a crop of a
+ * few percent or a light recolouring move few bits; different screenshots differ in about half.
+ * Compare two with hammingDistance.
+ */
+export async function proofFingerprint(bytes: Uint8Array): Promise<string> {
+  const grey = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS })
+    .greyscale()
+    .resize(DCT_SIZE, DCT_SIZE, { fit: 'fill', kernel: 'lanczos3' })
+    .raw()
+    .toBuffer();
+  // separable DCT-II, rows then columns, keeping the 8 lowest frequencies of each
+  const rows: Float64Array[] = [];
+  for (let y = 0; y < DCT_SIZE; y++) {
+    const row = new Float64Array(8);
+    for (let u = 0; u < 8; u++) {
+      let sum = 0;
+      for (let x = 0; x < DCT_SIZE; x++) sum += grey[y * DCT_SIZE + x] * COSINES[u][x];
+      row[u] = sum;
+    }
+    rows.push(row);
+  }
+  const coefficients: number[] = [];
+  for (let v = 0; v < 8; v++) {
+    for (let u = 0; u < 8; u++) {
+      let sum = 0;
+      for (let y = 0; y < DCT_SIZE; y++) sum += rows[y][u] * COSINES[v][y];
+      coefficients.push(sum);
+    }
+  }
+  // the constant term says only how bright the image is: the median is taken without it
+  const median = [...coefficients.slice(1)].sort((a, b) => a - b)[31];
+  let hash = 0n;
+  for (const c of coefficients) hash = (hash << 1n) | (c > median ? 1n : 0n);
+  return hash.toString(16).padStart(16, '0');
+}
+
+/** How many of the 64 bits two fingerprints differ in. */
+export function hammingDistance(a: string, b: string): number {
+  let x = BigInt(`0x${a}`) ^ BigInt(`0x${b}`);
+  let count = 0;
+  while (x > 0n) {
+    count += Number(x & 1n);
+    x >>= 1n;
+  }
+  return count;
+}

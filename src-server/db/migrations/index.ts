@@ -6,6 +6,7 @@ import * as taskCountIndex from './2026-11-24-1100-task-count-index';
 import * as feedbackCodes from './2026-11-25-0900-feedback-codes';
 import * as searchFolding from './2026-11-25-1300-search-folding';
 import * as statCounters from './2026-11-25-1700-stat-counters';
+import * as proofThumbnails from './2026-11-25-1800-proof-thumbnails';
 
 /** Every migration, registered by name (a folder-reading provider breaks inside a bundle). */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-0900-feedback-codes': feedbackCodes,
   '2026-11-25-1300-search-folding': searchFolding,
   '2026-11-25-1700-stat-counters': statCounters,
+  '2026-11-25-1800-proof-thumbnails': proofThumbnails,
 };

@@ -208,7 +208,7 @@ describe('the migration that adds the counters', () => {
             .execute();
         }
       }
-      expect(await migrateToLatest(db)).toEqual(['2026-11-25-1700-stat-counters']);
+      expect(await migrateToLatest(db)).toContain('2026-11-25-1700-stat-counters');
       const counters = Object.fromEntries(await allCounters(db));
       expect(counters).toEqual(Object.fromEntries(await recountCounters(db)));
       expect(counters).toMatchObject({

@@ -54,6 +54,7 @@ describe('GET /api/admin/submissions', () => {
       automaticComment: null,
       reward: 7,
       proofImageUrl: expect.stringMatching(/^\/api\/files\/proofs\/6{32}\.png\?exp=\d+&sig=/),
+      proofThumbnailUrl: null, // made by a factory, not uploaded
       task: { _id: expect.any(String), title: expect.any(String), reward: 7 },
       user: { _id: ayse._id, name: 'Ayşe Demir', email: 'ayse@example.test' },
     });

@@ -29,7 +29,9 @@ describe('orphaned proofs', () => {
     expect(await findOrphanedProofs(t.deps.db, t.deps.config.dataDir, new Date())).toEqual([]);
     expect(await findOrphanedProofs(t.deps.db, t.deps.config.dataDir, later)).toEqual([orphan]);
     expect(await removeOrphanedProofs(t.deps.db, t.deps.config.dataDir, later)).toBe(1);
-    expect(await store.list('proofs')).toHaveLength(1);
+    // the proof and its thumbnail stay
+    expect(await store.list('proofs')).toHaveLength(2);
+    expect((await store.list('proofs')).filter((n) => n.endsWith('.webp'))).toHaveLength(1);
     expect(await store.read('proofs', orphan)).toBeNull();
   });
 

@@ -24,6 +24,7 @@ export function toSubmissionDto(
     rejectionReason: row.rejection_reason,
     reward: kurusToTl(row.reward),
     proofImageUrl: row.proof_file ? signedProofUrl(signing.secret, row.proof_file, signing.now) : null,
+    proofThumbnailUrl: row.proof_thumb ? signedProofUrl(signing.secret, row.proof_thumb, signing.now) : null,
     task: { _id: row.task_id, title: row.task_title, reward: kurusToTl(row.task_reward) },
     user: { _id: row.user_id, name: row.user_name },
   };

@@ -106,16 +106,21 @@ export async function listSubmissions(
   return { rows: items, total };
 }
 
-/** Which of these proof file names a submission refers to. */
+/** Which of these proof file names a submission refers to (its proof or its thumbnail). */
 export async function proofFilesNamed(db: Conn, names: string[]): Promise<Set<string>> {
   const named = new Set<string>();
   for (let i = 0; i < names.length; i += 500) {
     const rows = await db
       .selectFrom('submissions')
-      .select('proof_file')
-      .where('proof_file', 'in', names.slice(i, i + 500))
+      .select(['proof_file', 'proof_thumb'])
+      .where((eb) =>
+        eb.or([eb('proof_file', 'in', names.slice(i, i + 500)), eb('proof_thumb', 'in', names.slice(i, i + 500))]),
+      )
       .execute();
-    for (const r of rows) if (r.proof_file) named.add(r.proof_file);
+    for (const r of rows) {
+      if (r.proof_file) named.add(r.proof_file);
+      if (r.proof_thumb) named.add(r.proof_thumb);
+    }
   }
   return named;
 }

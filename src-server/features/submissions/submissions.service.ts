@@ -5,7 +5,7 @@ import { newId, nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { type AppError, fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
-import { type ImageUpload, receiveImageForm, sanitizeReceivedImage } from '../../http/image-upload';
+import { type ImageUpload, receiveImageForm, sanitizeReceivedProof } from '../../http/image-upload';
 import { check } from '../../http/validate';
 import { fileStoreFor } from '../../storage/file-store';
 import { type Conn, findTask } from '../tasks/tasks.repository';
@@ -63,9 +63,16 @@ export async function submitProof(deps: Deps, user: UserRow, upload: ImageUpload
   const refusal = await submitRefusal(deps.db, await findUserTask(deps.db, user._id, task._id));
   if (refusal) throw refusal;
 
-  const image = await sanitizeReceivedImage(upload, PROOF_FORMATS, 'proofImage');
+  const image = await sanitizeReceivedProof(upload, PROOF_FORMATS, 'proofImage');
   const store = fileStoreFor(deps.config.dataDir);
   const name = await store.save('proofs', image.bytes, image.contentType);
+  let thumb: string;
+  try {
+    thumb = await store.save('proofs', image.thumbnail, 'image/webp');
+  } catch (err) {
+    await store.remove('proofs', name);
+    throw err;
+  }
   const id = newId();
   try {
     await deps.db.transaction().execute(async (trx) => {
@@ -87,6 +94,8 @@ export async function submitProof(deps: Deps, user: UserRow, upload: ImageUpload
         rejection_reason: null,
         reward: current.reward,
         proof_file: name,
+        proof_thumb: thumb,
+        proof_hash: image.hash,
         created_at: now,
         updated_at: now,
         reviewed_by: null,
@@ -95,6 +104,7 @@ export async function submitProof(deps: Deps, user: UserRow, upload: ImageUpload
     });
   } catch (err) {
     await store.remove('proofs', name);
+    await store.remove('proofs', thumb);
     if (isUniqueViolation(err)) throw fail.conflict('submission_pending');
     throw err;
   }

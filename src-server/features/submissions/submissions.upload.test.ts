@@ -2,10 +2,12 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
 import { sql } from 'kysely';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../app';
 import { MAX_PROOF_BYTES } from '../../contract/constants';
 import { fileStoreFor } from '../../storage/file-store';
+import { proofFingerprint } from '../../storage/image';
 import { contains, GIF_FILE, jpegWithExif, pngFile, SVG_FILE } from '../../storage/image-fixtures';
 import { makeUser } from '../../testing/factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
@@ -40,6 +42,28 @@ async function storedBytes(submissionId: string) {
 const pngLike = (size: number) => Buffer.concat([pngFile(1, 1).subarray(0, 16), Buffer.alloc(size - 16, 7)]);
 
 describe('POST /api/submissions accepts real images and strips them', () => {
+  it('gives each proof a private WebP thumbnail of at most 320 px and a 64-bit fingerprint', async () => {
+    const { token, taskId } = await started();
+    const res = await submit(t, token, { task: taskId, file: pngFile(900, 1600) });
+    expect(res.status).toBe(201);
+    const thumbUrl: string = res.body.data.proofThumbnailUrl;
+    expect(thumbUrl).toMatch(/^\/api\/files\/proofs\/[0-9a-f]{32}\.webp\?exp=\d+&sig=/);
+    const thumb = await t.app.request(thumbUrl);
+    expect([thumb.status, thumb.headers.get('content-type')]).toEqual([200, 'image/webp']);
+    const meta = await sharp(Buffer.from(await thumb.arrayBuffer())).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['webp', 180, 320]);
+    // private like its proof: without the signature, or with another file's, nothing
+    expect((await t.app.request(thumbUrl.split('?')[0])).status).toBe(403);
+    const row = await t.deps.db
+      .selectFrom('submissions')
+      .select(['proof_hash', 'proof_thumb'])
+      .where('_id', '=', res.body.data._id)
+      .executeTakeFirstOrThrow();
+    expect(row.proof_hash).toMatch(/^[0-9a-f]{16}$/);
+    expect(row.proof_hash).toBe(await proofFingerprint((await storedBytes(res.body.data._id)).bytes));
+    expect(await fileStoreFor(t.deps.config.dataDir).read('proofs', row.proof_thumb!)).not.toBeNull();
+  });
+
   it('stores a PNG re-encoded, without its text chunks', async () => {
     const { token, taskId } = await started();
     const res = await submit(t, token, {

@@ -1,0 +1,108 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { hammingDistance, proofFingerprint } from './image';
+
+// Generated phone screenshots: a status bar, an app bar, cards of text lines, buttons and an
+// avatar, laid out by a seeded random generator, so each seed is a different screen.
+function random(seed: number) {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) / 2 ** 32;
+  };
+}
+
+function screenshotSvg(seed: number, width = 390, height = 844): string {
+  const r = random(seed * 7919 + 17);
+  const hue = Math.floor(r() * 360);
+  const parts: string[] = [
+    `<rect width="${width}" height="${height}" fill="hsl(${hue},20%,${92 + Math.floor(r() * 6)}%)"/>`,
+    `<rect width="${width}" height="${44 + Math.floor(r() * 30)}" fill="hsl(${hue},60%,${30 + Math.floor(r() * 30)}%)"/>`,
+  ];
+  let y = 90 + Math.floor(r() * 40);
+  while (y < height - 60) {
+    const cardHeight = 60 + Math.floor(r() * 160);
+    const light = 80 + Math.floor(r() * 20);
+    parts.push(
+      `<rect x="12" y="${y}" width="${width - 24}" height="${cardHeight}" rx="10" fill="hsl(${(hue + Math.floor(r() * 120)) % 360},${Math.floor(r() * 50)}%,${light}%)"/>`,
+    );
+    if (r() < 0.5) {
+      parts.push(`<circle cx="44" cy="${y + 30}" r="18" fill="hsl(${Math.floor(r() * 360)},50%,45%)"/>`);
+    }
+    for (let line = y + 16; line < y + cardHeight - 14; line += 16) {
+      const w = 80 + Math.floor(r() * (width - 140));
+      parts.push(`<rect x="${r() < 0.5 ? 72 : 28}" y="${line}" width="${w}" height="8" fill="hsl(0,0%,${Math.floor(r() * 40)}%)"/>`);
+    }
+    if (r() < 0.4) {
+      parts.push(
+        `<rect x="${width - 130}" y="${y + cardHeight - 40}" width="100" height="28" rx="14" fill="hsl(${Math.floor(r() * 360)},70%,40%)"/>`,
+      );
+    }
+    y += cardHeight + 10 + Math.floor(r() * 30);
+  }
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${parts.join('')}</svg>`;
+}
+
+const screenshot = (seed: number) => sharp(Buffer.from(screenshotSvg(seed))).png().toBuffer();
+
+/** Copies of a screenshot as they reach us again: re-encoded, resized, cropped, recoloured. */
+const COPIES: [string, (png: Buffer) => Promise<Buffer>][] = [
+  ['re-encoded as a JPEG of quality 60', (png) => sharp(png).jpeg({ quality: 60 }).toBuffer()],
+  ['resized to 75 %', (png) => sharp(png).resize(292).png().toBuffer()],
+  ['resized to 150 % (a denser screen)', (png) => sharp(png).resize(585).jpeg({ quality: 85 }).toBuffer()],
+  [
+    'cropped by 2 % (the status bar) and 1 % of each side',
+    (png) => sharp(png).extract({ left: 4, top: 17, width: 382, height: 827 }).png().toBuffer(),
+  ],
+  ['lightly recoloured (brighter, less saturated)', (png) => sharp(png).modulate({ brightness: 1.06, saturation: 0.85 }).png().toBuffer()],
+];
+
+/** Two proofs closer than this many bits (of 64) count as the same picture. */
+const SAME = 12;
+
+describe('the proof fingerprint (64-bit pHash)', () => {
+  it('is 16 hex digits and the same for the same pixels', async () => {
+    const png = await screenshot(1);
+    const hash = await proofFingerprint(png);
+    expect(hash).toMatch(/^[0-9a-f]{16}$/);
+    expect(await proofFingerprint(await sharp(png).png({ compressionLevel: 9 }).toBuffer())).toBe(hash);
+    expect(hammingDistance(hash, hash)).toBe(0);
+    expect(hammingDistance('0000000000000000', 'ffffffffffffffff')).toBe(64);
+  });
+
+  it('keeps copies within a few bits of their original, and different screenshots apart', async () => {
+    const SEEDS = 60;
+    const originals: string[] = [];
+    const table = new Map<string, number[]>(COPIES.map(([name]) => [name, []]));
+    for (let seed = 1; seed <= SEEDS; seed++) {
+      const png = await screenshot(seed);
+      const hash = await proofFingerprint(png);
+      originals.push(hash);
+      for (const [name, copy] of COPIES) {
+        table.get(name)!.push(hammingDistance(hash, await proofFingerprint(await copy(png))));
+      }
+    }
+    let pairs = 0;
+    let falseMatches = 0;
+    let closest = 64;
+    for (let i = 0; i < SEEDS; i++) {
+      for (let j = i + 1; j < SEEDS; j++) {
+        const d = hammingDistance(originals[i], originals[j]);
+        pairs++;
+        closest = Math.min(closest, d);
+        if (d < SAME) falseMatches++;
+      }
+    }
+    const lines = [...table].map(([name, ds]) => {
+      const caught = ds.filter((d) => d < SAME).length;
+      return `${name}: caught ${caught}/${ds.length}, bits max ${Math.max(...ds)}, mean ${(ds.reduce((a, b) => a + b, 0) / ds.length).toFixed(1)}`;
+    });
+    console.log(
+      `proof fingerprints over ${SEEDS} generated screenshots (same when < ${SAME} bits):\n  ${lines.join('\n  ')}\n  different screenshots: ${falseMatches} of ${pairs} pairs within ${SAME} bits (closest ${closest})`,
+    );
+    for (const [, ds] of table) expect(ds.filter((d) => d < SAME).length / ds.length).toBeGreaterThanOrEqual(0.95);
+    expect(falseMatches / pairs).toBeLessThan(0.01);
+  }, 60_000);
+});

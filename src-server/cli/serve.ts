@@ -3,6 +3,7 @@ import { createApp } from '../app';
 import { openApp } from '../bootstrap';
 import type { Config } from '../config';
 import { openSetupIfNoAdmin, setupLinkLine } from '../features/setup/setup.service';
+import { backfillProofDerivatives } from '../features/submissions/proof-backfill';
 import { serveApp } from '../http/node-server';
 import { readBackupSchedule, type ScheduleHandle, startBackupSchedule } from '../storage/backup-schedule';
 import { DataFolder } from '../storage/data-folder';
@@ -41,6 +42,14 @@ export async function runServe(config: Config): Promise<void> {
     // before the `listening on` line, so whoever waits for that one has seen the link too
     if (setupToken) console.log(setupLinkLine(`http://${host}:${info.port}`, setupToken));
     console.log(`listening on http://${host}:${info.port}`);
+    // proofs from before thumbnails get theirs in the background (features/submissions/proof-backfill.ts)
+    void backfillProofDerivatives(opened.deps, () => stopping)
+      .then((n) => {
+        if (n > 0) console.log(`made thumbnails and fingerprints of ${n} earlier proof(s)`);
+      })
+      .catch((err) => {
+        if (!stopping) console.error('proof thumbnails: stopped by an error', err);
+      });
     if (schedule) {
       backups = startBackupSchedule(folder, schedule, async (file) => {
         await runSelf(['backup', file, '--data', folder.root]);
@@ -50,7 +59,9 @@ export async function runServe(config: Config): Promise<void> {
       );
     }
   });
+  let stopping = false;
   const stop = () => {
+    stopping = true;
     // whatever is still open after 5 s (a request that never ends) does not hold the stop; the
     // exit handler above removes the lock
     setTimeout(() => process.exit(1), 5_000).unref();

@@ -33,7 +33,9 @@ function screenshotSvg(seed: number, width = 390, height = 844): string {
     }
     for (let line = y + 16; line < y + cardHeight - 14; line += 16) {
       const w = 80 + Math.floor(r() * (width - 140));
-      parts.push(`<rect x="${r() < 0.5 ? 72 : 28}" y="${line}" width="${w}" height="8" fill="hsl(0,0%,${Math.floor(r() * 40)}%)"/>`);
+      parts.push(
+        `<rect x="${r() < 0.5 ? 72 : 28}" y="${line}" width="${w}" height="8" fill="hsl(0,0%,${Math.floor(r() * 40)}%)"/>`,
+      );
     }
     if (r() < 0.4) {
       parts.push(
@@ -45,7 +47,10 @@ function screenshotSvg(seed: number, width = 390, height = 844): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${parts.join('')}</svg>`;
 }
 
-const screenshot = (seed: number) => sharp(Buffer.from(screenshotSvg(seed))).png().toBuffer();
+const screenshot = (seed: number) =>
+  sharp(Buffer.from(screenshotSvg(seed)))
+    .png()
+    .toBuffer();
 
 /** Copies of a screenshot as they reach us again: re-encoded, resized, cropped, recoloured. */
 const COPIES: [string, (png: Buffer) => Promise<Buffer>][] = [
@@ -56,7 +61,10 @@ const COPIES: [string, (png: Buffer) => Promise<Buffer>][] = [
     'cropped by 2 % (the status bar) and 1 % of each side',
     (png) => sharp(png).extract({ left: 4, top: 17, width: 382, height: 827 }).png().toBuffer(),
   ],
-  ['lightly recoloured (brighter, less saturated)', (png) => sharp(png).modulate({ brightness: 1.06, saturation: 0.85 }).png().toBuffer()],
+  [
+    'lightly recoloured (brighter, less saturated)',
+    (png) => sharp(png).modulate({ brightness: 1.06, saturation: 0.85 }).png().toBuffer(),
+  ],
 ];
 
 /** Two proofs closer than this many bits (of 64) count as the same picture. */
@@ -102,7 +110,8 @@ describe('the proof fingerprint (64-bit pHash)', () => {
     console.log(
       `proof fingerprints over ${SEEDS} generated screenshots (same when < ${SAME} bits):\n  ${lines.join('\n  ')}\n  different screenshots: ${falseMatches} of ${pairs} pairs within ${SAME} bits (closest ${closest})`,
     );
-    for (const [, ds] of table) expect(ds.filter((d) => d < SAME).length / ds.length).toBeGreaterThanOrEqual(0.95);
+    for (const [, ds] of table)
+      expect(ds.filter((d) => d < SAME).length / ds.length).toBeGreaterThanOrEqual(0.95);
     expect(falseMatches / pairs).toBeLessThan(0.01);
   }, 60_000);
 });

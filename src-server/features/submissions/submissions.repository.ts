@@ -114,7 +114,10 @@ export async function proofFilesNamed(db: Conn, names: string[]): Promise<Set<st
       .selectFrom('submissions')
       .select(['proof_file', 'proof_thumb'])
       .where((eb) =>
-        eb.or([eb('proof_file', 'in', names.slice(i, i + 500)), eb('proof_thumb', 'in', names.slice(i, i + 500))]),
+        eb.or([
+          eb('proof_file', 'in', names.slice(i, i + 500)),
+          eb('proof_thumb', 'in', names.slice(i, i + 500)),
+        ]),
       )
       .execute();
     for (const r of rows) {
@@ -123,4 +126,33 @@ export async function proofFilesNamed(db: Conn, names: string[]): Promise<Set<st
     }
   }
   return named;
+}
+
+/** Proofs that have no thumbnail yet, by id after `after` (the background backfill). */
+export function proofsWithoutThumbnail(db: Conn, after: string, limit: number) {
+  return db
+    .selectFrom('submissions')
+    .select(['_id', 'proof_file'])
+    .where('proof_thumb', 'is', null)
+    .where('proof_file', 'is not', null)
+    .where('_id', '>', after)
+    .orderBy('_id')
+    .limit(limit)
+    .execute() as Promise<{ _id: string; proof_file: string }[]>;
+}
+
+/** Records a proof's thumbnail and fingerprint unless it has one already; true when written. */
+export async function setProofDerivatives(
+  db: Conn,
+  id: string,
+  thumb: string,
+  hash: string,
+): Promise<boolean> {
+  const res = await db
+    .updateTable('submissions')
+    .set({ proof_thumb: thumb, proof_hash: hash })
+    .where('_id', '=', id)
+    .where('proof_thumb', 'is', null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
 }

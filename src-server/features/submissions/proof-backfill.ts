@@ -1,0 +1,45 @@
+import type { AppDeps } from '../../deps';
+import { fileStoreFor } from '../../storage/file-store';
+import { proofDerivatives } from '../../storage/image';
+import { proofsWithoutThumbnail, setProofDerivatives } from './submissions.repository';
+
+const BATCH = 50;
+
+/**
+ * Proofs stored before thumbnails and fingerprints existed (issue 12) get both in the background
+ * after the server starts: one proof at a time, each a job of the fair CPU queue under its own key,
+ * so users' uploads take turns with it and are never queued behind the whole backlog. A migration
+ * could not do it (decoding every proof of a large site would hold the start for minutes), and
+ * doing it on the first request would make a reviewer's list wait. Until a proof has its
+ * thumbnail the screens show the proof itself. Each row is written only while it still has no
+ * thumbnail, so two servers (or a restart mid-way) never leave a file without its row: a thumbnail
+ * that lost the race is removed. Returns how many proofs it completed; stops when `stopped()`.
+ */
+export async function backfillProofDerivatives(
+  deps: Pick<AppDeps, 'db' | 'config' | 'work'>,
+  stopped: () => boolean = () => false,
+): Promise<number> {
+  const store = fileStoreFor(deps.config.dataDir);
+  let done = 0;
+  let after = '';
+  while (!stopped()) {
+    const batch = await proofsWithoutThumbnail(deps.db, after, BATCH);
+    if (batch.length === 0) break;
+    for (const row of batch) {
+      if (stopped()) break;
+      after = row._id;
+      const file = await store.read('proofs', row.proof_file);
+      if (!file) continue; // doctor reports a missing proof; nothing to make a thumbnail of
+      let derived: { thumbnail: Buffer; hash: string };
+      try {
+        derived = await deps.work.cpu.run('system:proof-backfill', () => proofDerivatives(file.bytes));
+      } catch {
+        continue; // a queue full of users' work, or an unreadable file: left for the next start
+      }
+      const thumb = await store.save('proofs', derived.thumbnail, 'image/webp');
+      if (await setProofDerivatives(deps.db, row._id, thumb, derived.hash)) done++;
+      else await store.remove('proofs', thumb);
+    }
+  }
+  return done;
+}

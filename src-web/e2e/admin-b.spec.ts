@@ -363,7 +363,15 @@ describe('the admin user detail', () => {
       const subs = page.locator('[data-testid=user-submission-row]');
       await expect.poll(() => subs.count()).toBe(2);
       const rowA = subs.filter({ hasText: 'Detay görevi A' });
-      expect(await rowA.locator('a').getAttribute('href')).toBe(`/admin/tasks/edit/${taskA}`);
+      expect(await rowA.getByRole('link', { name: 'Detay görevi A', exact: true }).getAttribute('href')).toBe(
+        `/admin/tasks/edit/${taskA}`,
+      );
+      // the proof's thumbnail beside it opens the full proof in a new tab
+      const thumb = rowA.locator('[data-testid=proof-thumb]');
+      expect(await thumb.getAttribute('target')).toBe('_blank');
+      expect(await thumb.locator('img').getAttribute('src')).toMatch(
+        /^\/api\/files\/proofs\/[0-9a-f]{32}\.webp\?/,
+      );
       expect(await rowA.textContent()).toContain('₺25,00');
       expect(await rowA.locator('[data-testid=review-status]').textContent()).toBe(text.approved);
       expect(await subs.filter({ hasText: 'Detay görevi B' }).textContent()).toContain('₺7,50');
@@ -601,6 +609,8 @@ describe('the withdrawal management', () => {
       await expect.poll(() => toast(page, text.withdrawRejected).count()).toBe(1);
       await expect.poll(() => row25.locator('[data-testid=review-status]').textContent()).toBe(text.rejected);
       expect(await row25.locator('[data-testid=withdrawal-note]').textContent()).toBe(reason);
+      // from the top: scrolled to the row, the phone's sticky top bar lies over the export buttons
+      await page.evaluate(() => window.scrollTo(0, 0));
       await snap(page, name('withdrawals-settled'));
       expect(errors).toEqual([]);
       await context.close();

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { AdminSubmissionDto } from '../../../src-server/contract/admin';
+import { ProofThumb } from '../../components/proof-thumb';
 import { useIsSelf } from '../../lib/auth';
 import { formatDateTime } from '../../lib/format';
 import { ReviewStatusBadge } from './badges';
@@ -24,7 +25,12 @@ export function SubmissionsTable({
     <ReviewTable className="ar-submissions-table" headers={columnHeaders(COLUMNS, label)}>
       {items.map((s) => (
         <tr key={s._id} data-testid="submission-row" data-status={s.status}>
-          <td className="ar-cell-head ar-break">{s.task.title}</td>
+          <td className="ar-cell-head ar-break">
+            <span className="with-thumb">
+              <ProofThumb item={s} title={s.task.title} onOpen={() => onView(s)} />
+              <span>{s.task.title}</span>
+            </span>
+          </td>
           <td data-label={label('sender')} className="ar-break">
             <span className="ar-stack">
               <span>{s.user.name}</span>

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { paths } from '../../app/paths';
 import { Pagination } from '../../components/pagination';
+import { ProofThumb } from '../../components/proof-thumb';
 import { formatAccountNumber, formatDateTime, formatMoney } from '../../lib/format';
 import { adminKeys, fetchUserSubmissions, fetchUserWithdrawals } from './admin-review-api';
 import { ReviewStatusBadge } from './badges';
@@ -72,7 +73,10 @@ export function UserSubmissions({ userId }: { userId: string }) {
         <tr key={s._id} data-testid="user-submission-row">
           <td data-label={col('date')}>{formatDateTime(s.createdAt)}</td>
           <td data-label={col('task')} className="ar-break">
-            <Link to={paths.adminTaskEdit(s.task._id)}>{s.task.title}</Link>
+            <span className="with-thumb">
+              <ProofThumb item={s} title={s.task.title} />
+              <Link to={paths.adminTaskEdit(s.task._id)}>{s.task.title}</Link>
+            </span>
           </td>
           <td data-label={col('reward')} className="ar-money">
             {formatMoney(s.reward)}

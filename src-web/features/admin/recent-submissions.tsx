@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { AdminSubmissionDto } from '../../../src-server/contract/admin';
 import { paths } from '../../app/paths';
+import { ProofThumb } from '../../components/proof-thumb';
 import { formatDateTime, formatMoney } from '../../lib/format';
 import { StatusBadge } from './status-badge';
 
@@ -32,7 +33,10 @@ export function RecentSubmissions({ items }: { items: AdminSubmissionDto[] }) {
               {items.map((s) => (
                 <tr key={s._id}>
                   <td className="cell-title cell-head">
-                    <Link to={paths.adminTaskEdit(s.task._id)}>{s.task.title}</Link>
+                    <span className="with-thumb">
+                      <ProofThumb item={s} title={s.task.title} />
+                      <Link to={paths.adminTaskEdit(s.task._id)}>{s.task.title}</Link>
+                    </span>
                   </td>
                   <td data-label={t('dashboard.recent.user')}>
                     <div>

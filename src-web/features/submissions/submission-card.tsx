@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { SubmissionDto } from '../../../src-server/contract/submissions';
 import { paths } from '../../app/paths';
+import { ProofThumb } from '../../components/proof-thumb';
 import { shownFeedback } from '../../lib/feedback';
 import { formatDateTime, formatMoney } from '../../lib/format';
 
@@ -53,6 +54,7 @@ export function SubmissionCard({
         </p>
       )}
       <div className="submission-actions">
+        <ProofThumb item={s} title={s.task.title} onOpen={onViewProof} />
         {s.proofImageUrl && (
           <button
             type="button"

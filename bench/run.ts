@@ -16,8 +16,9 @@ import { join, resolve } from 'node:path';
 import argon2 from 'argon2';
 import { runDoctor } from '../faults/server';
 import { hashPassword } from '../src-server/features/auth/password';
+import { proofFingerprint, proofThumbnail, sanitizeImage } from '../src-server/storage/image';
 import { type AdminVolume, measureAdminVolume } from './admin-volume';
-import { type AppBench, benchApp, type Scenario } from './app';
+import { type AppBench, benchApp, proofPng, type Scenario } from './app';
 import { type Limits, type LoopResult, measureLimits, measureTransactionAtScale } from './limits';
 import type { LoadResult } from './load';
 import { FULL_SCALE, QUICK_SCALE, type SeedResult, seed } from './seed';
@@ -61,6 +62,28 @@ async function measureArgon2(ms: number): Promise<{ perSecond: number; p50: numb
     p50: times[Math.floor(times.length / 2)],
   };
 }
+
+/** What one proof costs the server's image pipeline, part by part (median of `runs`, one at a time). */
+async function measureImageCosts(runs: number) {
+  const proof = proofPng();
+  const median = async (work: () => Promise<unknown>) => {
+    const times: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const s = performance.now();
+      await work();
+      times.push(performance.now() - s);
+    }
+    return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+  };
+  const clean = await sanitizeImage(proof.bytes, { allow: ['png', 'jpeg'] });
+  return {
+    proof: { width: proof.width, height: proof.height, bytes: proof.bytes.length },
+    sanitize: await median(() => sanitizeImage(proof.bytes, { allow: ['png', 'jpeg'] })),
+    thumbnail: await median(() => proofThumbnail(clean.bytes)),
+    fingerprint: await median(() => proofFingerprint(clean.bytes)),
+  };
+}
+type ImageCosts = Awaited<ReturnType<typeof measureImageCosts>>;
 
 function machine() {
   const cpus = os.cpus();
@@ -130,13 +153,14 @@ function report(input: {
   /** The bare transaction on a copy of the seeded database (tables of this size, every index). */
   txAtScale: LoopResult;
   argon: { perSecond: number; p50: number };
+  images: ImageCosts;
   app: AppBench;
   admin: AdminVolume;
   startup: Startup;
   web: WebSize;
   doctorStatus: string | null;
 }): { markdown: string; targets: Target[] } {
-  const { seeded, limits, app, admin, startup, web, argon, txAtScale } = input;
+  const { seeded, limits, app, admin, startup, web, argon, txAtScale, images } = input;
   const m = machine();
   const by = (key: string) => {
     const s = app.scenarios.find((x) => x.key === key);
@@ -182,7 +206,20 @@ function report(input: {
       });
     }
   }
+  const upload = by('upload').result;
   targets.push(
+    {
+      what: 'proof upload (1 MB screenshot) vs write + fsync 1 MB',
+      target: '≥ 25%',
+      measured: `${pct(upload.rps / limits.fsync1MB.perSecond)} (${fmtRate(upload.rps)} / ${fmtRate(limits.fsync1MB.perSecond)} per s)`,
+      met: upload.rps / limits.fsync1MB.perSecond >= 0.25,
+    },
+    {
+      what: 'proof upload p50 (2 clients)',
+      target: '< 100 ms',
+      measured: `${fmtMs(upload.p50)} ms`,
+      met: upload.p50 < 100,
+    },
     {
       what: 'approvals vs bare transaction on the seeded tables',
       target: '≥ 50%',
@@ -284,6 +321,15 @@ function report(input: {
     loopRow('write + fsync 1 MB', limits.fsync1MB),
     `| argon2id verify (server parameters), 2 at once | ${fmtRate(argon.perSecond)} | ${fmtMs(argon.p50)} | |`,
     '',
+    `What one proof costs the image pipeline (sharp, in the bench's process, one at a time, median of`,
+    `10), for the upload's ${images.proof.width} × ${images.proof.height} PNG of ${(images.proof.bytes / MB).toFixed(2)} MB:`,
+    '',
+    '| part | ms |',
+    '|---|---|',
+    `| sanitize: decode, auto-orient, strip, re-encode (PNG) | ${fmtMs(images.sanitize)} |`,
+    `| thumbnail: WebP, 320 px on the long side | ${fmtMs(images.thumbnail)} |`,
+    `| fingerprint: 64-bit pHash | ${fmtMs(images.fingerprint)} |`,
+    '',
     '### The app over HTTP',
     '',
     'Reads are compared with Hono + prepared SELECT, writes of one transaction with the bare transaction on the seeded tables,',
@@ -296,7 +342,7 @@ function report(input: {
     ...app.scenarios.map((sc) => scenarioRow(sc, sc.key in limitOf ? limitOf[sc.key] : honoSqlite)),
     '',
     ...wrkSection(limits, app),
-    `The upload sends a ${app.proof.width} × ${app.proof.height} PNG of ${(app.proof.bytes / MB).toFixed(2)} MB (a screenshot-like image) that the server re-encodes in its worker.`,
+    `The upload sends a ${app.proof.width} × ${app.proof.height} PNG of ${(app.proof.bytes / MB).toFixed(2)} MB (a screenshot-like image) that the server re-encodes with sharp, then thumbnails and fingerprints.`,
     '',
     '### Admin work at volume (issue 16)',
     '',
@@ -386,6 +432,10 @@ async function main(): Promise<void> {
     log('limits of the parts');
     const limits = await measureLimits({ quick });
     const argon = await measureArgon2(quick ? 1_000 : 3_000);
+    const images = await measureImageCosts(10);
+    log(
+      `  image pipeline per proof: sanitize ${fmtMs(images.sanitize)} ms, thumbnail ${fmtMs(images.thumbnail)} ms, fingerprint ${fmtMs(images.fingerprint)} ms`,
+    );
     const txAtScale = measureTransactionAtScale(join(dataDir, 'taskreward.db'), quick ? 1_000 : 5_000);
     log(
       `  Hono + SELECT ${fmtRate(limits.honoSqlite.rps)} req/s${limits.wrk ? ` (under wrk ${fmtRate(limits.wrk.honoSqlite.rps)})` : ''}, bare transaction ${fmtRate(limits.bareTransaction.perSecond)}/s (seeded tables ${fmtRate(txAtScale.perSecond)}/s), argon2 ${fmtRate(argon.perSecond)}/s`,
@@ -412,6 +462,7 @@ async function main(): Promise<void> {
       limits,
       txAtScale,
       argon,
+      images,
       app,
       admin,
       startup,

@@ -119,6 +119,14 @@ export async function sanitizeImage(
 /** The long side of a proof's thumbnail, in pixels. */
 export const THUMBNAIL_SIZE = 320;
 
+/** A WebP of the image, THUMBNAIL_SIZE on its long side (never enlarged). */
+export function proofThumbnail(bytes: Uint8Array): Promise<Buffer> {
+  return sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS })
+    .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
+    .webp({ quality: 70, effort: 2 })
+    .toBuffer();
+}
+
 /**
  * What the review screens and the fraud signals use of a proof, from its sanitized bytes: a
  * small WebP thumbnail (THUMBNAIL_SIZE on its long side, never enlarged) and the proof's
@@ -126,13 +134,7 @@ export const THUMBNAIL_SIZE = 320;
  */
 export async function proofDerivatives(bytes: Uint8Array): Promise<{ thumbnail: Buffer; hash: string }> {
   try {
-    const [thumbnail, hash] = await Promise.all([
-      sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS })
-        .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
-        .webp({ quality: 70, effort: 2 })
-        .toBuffer(),
-      proofFingerprint(bytes),
-    ]);
+    const [thumbnail, hash] = await Promise.all([proofThumbnail(bytes), proofFingerprint(bytes)]);
     return { thumbnail, hash };
   } catch (err) {
     if (err instanceof ImageError) throw err;

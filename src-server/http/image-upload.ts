@@ -5,9 +5,9 @@ import { fileStoreFor } from '../storage/file-store';
 import {
   ImageError,
   type ImageFormat,
-  proofDerivatives,
   type SanitizedImage,
   sanitizeImage,
+  sanitizeProof,
   sniffImage,
 } from '../storage/image';
 import { type ReceivedUpload, receiveUpload, UploadError } from '../storage/upload';
@@ -85,18 +85,15 @@ export function sanitizeReceivedImage(
 
 /**
  * A proof: sanitized as above, and in the same turn of the queue its thumbnail and fingerprint
- * (storage/image.ts proofDerivatives).
+ * (storage/image.ts sanitizeProof: one decode for all three).
  */
 export function sanitizeReceivedProof(
   upload: ImageUpload,
-  formats: readonly ImageFormat[],
+  formats: readonly ('png' | 'jpeg')[],
   field: string,
 ): Promise<SanitizedImage & { thumbnail: Buffer; hash: string }> {
   return imageWork(field, () =>
-    upload.ticket.run(async () => {
-      const image = await sanitizeImage(await upload.readFile(), { allow: formats });
-      return { ...image, ...(await proofDerivatives(image.bytes)) };
-    }),
+    upload.ticket.run(async () => sanitizeProof(await upload.readFile(), { allow: formats })),
   );
 }
 

@@ -1,4 +1,4 @@
-import sharp, { type Metadata } from 'sharp';
+import sharp, { type Metadata, type Sharp } from 'sharp';
 import type { StoredContentType } from './file-store';
 import { sanitizeIco } from './ico';
 import { ImageError } from './image-error';
@@ -119,25 +119,82 @@ export async function sanitizeImage(
 /** The long side of a proof's thumbnail, in pixels. */
 export const THUMBNAIL_SIZE = 320;
 
-/** A WebP of the image, THUMBNAIL_SIZE on its long side (never enlarged). */
-export function proofThumbnail(bytes: Uint8Array): Promise<Buffer> {
-  return sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS })
+type Raw = { data: Buffer; info: { width: number; height: number; channels: 1 | 2 | 3 | 4 } };
+const rawInput = (raw: Raw) => ({
+  raw: { width: raw.info.width, height: raw.info.height, channels: raw.info.channels },
+});
+
+/** The pixels at most THUMBNAIL_SIZE on their long side (never enlarged), 8 bits per channel. */
+function shrink(image: Sharp): Promise<Raw> {
+  return image
     .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
-    .webp({ quality: 70, effort: 2 })
-    .toBuffer();
+    .raw({ depth: 'uchar' })
+    .toBuffer({ resolveWithObject: true }) as Promise<Raw>;
+}
+
+/** A WebP of the image, THUMBNAIL_SIZE on its long side (never enlarged). */
+export async function proofThumbnail(bytes: Uint8Array): Promise<Buffer> {
+  return thumbnailOf(await shrink(sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS })));
+}
+
+function thumbnailOf(small: Raw): Promise<Buffer> {
+  return sharp(small.data, rawInput(small)).webp({ quality: 70, effort: 2 }).toBuffer();
 }
 
 /**
  * What the review screens and the fraud signals use of a proof, from its sanitized bytes: a
  * small WebP thumbnail (THUMBNAIL_SIZE on its long side, never enlarged) and the proof's
- * fingerprint. libvips decodes the proof once per output; both run on its thread.
+ * fingerprint, both from one decode (the background backfill of older proofs).
  */
 export async function proofDerivatives(bytes: Uint8Array): Promise<{ thumbnail: Buffer; hash: string }> {
   try {
-    const [thumbnail, hash] = await Promise.all([proofThumbnail(bytes), proofFingerprint(bytes)]);
+    const small = await shrink(sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS }));
+    const [thumbnail, hash] = await Promise.all([thumbnailOf(small), fingerprintOf(small)]);
     return { thumbnail, hash };
   } catch (err) {
     if (err instanceof ImageError) throw err;
+    throw new ImageError('unreadable');
+  }
+}
+
+/**
+ * An upload's proof in one decode: sanitized as sanitizeImage does (the same checks, format and
+ * output), and its thumbnail and fingerprint made from the same pixels (decoding a 2.5 MP
+ * screenshot costs about as much as encoding it, so decoding it once saves a third of the work).
+ */
+export async function sanitizeProof(
+  bytes: Uint8Array,
+  options: { allow: readonly ('png' | 'jpeg')[]; maxPixels?: number },
+): Promise<SanitizedImage & { thumbnail: Buffer; hash: string }> {
+  const format = sniffImage(bytes.subarray(0, 16));
+  if ((format !== 'png' && format !== 'jpeg') || !options.allow.includes(format))
+    throw new ImageError('type');
+  const maxPixels = options.maxPixels ?? MAX_IMAGE_PIXELS;
+  await checkedSize(bytes, maxPixels);
+  try {
+    const pixels = (await input(bytes, maxPixels)
+      .raw({ depth: 'uchar' })
+      .toBuffer({ resolveWithObject: true })) as Raw;
+    const image = sharp(pixels.data, rawInput(pixels));
+    const encoded =
+      format === 'png' ? image.png({ compressionLevel: 6 }) : image.jpeg({ quality: 90, mozjpeg: false });
+    const [out, small] = await Promise.all([
+      encoded.toBuffer({ resolveWithObject: true }),
+      shrink(sharp(pixels.data, rawInput(pixels))),
+    ]);
+    const [thumbnail, hash] = await Promise.all([thumbnailOf(small), fingerprintOf(small)]);
+    return {
+      bytes: out.data,
+      contentType: format === 'png' ? 'image/png' : 'image/jpeg',
+      width: out.info.width,
+      height: out.info.height,
+      format,
+      thumbnail,
+      hash,
+    };
+  } catch (err) {
+    if (err instanceof ImageError) throw err;
+    if (err instanceof Error && /pixel limit/i.test(err.message)) throw new ImageError('too_big');
     throw new ImageError('unreadable');
   }
 }
@@ -150,13 +207,18 @@ const COSINES = Array.from({ length: 8 }, (_, u) =>
 
 /**
  * A 64-bit perceptual hash (pHash) of an image, as 16 hex digits: the image made grey and 32 x 32
- * pixels (its aspect ignored), its 8 x 8 lowest frequencies taken by a discrete cosine transform,
+ * pixels (its aspect ignored; reached through the 320 px thumbnail size), its 8 x 8 lowest frequencies taken by a discrete cosine transform,
  * and one bit per frequency, set when it is above their median. Re-encoding, resizing, a crop of a
  * few percent or a light recolouring move few bits; different screenshots differ in about half.
  * Compare two with hammingDistance.
  */
 export async function proofFingerprint(bytes: Uint8Array): Promise<string> {
-  const grey = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS })
+  return fingerprintOf(await shrink(sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS })));
+}
+
+/** The fingerprint from the thumbnail-sized pixels (the same for a proof however it was reached). */
+async function fingerprintOf(small: Raw): Promise<string> {
+  const grey = await sharp(small.data, rawInput(small))
     .greyscale()
     .resize(DCT_SIZE, DCT_SIZE, { fit: 'fill', kernel: 'lanczos3' })
     .raw()

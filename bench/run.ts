@@ -436,7 +436,7 @@ async function main(): Promise<void> {
     const argon = await measureArgon2(quick ? 1_000 : 3_000);
     const images = await measureImageCosts(10);
     log(
-      `  image pipeline per proof: sanitize ${fmtMs(images.sanitize)} ms, thumbnail ${fmtMs(images.thumbnail)} ms, fingerprint ${fmtMs(images.fingerprint)} ms`,
+      `  image pipeline per proof: sanitize ${fmtMs(images.sanitize)} ms, thumbnail ${fmtMs(images.thumbnail)} ms, fingerprint ${fmtMs(images.fingerprint)} ms, all in one decode ${fmtMs(images.upload)} ms`,
     );
     const txAtScale = measureTransactionAtScale(join(dataDir, 'taskreward.db'), quick ? 1_000 : 5_000);
     log(

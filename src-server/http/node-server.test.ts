@@ -1,10 +1,12 @@
 // The served app over real sockets: refusals of uploads reach a browser-like client as JSON,
 // and slow clients are cut off by the timeouts.
+import http from 'node:http';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '../testing/factories';
 import { serveTestApp } from '../testing/http-server';
 import { workKey } from './expensive-work';
+import { HOLD_MS, heldRefusals, holdRefusal } from './held-refusal';
 import { HTTP_TIMEOUTS } from './node-server';
 
 const served = serveTestApp();
@@ -130,6 +132,81 @@ describe('an upload refused before or while its body is read reaches a slow brow
     } finally {
       for (const ticket of held) ticket.release();
     }
+  });
+});
+
+/** A small proof upload over a fresh connection: status, Connection header, ms to the answer. */
+function quickUpload(token: string): Promise<{ status: number; connection: string; ms: number }> {
+  const body = proofBody(PNG_HEAD, 2_000);
+  const started = performance.now();
+  const agent = new http.Agent({ keepAlive: true });
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: served.port,
+        method: 'POST',
+        path: '/api/submissions',
+        agent,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+          'content-length': body.length,
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => {
+          agent.destroy();
+          resolve({
+            status: res.statusCode ?? 0,
+            connection: String(res.headers.connection ?? ''),
+            ms: performance.now() - started,
+          });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('a flooding account', () => {
+  it('gets its next refusal after a pause, with the connection closed', { timeout: 30_000 }, async () => {
+    const user = await makeUser(served.t.deps.db);
+    const token = await served.t.tokenFor(user);
+    const other = await makeUser(served.t.deps.db);
+    const otherToken = await served.t.tokenFor(other);
+    const held = [0, 1].map(() => served.t.deps.work.cpu.reserve(workKey.user(user._id)));
+    const otherHeld = [0, 1].map(() => served.t.deps.work.cpu.reserve(workKey.user(other._id)));
+    try {
+      // the first refusal is answered at once, its body read, the connection kept
+      const first = await quickUpload(token);
+      expect(first.status).toBe(429);
+      expect(first.connection).not.toBe('close');
+      expect(first.ms).toBeLessThan(HOLD_MS / 2);
+      // refused again within the window: held, then answered and closed
+      const again = await quickUpload(token);
+      expect(again.status).toBe(429);
+      expect(again.connection).toBe('close');
+      expect(again.ms).toBeGreaterThanOrEqual(HOLD_MS - 20);
+      // another account's first refusal is not held
+      const otherFirst = await quickUpload(otherToken);
+      expect(otherFirst.ms).toBeLessThan(HOLD_MS / 2);
+    } finally {
+      for (const ticket of [...held, ...otherHeld]) ticket.release();
+    }
+  });
+
+  it('holds at most so many refusals at once; beyond them answers at once', async () => {
+    const response = new Response('refused', { status: 429 });
+    const before = heldRefusals();
+    const waiting = [holdRefusal(response, 200, before + 2), holdRefusal(response, 200, before + 2)];
+    expect(waiting.every((w) => w instanceof Promise)).toBe(true);
+    expect(heldRefusals()).toBe(before + 2);
+    expect(holdRefusal(response, 200, before + 2)).toBe(response);
+    await Promise.all(waiting);
+    expect(heldRefusals()).toBe(before);
   });
 });
 

@@ -3,6 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import { ERROR_MESSAGES } from '../contract/errors';
 import { BUSY_RETRY_AFTER_SECONDS, isBusyError } from '../db/database';
 import { AppError } from './app-error';
+import { holdRefusal } from './held-refusal';
 import { MAX_DISCARDED_BODY_BYTES } from './node-server';
 
 /**
@@ -14,13 +15,16 @@ function bodyTooLargeToDiscard(c: Context): boolean {
   return Number(c.req.header('Content-Length') ?? 0) > MAX_DISCARDED_BODY_BYTES;
 }
 
-/** The single error handler: every failure leaves in the contract's JSON shape. */
-export function onError(err: Error, c: Context): Response {
+/**
+ * The single error handler: every failure leaves in the contract's JSON shape. A flooding key's
+ * refusal (closeConnection) is held a moment before it is sent (held-refusal.ts).
+ */
+export function onError(err: Error, c: Context): Response | Promise<Response> {
   const response = answer(err, c);
   const cut = err instanceof AppError && err.closeConnection;
   if (response.status >= 400 && (cut || bodyTooLargeToDiscard(c)))
     response.headers.set('Connection', 'close');
-  return response;
+  return cut ? holdRefusal(response) : response;
 }
 
 function answer(err: Error, c: Context): Response {

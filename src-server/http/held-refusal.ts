@@ -15,7 +15,11 @@ export const MAX_HELD = 128;
 let held = 0;
 
 /** `response` after HOLD_MS, or at once when MAX_HELD refusals are already held. */
-export function holdRefusal(response: Response, holdMs = HOLD_MS, maxHeld = MAX_HELD): Response | Promise<Response> {
+export function holdRefusal(
+  response: Response,
+  holdMs = HOLD_MS,
+  maxHeld = MAX_HELD,
+): Response | Promise<Response> {
   if (held >= maxHeld) return response;
   held++;
   return new Promise((resolve) =>

@@ -36,14 +36,19 @@ const statusFilter = z.preprocess(
 export const mySubmissionsQuerySchema = z.object({ status: statusFilter });
 
 /** GET /api/submissions (admins): `q` searches the task title and the user's name or email. */
+const searchQuery = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+  z.string().trim().max(200, FIELD_MESSAGES.tooLong).optional(),
+);
+
 export const submissionListQuerySchema = z.object({
   status: statusFilter,
-  q: z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
-    z.string().trim().max(200, FIELD_MESSAGES.tooLong).optional(),
-  ),
+  q: searchQuery,
   ...pageQuery,
 });
+
+/** GET /api/admin/submissions/pending-ids: the review screen's search. */
+export const pendingIdsQuerySchema = z.object({ q: searchQuery });
 
 /** A submission as its owner and admins see it (SPEC.md section 3). Money in TL. */
 export interface SubmissionDto {

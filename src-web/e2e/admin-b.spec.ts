@@ -143,6 +143,9 @@ const KEYS = localeKeys(enAdminReview);
 const snap = snapWith({ rawKeys: KEYS, scrollTop: false });
 
 const toast = (page: Page, text: string) => page.locator('.toast', { hasText: text });
+/** The id of the submission the evidence modal shows, or null when it is closed. */
+const shownItem = (page: Page) =>
+  page.locator('[data-testid=evidence-modal]').evaluateAll((els) => els[0]?.getAttribute('data-id') ?? null);
 const openDialog = (page: Page) => page.locator('dialog[open]');
 
 function today(offsetDays = 0): string {
@@ -465,8 +468,12 @@ describe('the submission review', () => {
       await rowA.locator('[data-testid=view-evidence]').click();
       await page.locator('[data-testid=quick-reject]').click();
       await expect.poll(() => page.locator('#quick-reason-error').textContent()).toBe(text.selectReason);
+      const approvedId = await shownItem(page);
       await page.locator('[data-testid=quick-approve]').click();
       await expect.poll(() => toast(page, text.approvalSuccess).count()).toBe(1);
+      // the queue moves on: the next pending item opens in the modal (it closes when none is left)
+      await expect.poll(() => shownItem(page)).not.toBe(approvedId);
+      if ((await openDialog(page).count()) > 0) await page.keyboard.press('Escape');
       await expect.poll(() => openDialog(page).count()).toBe(0);
       await expect.poll(() => rowA.count()).toBe(0);
 
@@ -737,8 +744,12 @@ describe("the operator's journey (the issue's Must show)", () => {
             .evaluate((img) => (img as HTMLImageElement).naturalWidth),
         )
         .toBe(160);
+      const approvedId = await shownItem(op);
       await op.locator('[data-testid=quick-approve]').click();
       await expect.poll(() => toast(op, text.approvalSuccess).count()).toBe(1);
+      // the next pending item opened by itself: back to the list for the full review
+      await expect.poll(() => shownItem(op)).not.toBe(approvedId);
+      if ((await openDialog(op).count()) > 0) await op.keyboard.press('Escape');
       await row2.locator('[data-testid=open-review]').click();
       await op.locator('[data-testid=review-result-rejected]').check({ force: true });
       await op.locator('#review-rejectionReason').selectOption('low_quality_image');

@@ -1,17 +1,21 @@
 import { Hono } from 'hono';
 import { recentSubmissionsQuerySchema } from '../../contract/admin';
-import { submissionListQuerySchema } from '../../contract/submissions';
+import { pendingIdsQuerySchema, submissionListQuerySchema } from '../../contract/submissions';
 import { requireAdmin } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { check } from '../../http/validate';
-import { adminSubmissions, recentSubmissions } from './admin-submissions.service';
+import { adminSubmissions, recentSubmissions, reviewableIds } from './admin-submissions.service';
 
-/** /api/admin/submissions: the review screen's list and the dashboard's recent ones. */
+/** /api/admin/submissions: the review screen's list, its pending ids, and the dashboard's recent ones. */
 export const adminSubmissionsRoutes = new Hono<AppEnv>()
   .use('*', requireAdmin)
   .get('/recent', async (c) => {
     const { limit } = check(recentSubmissionsQuerySchema, c.req.query());
     return c.json({ success: true, data: await recentSubmissions(c.var.deps, limit) });
+  })
+  .get('/pending-ids', async (c) => {
+    const { q } = check(pendingIdsQuerySchema, c.req.query());
+    return c.json({ success: true, data: await reviewableIds(c.var.deps, c.var.user._id, q) });
   })
   .get('/', async (c) => {
     const query = check(submissionListQuerySchema, c.req.query());

@@ -1,8 +1,10 @@
 import type { AdminSubmissionDto } from '../../contract/admin';
+import { MAX_BULK_IDS } from '../../contract/bulk-review';
 import type { ReviewStatus } from '../../contract/constants';
 import type { SubmissionDto } from '../../contract/submissions';
 import type { Page } from '../../contract/types';
 import type { AppDeps } from '../../deps';
+import { pendingSubmissionIds } from '../submissions/submissions.repository';
 import { allSubmissions } from '../submissions/submissions.service';
 import { commentsOf, emailsOf } from './admin-submissions.repository';
 
@@ -40,4 +42,19 @@ export async function adminSubmissions(
 export async function recentSubmissions(deps: Deps, limit: number): Promise<AdminSubmissionDto[]> {
   const page = await allSubmissions(deps, { page: 1, limit });
   return withEmails(deps, page.items);
+}
+
+/**
+ * GET /api/admin/submissions/pending-ids: the pending submissions matching the search that this
+ * admin may review, at most MAX_BULK_IDS of them, and how many match in all.
+ */
+export function reviewableIds(
+  deps: Deps,
+  adminId: string,
+  q: string | undefined,
+): Promise<{ ids: string[]; total: number; limit: number }> {
+  return pendingSubmissionIds(deps.db, { q, exceptUserId: adminId }, MAX_BULK_IDS).then((r) => ({
+    ...r,
+    limit: MAX_BULK_IDS,
+  }));
 }

@@ -97,6 +97,46 @@ describe('GET /api/admin/submissions', () => {
   });
 });
 
+describe('GET /api/admin/submissions/pending-ids', () => {
+  it('gives the pending ids matching the search, newest first, and how many match', async () => {
+    const all = await get('/api/admin/submissions/pending-ids');
+    expect(all.status).toBe(200);
+    expect(all.body.data).toEqual({ ids: [ids[6], ids[5], ids[3], ids[0]], total: 4, limit: 500 });
+    // the search folds Turkish like the list's: "sen" finds Bora Şen
+    const bora = await get('/api/admin/submissions/pending-ids?q=sen');
+    expect(bora.body.data).toEqual({ ids: [ids[5], ids[3]], total: 2, limit: 500 });
+    // status and paging are not the client's to choose: only pending ids come back
+    const tricked = await get('/api/admin/submissions/pending-ids?status=approved&limit=1');
+    expect(tricked.body.data.ids).toEqual([ids[6], ids[5], ids[3], ids[0]]);
+  });
+
+  it("leaves out the admin's own submissions, which they may not review", async () => {
+    const admin = await makeUser(t.deps.db, { role: 'admin' });
+    const { submissionId } = await makePendingSubmission(t.deps.db, admin._id);
+    const own = await t.call('GET', '/api/admin/submissions/pending-ids', { token: await t.tokenFor(admin) });
+    expect(own.body.data.ids).not.toContain(submissionId);
+    expect(own.body.data.ids).toHaveLength(4);
+    // another admin sees it
+    const other = await get('/api/admin/submissions/pending-ids');
+    expect(other.body.data.ids).toContain(submissionId);
+    await t.deps.db
+      .updateTable('submissions')
+      .set({ status: 'approved' })
+      .where('_id', '=', submissionId)
+      .execute();
+  });
+
+  it('is for admins only, and refuses an overlong search with 422', async () => {
+    expect((await t.call('GET', '/api/admin/submissions/pending-ids')).status).toBe(401);
+    const userToken = await t.tokenFor(ayse);
+    expect((await t.call('GET', '/api/admin/submissions/pending-ids', { token: userToken })).status).toBe(
+      403,
+    );
+    const long = await get(`/api/admin/submissions/pending-ids?q=${'x'.repeat(201)}`);
+    expect(long.status).toBe(422);
+  });
+});
+
 describe('GET /api/admin/submissions/recent', () => {
   it('gives the 5 newest of any status by default', async () => {
     const res = await get('/api/admin/submissions/recent');

@@ -106,6 +106,30 @@ export async function listSubmissions(
   return { rows: items, total };
 }
 
+/**
+ * The ids of pending submissions matching the review screen's search, newest first (the list's
+ * order), at most `limit`, leaving out `exceptUserId`'s own (an admin cannot review them): what
+ * "select all matching" hands to a bulk review.
+ */
+export async function pendingSubmissionIds(
+  db: Conn,
+  filter: { q?: string; exceptUserId: string },
+  limit: number,
+): Promise<{ ids: string[]; total: number }> {
+  let base = db
+    .selectFrom('submissions as s')
+    .innerJoin('tasks as t', 't._id', 's.task_id')
+    .innerJoin('users as u', 'u._id', 's.user_id')
+    .where('s.status', '=', 'pending')
+    .where('s.user_id', '<>', filter.exceptUserId);
+  if (filter.q) base = base.where(submissionSearch(filter.q));
+  const [rows, count] = await Promise.all([
+    base.select('s._id').orderBy('s.created_at', 'desc').orderBy('s._id', 'desc').limit(limit).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { ids: rows.map((r) => r._id), total: Number(count.n) };
+}
+
 /** Which of these proof file names a submission refers to (its proof or its thumbnail). */
 export async function proofFilesNamed(db: Conn, names: string[]): Promise<Set<string>> {
   const named = new Set<string>();

@@ -3,6 +3,7 @@ import type {
   AdminUserDetailDto,
   AdminUserSummaryDto,
 } from '../../../src-server/contract/admin';
+import type { BulkReviewDto } from '../../../src-server/contract/bulk-review';
 import type { ReviewedSubmissionDto, ReviewRequest } from '../../../src-server/contract/review';
 import type { SubmissionDto } from '../../../src-server/contract/submissions';
 import type { Page } from '../../../src-server/contract/types';
@@ -94,6 +95,32 @@ export const reviewSubmission = (submissionId: string, request: ReviewRequest, k
   getData<ReviewedSubmissionDto>(`/submissions/${id(submissionId)}/review`, {
     method: 'PUT',
     body: request,
+    headers: withKey(key),
+  });
+
+/** The pending submissions matching the search that this admin may review (at most `limit`). */
+export const fetchPendingIds = (q: string) =>
+  getData<{ ids: string[]; total: number; limit: number }>(
+    `/admin/submissions/pending-ids${q ? `?q=${encodeURIComponent(q)}` : ''}`,
+  );
+
+/** Many submissions decided alike, each its own money move; the reply lists each id's result. */
+export const bulkReviewSubmissions = (ids: readonly string[], request: ReviewRequest, key: string) =>
+  getData<BulkReviewDto>('/admin/submissions/review', {
+    method: 'PUT',
+    body: { ids, ...request },
+    headers: withKey(key),
+  });
+
+/** Many pending withdrawals approved, or rejected with one reason (refunded), each on its own. */
+export const bulkReviewWithdrawals = (
+  ids: readonly string[],
+  decision: { status: 'approved' } | { status: 'rejected'; reason: string },
+  key: string,
+) =>
+  getData<BulkReviewDto>('/admin/withdraws/review', {
+    method: 'PUT',
+    body: { ids, ...decision },
     headers: withKey(key),
   });
 

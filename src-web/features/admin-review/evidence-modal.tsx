@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AdminSubmissionDto } from '../../../src-server/contract/admin';
 import { Modal } from '../../components/modal';
@@ -20,16 +20,35 @@ export function EvidenceModal({
   onClose,
   onReview,
   onExpired,
+  onDecided = onClose,
+  focusReason = false,
 }: {
   item: AdminSubmissionDto | null;
   onClose(): void;
   onReview(item: AdminSubmissionDto): void;
   onExpired(): void;
+  /** after a quick decision (the review queue opens the next item); closes by default */
+  onDecided?(item: AdminSubmissionDto): void;
+  /** start at the reason picker (the queue's `r`) */
+  focusReason?: boolean;
 }) {
   const { t } = useTranslation('adminReview');
+  const itemId = item?._id;
+  // another item shown in the open modal (the queue moved on): start reading at its title
+  useEffect(() => {
+    if (!itemId) return;
+    const dialog = document.querySelector('dialog[open]');
+    const reason = focusReason ? document.getElementById('quick-reason') : null;
+    (reason ?? dialog?.querySelector<HTMLElement>('[data-dialog-title]'))?.focus();
+  }, [itemId, focusReason]);
   // the decision sits in the footer: always in view, while the proof and its details scroll
   const footer = item?.status === 'pending' && (
-    <EvidenceActions key={item._id} item={item} onClose={onClose} onReview={() => onReview(item)} />
+    <EvidenceActions
+      key={item._id}
+      item={item}
+      onDone={() => onDecided(item)}
+      onReview={() => onReview(item)}
+    />
   );
   return (
     <Modal
@@ -48,15 +67,15 @@ export function EvidenceModal({
 /** Quick approve, quick reject with a reason, or the full review; an admin's own item gets a note instead. */
 function EvidenceActions({
   item,
-  onClose,
+  onDone,
   onReview,
 }: {
   item: AdminSubmissionDto;
-  onClose(): void;
+  onDone(): void;
   onReview(): void;
 }) {
   const { t } = useTranslation('adminReview');
-  const review = useReview(item._id, onClose);
+  const review = useReview(item._id, onDone);
   const own = useIsSelf()(item.user._id);
   if (own) {
     return (
@@ -94,7 +113,7 @@ function EvidenceBody({ item, onExpired }: { item: AdminSubmissionDto; onExpired
     : null;
 
   return (
-    <div className="ar-evidence" data-testid="evidence-modal">
+    <div className="ar-evidence" data-testid="evidence-modal" data-id={item._id}>
       <div className="ar-evidence-image">
         {url && failedUrl !== url ? (
           <img

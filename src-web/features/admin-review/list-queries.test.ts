@@ -49,23 +49,36 @@ describe('the user list query', () => {
 
 describe('the submission list query', () => {
   it('defaults to pending', () => {
-    expect(readSubmissionList(params(''))).toEqual({ status: 'pending', page: 1 });
-    expect(readSubmissionList(params('status=nope'))).toEqual({ status: 'pending', page: 1 });
+    expect(readSubmissionList(params(''))).toEqual({ status: 'pending', q: '', page: 1 });
+    expect(readSubmissionList(params('status=nope'))).toEqual({ status: 'pending', q: '', page: 1 });
   });
 
   it('keeps all, approved and rejected', () => {
     expect(readSubmissionList(params('status=all')).status).toBe('all');
-    expect(readSubmissionList(params('status=rejected&page=2'))).toEqual({ status: 'rejected', page: 2 });
+    expect(readSubmissionList(params('status=rejected&page=2'))).toEqual({
+      status: 'rejected',
+      q: '',
+      page: 2,
+    });
+    expect(readSubmissionList(params('q=%20Ay%C5%9Fe%20'))).toEqual({
+      status: 'pending',
+      q: 'Ayşe',
+      page: 1,
+    });
   });
 
   it('puts only the non-defaults in the URL', () => {
-    expect(submissionListSearch({ status: 'pending', page: 1 })).toBe('');
-    expect(submissionListSearch({ status: 'all', page: 3 })).toBe('?status=all&page=3');
+    expect(submissionListSearch({ status: 'pending', q: '', page: 1 })).toBe('');
+    expect(submissionListSearch({ status: 'pending', q: 'ayşe', page: 1 })).toBe('?q=ay%C5%9Fe');
+    expect(submissionListSearch({ status: 'all', q: '', page: 3 })).toBe('?status=all&page=3');
   });
 
   it('sends no status for all', () => {
-    expect(submissionListApiQuery({ status: 'all', page: 1 })).toBe('?page=1&limit=10');
-    expect(submissionListApiQuery({ status: 'pending', page: 2 })).toBe('?status=pending&page=2&limit=10');
+    expect(submissionListApiQuery({ status: 'all', q: '', page: 1 })).toBe('?page=1&limit=10');
+    expect(submissionListApiQuery({ status: 'all', q: 'bora', page: 1 })).toBe('?q=bora&page=1&limit=10');
+    expect(submissionListApiQuery({ status: 'pending', q: '', page: 2 })).toBe(
+      '?status=pending&page=2&limit=10',
+    );
   });
 });
 

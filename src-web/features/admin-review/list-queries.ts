@@ -61,18 +61,21 @@ export const SUBMISSION_FILTERS: readonly SubmissionFilter[] = ['all', ...REVIEW
 
 export interface SubmissionListState {
   status: SubmissionFilter;
+  /** the task's title, or the sender's name or email */
+  q: string;
   page: number;
 }
 
 /** Pending is the default: the review queue is what the screen is for. */
 export function readSubmissionList(params: URLSearchParams): SubmissionListState {
   const status = SUBMISSION_FILTERS.find((f) => f === params.get('status')) ?? 'pending';
-  return { status, page: readPage(params.get('page')) };
+  return { status, q: (params.get('q') ?? '').trim(), page: readPage(params.get('page')) };
 }
 
 export function submissionListSearch(state: SubmissionListState): string {
   return queryString({
     status: state.status === 'pending' ? undefined : state.status,
+    q: state.q || undefined,
     page: state.page > 1 ? state.page : undefined,
   });
 }
@@ -80,6 +83,7 @@ export function submissionListSearch(state: SubmissionListState): string {
 export function submissionListApiQuery(state: SubmissionListState): string {
   return queryString({
     status: state.status === 'all' ? undefined : state.status,
+    q: state.q || undefined,
     page: state.page,
     limit: SUBMISSIONS_PAGE_SIZE,
   });

@@ -8,11 +8,14 @@ export function ReviewTable({
   className,
   testId,
   headers,
+  headerCell,
   children,
 }: {
   className?: string;
   testId?: string;
   headers: readonly { key: string; label: string }[];
+  /** what a header cell holds instead of its label (a "select the page" tick box) */
+  headerCell?(key: string): ReactNode | undefined;
   children: ReactNode;
 }) {
   return (
@@ -22,7 +25,7 @@ export function ReviewTable({
           <tr>
             {headers.map(({ key, label }) => (
               <th key={key} scope="col">
-                {label}
+                {headerCell?.(key) ?? label}
               </th>
             ))}
           </tr>

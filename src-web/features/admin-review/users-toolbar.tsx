@@ -1,8 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ADMIN_USER_FILTERS, type AdminUserFilter } from '../../../src-server/contract/admin';
-
-const SEARCH_DELAY_MS = 300;
+import { useSearchText } from './use-search-text';
 
 /** The search box (applied after a short pause, or at once on Enter) and the filter. */
 export function UsersToolbar({
@@ -17,23 +15,7 @@ export function UsersToolbar({
   onStatus(status: AdminUserFilter): void;
 }) {
   const { t } = useTranslation('adminReview');
-  const [text, setText] = useState(q);
-  const applied = useRef(q);
-  // the URL changed from elsewhere (back button, a link): follow it
-  useEffect(() => {
-    if (q !== applied.current) {
-      applied.current = q;
-      setText(q);
-    }
-  }, [q]);
-  useEffect(() => {
-    if (text.trim() === applied.current) return;
-    const timer = setTimeout(() => {
-      applied.current = text.trim();
-      onSearch(text.trim());
-    }, SEARCH_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [text, onSearch]);
+  const { text, setText, submit } = useSearchText(q, onSearch);
 
   return (
     <form
@@ -41,8 +23,7 @@ export function UsersToolbar({
       aria-label={t('users.search')}
       onSubmit={(e) => {
         e.preventDefault();
-        applied.current = text.trim();
-        onSearch(text.trim());
+        submit();
       }}
     >
       <div className="field ar-grow">

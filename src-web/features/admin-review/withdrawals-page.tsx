@@ -6,7 +6,8 @@ import { ConfirmModal } from '../../components/confirm-modal';
 import { useToast } from '../../components/toast';
 import { formatAccountNumber, formatMoney } from '../../lib/format';
 import { usePageTitle } from '../../lib/page-title';
-import { adminKeys, approveWithdrawal, fetchWithdrawals } from './admin-review-api';
+import { adminKeys, approveWithdrawal, bulkReviewWithdrawals, fetchWithdrawals } from './admin-review-api';
+import { BulkBar, useBulkRun, useSelection } from './bulk-review';
 import { ExportButtons } from './export-button';
 import { newIdempotencyKey } from './idempotency-key';
 import { ListBody } from './list-body';
@@ -41,6 +42,19 @@ export function WithdrawalsPage() {
     fetchList: fetchWithdrawals,
     enabled: (s) => !isReversedRange(s),
   });
+  // the payout run: many pending withdrawals approved, or rejected with one reason, at once
+  // ticks belong to the page shown: the confirmation adds up what is on screen
+  const selection = useSelection(withdrawalListSearch(state));
+  const bulk = useBulkRun(
+    (
+      ids: readonly string[],
+      decision: { status: 'approved' } | { status: 'rejected'; reason: string },
+      key: string,
+    ) => bulkReviewWithdrawals(ids, decision, key),
+  );
+  const selectedTotal = (list.data?.items ?? [])
+    .filter((w) => selection.ids.has(w._id))
+    .reduce((sum, w) => sum + Math.round(w.amount * 100), 0);
   const [rejecting, setRejecting] = useState<WithdrawalDto | null>(null);
   // approving pays real money: asked first, like the reject asks for a reason
   const [approving, setApproving] = useState<WithdrawalDto | null>(null);
@@ -76,6 +90,19 @@ export function WithdrawalsPage() {
         onChange={(change) => patch({ ...change, page: 1 })}
         onReset={() => go(EMPTY_WITHDRAWAL_FILTERS)}
       />
+      <BulkBar
+        testId="withdrawals-bulk"
+        count={selection.ids.size}
+        sending={bulk.sending}
+        onClear={selection.clear}
+        onApprove={() => bulk.run([...selection.ids], { status: 'approved' }, selection.clear)}
+        onReject={(reason) => bulk.run([...selection.ids], { status: 'rejected', reason }, selection.clear)}
+        approveConfirm={{
+          title: t('withdrawals.bulkApproveTitle', { count: selection.ids.size }),
+          body: t('withdrawals.bulkApproveBody', { amount: formatMoney(selectedTotal / 100) }),
+        }}
+        reasons="written"
+      />
       {isReversedRange(state) ? (
         <p className="card ar-empty" data-testid="withdrawals-reversed">
           {t('withdrawals.reversedRange')}
@@ -110,6 +137,7 @@ export function WithdrawalsPage() {
                 <WithdrawalsTable
                   items={data.items}
                   busyId={approve.isPending ? (approve.variables?._id ?? null) : null}
+                  selection={selection}
                   onApprove={setApproving}
                   onReject={setRejecting}
                 />

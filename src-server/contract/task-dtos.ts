@@ -25,10 +25,13 @@ export interface UserTaskSubmissionDto {
 export interface UserTaskDto {
   _id: string;
   task: { _id: string; title: string; reward: number; status: TaskStatus; deadline: string | null };
-  status: 'in_progress' | 'completed';
+  /** expired: not submitted in time; its slot and comment went back to the task (issue 15) */
+  status: 'in_progress' | 'completed' | 'expired';
   automaticComment: string | null;
   startedAt: string;
   completedAt: string | null;
+  /** while in progress: the moment the proof must have arrived by */
+  expiresAt: string | null;
   submission: UserTaskSubmissionDto | null;
 }
 
@@ -49,6 +52,8 @@ export interface TaskDto {
   steps: string[];
   requirements: string[];
   estimatedTime: number | null;
+  /** minutes a started task may take before it expires */
+  timeLimitMinutes: number;
   rating: number;
   totalCompleted: number;
   /** slots still free: maxCompletions minus records in progress, pending or approved */

@@ -15,6 +15,7 @@ export const TASK_FIELD_MESSAGES = {
   deadlineRequired: 'Deadline is required',
   deadlineInvalid: 'Please enter a valid date',
   deadlinePast: 'Deadline must be after today',
+  timeLimitInvalid: 'The time limit must be a whole number of minutes from 5 to 10,080 (7 days)',
   fieldRequired: 'This field is required',
   invalidValue: FIELD_MESSAGES.invalidValue,
   tooLong: FIELD_MESSAGES.tooLong,
@@ -123,6 +124,17 @@ const estimatedTime = z.preprocess(
   blankToUndefined,
   z.number({ error: M.invalidValue }).int(M.invalidValue).min(0, M.invalidValue).max(100_000).optional(),
 );
+/** Minutes a started task may take before it expires (issue 15). */
+export const TIME_LIMIT_MINUTES = { min: 5, max: 10_080, default: 60 } as const;
+const timeLimitMinutes = z.preprocess(
+  blankToUndefined,
+  z
+    .number({ error: M.timeLimitInvalid })
+    .int(M.timeLimitInvalid)
+    .min(TIME_LIMIT_MINUTES.min, M.timeLimitInvalid)
+    .max(TIME_LIMIT_MINUTES.max, M.timeLimitInvalid)
+    .optional(),
+);
 const category = z.enum(CATEGORIES, { error: M.invalidValue });
 const difficulty = z.enum(DIFFICULTIES, { error: M.invalidValue });
 const status = z.enum(TASK_STATUSES, { error: M.invalidValue });
@@ -144,6 +156,7 @@ export const taskCreateSchema = z.object({
   steps: list.optional(),
   requirements: list.optional(),
   estimatedTime,
+  timeLimitMinutes,
   isFeatured: z.boolean({ error: M.invalidValue }).optional(),
 });
 export type TaskCreateInput = z.input<typeof taskCreateSchema>;
@@ -167,6 +180,7 @@ export const taskAdminUpdateSchema = z.object({
   steps: list.optional(),
   requirements: list.optional(),
   estimatedTime: z.preprocess(blankToNull, z.union([z.null(), estimatedTime])),
+  timeLimitMinutes,
   isFeatured: z.boolean({ error: M.invalidValue }).optional(),
 });
 
@@ -192,6 +206,7 @@ export const taskOwnerUpdateSchema = z.object({
   steps: list.optional(),
   requirements: list.optional(),
   estimatedTime,
+  timeLimitMinutes,
 });
 
 export const taskFeatureSchema = z.object({

@@ -45,6 +45,8 @@ export interface TasksTable {
   rating: Generated<number>;
   total_completed: Generated<number>;
   reserved: Generated<number>;
+  /** minutes a started record has to send its proof (issue 15): 5 to 10,080, 60 by default */
+  time_limit_minutes: Generated<number>;
   created_by: string | null;
   created_at: string;
   updated_at: string;
@@ -67,10 +69,15 @@ export interface UserTasksTable {
   _id: string;
   user_id: string;
   task_id: string;
-  status: 'in_progress' | 'completed';
+  /** expired: not submitted by expires_at; its slot and comment were given back (issue 15) */
+  status: 'in_progress' | 'completed' | 'expired';
   automatic_comment: string | null;
   started_at: string;
   completed_at: string | null;
+  /** when a record in progress runs out of time (started_at + the task's time limit) */
+  expires_at: string | null;
+  /** when the sweep ended it */
+  expired_at: string | null;
 }
 
 export interface SubmissionsTable {

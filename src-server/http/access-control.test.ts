@@ -61,6 +61,7 @@ const ROUTES: Record<string, Access> = {
   'DELETE /api/admin/users/:id': 'admin',
   'GET /api/admin/users/:id/submissions': 'admin',
   'GET /api/admin/users/:id/withdrawals': 'admin',
+  'GET /api/admin/submissions/pending-ids': 'admin',
   'GET /api/admin/submissions/recent': 'admin',
   'GET /api/admin/submissions': 'admin',
   'GET /api/admin/notifications/status': 'admin',

@@ -7,6 +7,7 @@ import * as feedbackCodes from './2026-11-25-0900-feedback-codes';
 import * as searchFolding from './2026-11-25-1300-search-folding';
 import * as statCounters from './2026-11-25-1700-stat-counters';
 import * as proofThumbnails from './2026-11-25-1800-proof-thumbnails';
+import * as taskTimeLimits from './2026-11-26-0900-task-time-limits';
 
 /** Every migration, registered by name (a folder-reading provider breaks inside a bundle). */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-1300-search-folding': searchFolding,
   '2026-11-25-1700-stat-counters': statCounters,
   '2026-11-25-1800-proof-thumbnails': proofThumbnails,
+  '2026-11-26-0900-task-time-limits': taskTimeLimits,
 };

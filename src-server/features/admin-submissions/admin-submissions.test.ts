@@ -97,6 +97,29 @@ describe('GET /api/admin/submissions', () => {
   });
 });
 
+describe('GET /api/admin/submissions/recent', () => {
+  it('gives the 5 newest of any status by default', async () => {
+    const res = await get('/api/admin/submissions/recent');
+    expect(res.status).toBe(200);
+    expect(idsOf(res.body.data)).toEqual([ids[6], ids[5], ids[4], ids[3], ids[2]]);
+    expect(res.body.data[2]).toMatchObject({ status: 'approved', user: { email: 'ayse@example.test' } });
+  });
+
+  it.each([
+    ['limit=2', 2],
+    ['limit=50', 7],
+    ['limit=', 5],
+  ])('takes %s', async (query, count) => {
+    const res = await get(`/api/admin/submissions/recent?${query}`);
+    expect(res.body.data).toHaveLength(count);
+  });
+
+  it.each(['limit=0', 'limit=51', 'limit=-1', 'limit=abc'])('refuses %s with a 422', async (query) => {
+    const res = await get(`/api/admin/submissions/recent?${query}`);
+    expect([res.status, res.body.error.code]).toEqual([422, 'validation_error']);
+  });
+});
+
 describe('GET /api/admin/submissions/pending-ids', () => {
   it('gives the pending ids matching the search, newest first, and how many match', async () => {
     const all = await get('/api/admin/submissions/pending-ids');
@@ -134,28 +157,5 @@ describe('GET /api/admin/submissions/pending-ids', () => {
     );
     const long = await get(`/api/admin/submissions/pending-ids?q=${'x'.repeat(201)}`);
     expect(long.status).toBe(422);
-  });
-});
-
-describe('GET /api/admin/submissions/recent', () => {
-  it('gives the 5 newest of any status by default', async () => {
-    const res = await get('/api/admin/submissions/recent');
-    expect(res.status).toBe(200);
-    expect(idsOf(res.body.data)).toEqual([ids[6], ids[5], ids[4], ids[3], ids[2]]);
-    expect(res.body.data[2]).toMatchObject({ status: 'approved', user: { email: 'ayse@example.test' } });
-  });
-
-  it.each([
-    ['limit=2', 2],
-    ['limit=50', 7],
-    ['limit=', 5],
-  ])('takes %s', async (query, count) => {
-    const res = await get(`/api/admin/submissions/recent?${query}`);
-    expect(res.body.data).toHaveLength(count);
-  });
-
-  it.each(['limit=0', 'limit=51', 'limit=-1', 'limit=abc'])('refuses %s with a 422', async (query) => {
-    const res = await get(`/api/admin/submissions/recent?${query}`);
-    expect([res.status, res.body.error.code]).toEqual([422, 'validation_error']);
   });
 });

@@ -7,9 +7,14 @@ import { allSubmissions, mySubmissions, receiveProof, submitProof } from './subm
 
 export const submissionsRoutes = new Hono<AppEnv>()
   .post('/', requireUser, requireActive, async (c) => {
+    // the proof counts from when its request began: a slow upload is not its sender's delay
+    const arrivedAt = c.var.deps.clock().toISOString();
     const upload = await receiveProof(c.var.deps, c.var.user, c.req.raw);
     try {
-      return c.json({ success: true, data: await submitProof(c.var.deps, c.var.user, upload) }, 201);
+      return c.json(
+        { success: true, data: await submitProof(c.var.deps, c.var.user, upload, arrivedAt) },
+        201,
+      );
     } finally {
       await upload.discard();
     }

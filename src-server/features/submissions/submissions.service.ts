@@ -31,9 +31,18 @@ function isUniqueViolation(err: unknown): boolean {
   return err instanceof Error && 'code' in err && err.code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
-/** Why a record cannot take a proof now: none in progress, or one already waiting for review. */
-async function submitRefusal(db: Conn, record: UserTaskRow | undefined): Promise<AppError | null> {
+/**
+ * Why a record cannot take a proof now: none in progress, its time ran out (task_expired, even
+ * before the sweep ended it), or one already waiting for review.
+ */
+async function submitRefusal(
+  db: Conn,
+  record: UserTaskRow | undefined,
+  now: string,
+): Promise<AppError | null> {
   if (!record) return fail.conflict('submission_not_allowed');
+  const overdue = record.status === 'in_progress' && record.expires_at !== null && record.expires_at <= now;
+  if (record.status === 'expired' || overdue) return fail.conflict('task_expired');
   if (record.status === 'in_progress') return null;
   const latest = await latestSubmission(db, record._id);
   return latest?.status === 'pending'
@@ -55,12 +64,17 @@ export function receiveProof(deps: Deps, user: UserRow, request: Request) {
  * stores it durably, then in one transaction moves the record to completed and inserts the
  * pending submission with the task's current reward. The file is removed if that fails.
  */
-export async function submitProof(deps: Deps, user: UserRow, upload: ImageUpload): Promise<SubmissionDto> {
+export async function submitProof(
+  deps: Deps,
+  user: UserRow,
+  upload: ImageUpload,
+  arrivedAt = nowIso(deps.clock),
+): Promise<SubmissionDto> {
   if (!upload.file) throw fail.invalid('proof_required', 'proofImage');
   const fields = check(submissionFieldsSchema, upload.fields);
   const task = await findTask(deps.db, fields.task);
   if (!task) throw fail.notFound('task_not_found');
-  const refusal = await submitRefusal(deps.db, await findUserTask(deps.db, user._id, task._id));
+  const refusal = await submitRefusal(deps.db, await findUserTask(deps.db, user._id, task._id), arrivedAt);
   if (refusal) throw refusal;
 
   const image = await sanitizeReceivedProof(upload, PROOF_FORMATS, 'proofImage');
@@ -80,8 +94,8 @@ export async function submitProof(deps: Deps, user: UserRow, upload: ImageUpload
       const current = await findTask(trx, task._id);
       if (!current) throw fail.notFound('task_not_found');
       const record = await findUserTask(trx, user._id, task._id);
-      if (!record || !(await completeUserTask(trx, record._id, now))) {
-        throw (await submitRefusal(trx, record)) ?? fail.conflict('submission_not_allowed');
+      if (!record || !(await completeUserTask(trx, record._id, now, arrivedAt))) {
+        throw (await submitRefusal(trx, record, arrivedAt)) ?? fail.conflict('submission_not_allowed');
       }
       await insertSubmission(trx, {
         _id: id,

@@ -4,8 +4,9 @@ import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
 import { takeRandomComment } from './task-comments.repository';
+import { expireDue } from './task-expiry';
 import { toUserTaskDto } from './tasks.mapper';
-import { type Conn, findTask, reserveSlot } from './tasks.repository';
+import { type Conn, findTask, reserveSlot, type TaskRow } from './tasks.repository';
 import { isOpen } from './tasks.service';
 import {
   findUserTask,
@@ -29,36 +30,53 @@ async function reservationFailure(db: Conn, taskId: string, now: string) {
   return fail.conflict('task_unavailable');
 }
 
-async function recordOf(db: Conn, userId: string, taskId: string): Promise<UserTaskDto> {
+async function recordOf(db: Conn, userId: string, taskId: string, now: string): Promise<UserTaskDto> {
   const [record] = await listUserTaskRecords(db, userId, taskId);
-  return toUserTaskDto(record);
+  return toUserTaskDto(record, now);
+}
+
+/** When a record started now on this task runs out of time. */
+function expiryOf(task: Pick<TaskRow, 'time_limit_minutes'>, now: string): string {
+  return new Date(Date.parse(now) + task.time_limit_minutes * 60_000).toISOString();
 }
 
 /**
  * POST /api/tasks/{id}/start: in one transaction, the user's record, one slot of the task
- * and one random unused comment (none when the pool is empty). Each step is a conditional
- * statement, so concurrent starts never share a comment nor exceed maxCompletions.
+ * and one random unused comment (none when the pool is empty), with the task's time limit.
+ * Each step is a conditional statement, so concurrent starts never share a comment nor exceed
+ * maxCompletions. The task's records past their time are ended first (their slots and comments
+ * come back), and a record of the user's own that expired starts again with a new comment.
  */
 export async function startTask(deps: Deps, user: UserRow, taskId: string): Promise<UserTaskDto> {
   const now = nowIso(deps.clock);
   const task = await findTask(deps.db, taskId);
   if (!task) throw fail.notFound('task_not_found');
-  if (await findUserTask(deps.db, user._id, taskId)) throw fail.conflict('task_already_started');
+  await expireDue(deps.db, now, taskId);
+  const existing = await findUserTask(deps.db, user._id, taskId);
+  if (existing && existing.status !== 'expired') throw fail.conflict('task_already_started');
   if (!isOpen(task, now)) throw fail.conflict('task_unavailable');
   try {
     return await deps.db.transaction().execute(async (trx) => {
       if (!(await reserveSlot(trx, taskId, now))) throw await reservationFailure(trx, taskId, now);
       const comment = await takeRandomComment(trx, taskId, user._id, now);
-      await insertUserTask(trx, {
-        _id: newId(),
-        user_id: user._id,
-        task_id: taskId,
-        status: 'in_progress',
-        automatic_comment: comment,
-        started_at: now,
-        completed_at: null,
-      });
-      return recordOf(trx, user._id, taskId);
+      const expiresAt = expiryOf(task, now);
+      if (existing) {
+        if (!(await reopenUserTask(trx, existing._id, 'expired', { now, expiresAt, comment })))
+          throw fail.conflict('task_already_started');
+      } else {
+        await insertUserTask(trx, {
+          _id: newId(),
+          user_id: user._id,
+          task_id: taskId,
+          status: 'in_progress',
+          automatic_comment: comment,
+          started_at: now,
+          completed_at: null,
+          expires_at: expiresAt,
+          expired_at: null,
+        });
+      }
+      return recordOf(trx, user._id, taskId, now);
     });
   } catch (err) {
     // the same user starting twice at once: the unique (user, task) index decides
@@ -69,7 +87,8 @@ export async function startTask(deps: Deps, user: UserRow, taskId: string): Prom
 
 /**
  * POST /api/tasks/{id}/restart: only when the latest submission was rejected. The record
- * goes back to in_progress, keeps its comment and takes a slot again (if one is free).
+ * goes back to in_progress with a new time limit, keeps its comment and takes a slot again (if
+ * one is free).
  */
 export async function restartTask(deps: Deps, user: UserRow, taskId: string): Promise<UserTaskDto> {
   const now = nowIso(deps.clock);
@@ -81,13 +100,16 @@ export async function restartTask(deps: Deps, user: UserRow, taskId: string): Pr
     const latest = await latestSubmission(trx, record._id);
     if (record.status !== 'completed' || latest?.status !== 'rejected')
       throw fail.conflict('task_not_restartable');
-    if (!(await reopenUserTask(trx, record._id, now))) throw fail.conflict('task_not_restartable');
+    const expiresAt = expiryOf(task, now);
+    if (!(await reopenUserTask(trx, record._id, 'completed', { now, expiresAt })))
+      throw fail.conflict('task_not_restartable');
     if (!(await reserveSlot(trx, taskId, now))) throw await reservationFailure(trx, taskId, now);
-    return recordOf(trx, user._id, taskId);
+    return recordOf(trx, user._id, taskId, now);
   });
 }
 
 /** GET /api/tasks/user: the user's records, newest first. */
 export async function myTaskRecords(deps: Deps, user: UserRow): Promise<UserTaskDto[]> {
-  return (await listUserTaskRecords(deps.db, user._id)).map(toUserTaskDto);
+  const now = nowIso(deps.clock);
+  return (await listUserTaskRecords(deps.db, user._id)).map((row) => toUserTaskDto(row, now));
 }

@@ -40,6 +40,7 @@ export function toTaskDto(row: TaskRow, view: TaskView): TaskDto {
     steps: textList(row.steps),
     requirements: textList(row.requirements),
     estimatedTime: row.estimated_time,
+    timeLimitMinutes: row.time_limit_minutes,
     rating: row.rating,
     totalCompleted: row.total_completed,
     remainingSlots: Math.max(0, row.max_completions - row.reserved),
@@ -61,8 +62,12 @@ export function toTaskDto(row: TaskRow, view: TaskView): TaskDto {
   return dto;
 }
 
-/** A user task record as SPEC.md section 3 shows it. */
-export function toUserTaskDto(row: UserTaskRecordRow): UserTaskDto {
+/**
+ * A user task record as SPEC.md section 3 shows it. One in progress past its time reads as
+ * expired even before the sweep has ended it (`now`, the reader's clock).
+ */
+export function toUserTaskDto(row: UserTaskRecordRow, now: string): UserTaskDto {
+  const overdue = row.status === 'in_progress' && row.expires_at !== null && row.expires_at <= now;
   return {
     _id: row._id,
     task: {
@@ -72,10 +77,11 @@ export function toUserTaskDto(row: UserTaskRecordRow): UserTaskDto {
       status: row.task_status as TaskStatus,
       deadline: row.task_deadline,
     },
-    status: row.status,
-    automaticComment: row.automatic_comment,
+    status: overdue ? 'expired' : row.status,
+    automaticComment: overdue || row.status === 'expired' ? null : row.automatic_comment,
     startedAt: row.started_at,
     completedAt: row.completed_at,
+    expiresAt: row.status === 'in_progress' && !overdue ? row.expires_at : null,
     submission:
       row.sub_id === null
         ? null

@@ -43,6 +43,7 @@ const TASK_COLUMNS = [
   'tasks.rating',
   'tasks.total_completed',
   'tasks.reserved',
+  'tasks.time_limit_minutes',
   'tasks.created_by',
   'tasks.created_at',
   'tasks.updated_at',

@@ -51,7 +51,7 @@ async function present(deps: Deps, row: TaskRow, viewer: UserRow | undefined, wi
   let userTask: TaskDto['userTask'];
   if (withUserTask && viewer) {
     const [record] = await listUserTaskRecords(deps.db, viewer._id, row._id);
-    userTask = record ? toUserTaskDto(record) : null;
+    userTask = record ? toUserTaskDto(record, nowIso(deps.clock)) : null;
   }
   return toTaskDto(row, { viewerId: viewer?._id, counts, comments, userTask });
 }
@@ -162,6 +162,7 @@ export async function createTask(deps: Deps & Pick<AppDeps, 'push'>, admin: User
       steps: JSON.stringify(input.steps ?? []),
       requirements: JSON.stringify(input.requirements ?? []),
       estimated_time: input.estimatedTime ?? null,
+      ...(input.timeLimitMinutes !== undefined && { time_limit_minutes: input.timeLimitMinutes }),
       created_by: admin._id,
       created_at: now,
       updated_at: now,
@@ -204,6 +205,7 @@ export async function updateTaskFor(deps: Deps, user: UserRow, id: string, body:
     ...(input.steps !== undefined && { steps: JSON.stringify(input.steps) }),
     ...(input.requirements !== undefined && { requirements: JSON.stringify(input.requirements) }),
     ...(input.estimatedTime !== undefined && { estimated_time: input.estimatedTime }),
+    ...(input.timeLimitMinutes !== undefined && { time_limit_minutes: input.timeLimitMinutes }),
     ...('isFeatured' in input && input.isFeatured !== undefined && { is_featured: input.isFeatured ? 1 : 0 }),
     updated_at: now,
   };

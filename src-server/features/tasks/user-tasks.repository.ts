@@ -35,26 +35,97 @@ export async function insertUserTask(db: Conn, row: Insertable<UserTasksTable>):
   await db.insertInto('user_tasks').values(row).execute();
 }
 
-/** Back to in_progress after a rejection; false when the record is not in a finished state. */
-export async function reopenUserTask(db: Conn, id: string, now: string): Promise<boolean> {
+/**
+ * Back to in_progress with a new time limit: after a rejection (from completed, keeping its
+ * comment) or after it expired (from expired, with the comment a new start drew). False when the
+ * record is not in `from`.
+ */
+export async function reopenUserTask(
+  db: Conn,
+  id: string,
+  from: 'completed' | 'expired',
+  change: { now: string; expiresAt: string; comment?: string | null },
+): Promise<boolean> {
   const result = await db
     .updateTable('user_tasks')
-    .set({ status: 'in_progress', started_at: now, completed_at: null })
+    .set({
+      status: 'in_progress',
+      started_at: change.now,
+      completed_at: null,
+      expires_at: change.expiresAt,
+      expired_at: null,
+      ...(change.comment !== undefined && { automatic_comment: change.comment }),
+    })
     .where('_id', '=', id)
-    .where('status', '=', 'completed')
+    .where('status', '=', from)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** In progress to completed (proof sent); false when the record was not in progress. */
-export async function completeUserTask(db: Conn, id: string, now: string): Promise<boolean> {
+/**
+ * In progress to completed (proof sent) when the proof arrived (`arrivedAt`, when its request
+ * began) before the time ran out; false otherwise. The sweep's update asks the opposite of the
+ * same row, so of a proof and an expiry at the same moment exactly one happens.
+ */
+export async function completeUserTask(db: Conn, id: string, now: string, arrivedAt = now): Promise<boolean> {
   const result = await db
     .updateTable('user_tasks')
     .set({ status: 'completed', completed_at: now })
     .where('_id', '=', id)
     .where('status', '=', 'in_progress')
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', arrivedAt)]))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** Records in progress whose time ran out by `cutoff`, oldest first (of one task, or all). */
+export function dueRecords(db: Conn, cutoff: string, limit: number, taskId?: string) {
+  let query = db
+    .selectFrom('user_tasks')
+    .select('_id')
+    .where('status', '=', 'in_progress')
+    .where('expires_at', '<=', cutoff);
+  if (taskId) query = query.where('task_id', '=', taskId);
+  return query.orderBy('expires_at').limit(limit).execute();
+}
+
+/**
+ * In progress and out of time by `cutoff` to expired, its comment taken off it; the record as it
+ * was (task, user, comment), or undefined when something else ended it first.
+ */
+export async function endExpired(db: Conn, id: string, now: string, cutoff: string) {
+  const before = await db
+    .selectFrom('user_tasks')
+    .select(['task_id', 'user_id', 'automatic_comment'])
+    .where('_id', '=', id)
+    .executeTakeFirst();
+  const result = await db
+    .updateTable('user_tasks')
+    .set({ status: 'expired', expired_at: now, automatic_comment: null })
+    .where('_id', '=', id)
+    .where('status', '=', 'in_progress')
+    .where('expires_at', '<=', cutoff)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1 ? before : undefined;
+}
+
+/** A comment given to `userId` back into the task's pool (one row, if the text is there twice). */
+export async function returnComment(db: Conn, taskId: string, userId: string, text: string): Promise<void> {
+  await db
+    .updateTable('task_comments')
+    .set({ used_by: null, used_at: null })
+    .where(
+      '_id',
+      '=',
+      db
+        .selectFrom('task_comments')
+        .select('_id')
+        .where('task_id', '=', taskId)
+        .where('used_by', '=', userId)
+        .where('text', '=', text)
+        .limit(1),
+    )
+    .execute();
 }
 
 /** The newest submission of a record. */

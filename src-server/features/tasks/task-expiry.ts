@@ -1,0 +1,82 @@
+import type { AppDeps } from '../../deps';
+import type { Conn } from './tasks.repository';
+import { releaseSlot } from './tasks.repository';
+import { dueRecords, endExpired, returnComment } from './user-tasks.repository';
+
+type Deps = Pick<AppDeps, 'db' | 'clock'>;
+
+/** How many records one sweep ends at most (the next pass takes the rest). */
+export const SWEEP_BATCH = 500;
+/** How often the server sweeps. */
+export const SWEEP_INTERVAL_MS = 30_000;
+/**
+ * How long after its time a record is ended. A proof counts from when its request began, and an
+ * upload may take the whole request timeout (120 s) to arrive and a moment to be checked: the
+ * record waits for it. Reads show it expired from its time on.
+ */
+export const SWEEP_GRACE_MS = 180_000;
+
+/**
+ * Ends the records in progress whose time ran out SWEEP_GRACE_MS ago (of one task, or all), each in its own
+ * transaction: a conditional update from in_progress (still past its time) to expired, then its
+ * slot back to the task and its comment back to the pool. The update decides: a proof that got
+ * there first (the record completed) or another sweep leaves nothing to return, so each slot
+ * and comment comes back exactly once. Returns how many records it ended.
+ */
+export async function expireDue(
+  db: Conn,
+  now: string,
+  taskId?: string,
+  limit = SWEEP_BATCH,
+): Promise<number> {
+  const cutoff = new Date(Date.parse(now) - SWEEP_GRACE_MS).toISOString();
+  let ended = 0;
+  for (const due of await dueRecords(db, cutoff, limit, taskId)) {
+    const done = await db.transaction().execute(async (trx) => {
+      const record = await endExpired(trx, due._id, now, cutoff);
+      if (!record) return false;
+      await releaseSlot(trx, record.task_id);
+      if (record.automatic_comment !== null)
+        await returnComment(trx, record.task_id, record.user_id, record.automatic_comment);
+      return true;
+    });
+    if (done) ended++;
+  }
+  return ended;
+}
+
+/**
+ * The server's sweep: every SWEEP_INTERVAL_MS until stopped, batch after batch while a pass ends a
+ * full one. A failed pass (the database busy) is retried at the next tick.
+ */
+export function startExpirySweep(deps: Deps, log: (line: string) => void = () => {}) {
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  const pass = async () => {
+    try {
+      let ended: number;
+      do {
+        ended = await expireDue(deps.db, deps.clock().toISOString());
+        if (ended > 0) log(`expired ${ended} started task${ended === 1 ? '' : 's'} past their time limit`);
+      } while (ended === SWEEP_BATCH && !stopped);
+    } catch (err) {
+      log(`expiry sweep failed, retrying later: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+  const tick = () => {
+    if (stopped || running) return;
+    running = pass().finally(() => {
+      running = null;
+    });
+  };
+  tick();
+  const timer = setInterval(tick, SWEEP_INTERVAL_MS);
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -174,6 +174,28 @@ export function TaskFormFields({ values, errors, set }: Props) {
           {t('taskForm.estimatedTimeHint')}
         </p>
       </Field>
+      <Field
+        id="timeLimitMinutes"
+        label={t('taskForm.fields.timeLimitMinutes')}
+        error={errors.timeLimitMinutes}
+      >
+        <input
+          id="timeLimitMinutes"
+          type="number"
+          inputMode="numeric"
+          min={5}
+          max={10_080}
+          step={1}
+          value={values.timeLimitMinutes}
+          aria-invalid={errors.timeLimitMinutes ? true : undefined}
+          aria-describedby={describedBy('timeLimitMinutes', errors.timeLimitMinutes, true)}
+          onChange={(e) => set('timeLimitMinutes', e.target.value)}
+          data-testid="time-limit"
+        />
+        <p id="timeLimitMinutes-hint" className="muted small field-hint">
+          {t('taskForm.timeLimitHint')}
+        </p>
+      </Field>
       {(['steps', 'requirements'] as const).map((key) => (
         <div className="span-2" key={key}>
           <Field id={key} label={t(`taskForm.fields.${key}`)} error={errors[key]}>

@@ -27,6 +27,8 @@ export interface TaskFormValues {
   requirements: string;
   /** minutes, '' for none (the quickest sort uses it) */
   estimatedTime: string;
+  /** minutes a started task may take (5 to 10,080) */
+  timeLimitMinutes: string;
 }
 
 /** The statuses the admin form offers (SPEC.md section 4); a task's other status is kept as it is. */
@@ -48,6 +50,7 @@ export const NEW_TASK_VALUES: TaskFormValues = {
   steps: '',
   requirements: '',
   estimatedTime: '',
+  timeLimitMinutes: '60',
 };
 
 /** The form filled from a stored task (the deadline as its day in Turkey). */
@@ -67,6 +70,7 @@ export function valuesFromTask(task: TaskDto): TaskFormValues {
     steps: (task.steps ?? []).join('\n'),
     requirements: (task.requirements ?? []).join('\n'),
     estimatedTime: task.estimatedTime == null ? '' : String(task.estimatedTime),
+    timeLimitMinutes: String(task.timeLimitMinutes ?? 60),
   };
 }
 
@@ -128,6 +132,7 @@ export function checkTaskForm(values: TaskFormValues, editing?: TaskDto): TaskFo
     steps: linesOf(values.steps),
     requirements: linesOf(values.requirements),
     estimatedTime: num(values.estimatedTime),
+    timeLimitMinutes: num(values.timeLimitMinutes),
   };
   const parsed = taskCreateSchema.safeParse(body);
   if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error) };

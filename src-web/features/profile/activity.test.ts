@@ -16,6 +16,7 @@ function record(
     automaticComment: null,
     startedAt,
     completedAt: null,
+    expiresAt: null,
     submission: submission && {
       _id: `s${n}`,
       status: 'pending',

@@ -1,7 +1,7 @@
 import type { UserTaskDto } from '../../../src-server/contract/tasks';
 
 /** Where a user task record stands (SPEC.md section 4, task page state). */
-export type TaskState = 'in_progress' | 'waiting' | 'approved' | 'rejected';
+export type TaskState = 'in_progress' | 'expired' | 'waiting' | 'approved' | 'rejected';
 
 /**
  * An open record is in progress whatever its last submission said (a restarted rejection);
@@ -9,6 +9,7 @@ export type TaskState = 'in_progress' | 'waiting' | 'approved' | 'rejected';
  */
 export function taskState(record: Pick<UserTaskDto, 'status' | 'submission'>): TaskState {
   if (record.status === 'in_progress') return 'in_progress';
+  if (record.status === 'expired') return 'expired';
   if (record.submission?.status === 'approved') return 'approved';
   if (record.submission?.status === 'rejected') return 'rejected';
   return 'waiting';
@@ -47,7 +48,8 @@ export interface Activity {
 function fromRecord(record: UserTaskDto): Activity | null {
   const state = taskState(record);
   const base = { title: record.task.title, taskId: record.task._id };
-  if (state === 'in_progress') {
+  // an expired record is a task once started (its time ran out)
+  if (state === 'in_progress' || state === 'expired') {
     return {
       ...base,
       id: `started-${record._id}`,

@@ -26,6 +26,7 @@ const task: TaskDto = {
   steps: ['Bir', 'İki'],
   requirements: [],
   estimatedTime: null,
+  timeLimitMinutes: 60,
   rating: 4.5,
   totalCompleted: 0,
   remainingSlots: 100,

@@ -22,6 +22,8 @@ export interface OwnerFormValues {
   requiredProof: ProofType | '';
   taskLink: string;
   estimatedTime: string;
+  /** minutes a started task may take (5 to 10,080) */
+  timeLimitMinutes: string;
   steps: string;
   requirements: string;
   automaticComments: string;
@@ -44,6 +46,7 @@ export function initialValues(task: TaskDto): OwnerFormValues {
     requiredProof: task.requiredProof,
     taskLink: task.taskLink ?? '',
     estimatedTime: task.estimatedTime === null ? '' : String(task.estimatedTime),
+    timeLimitMinutes: String(task.timeLimitMinutes),
     steps: task.steps.join('\n'),
     requirements: task.requirements.join('\n'),
     automaticComments: (task.automaticComments ?? []).join('\n'),
@@ -67,6 +70,7 @@ export function toBody(v: OwnerFormValues): Record<string, unknown> {
     requiredProof: v.requiredProof,
     deadline: v.deadline,
     estimatedTime: num(v.estimatedTime) ?? null,
+    timeLimitMinutes: num(v.timeLimitMinutes),
     steps: lines(v.steps),
     requirements: lines(v.requirements),
     automaticComments: lines(v.automaticComments),

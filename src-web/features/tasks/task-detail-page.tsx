@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import type { TaskDto } from '../../../src-server/contract/tasks';
@@ -8,6 +9,7 @@ import { ApiError } from '../../lib/api';
 import { useAuth } from '../../lib/auth';
 import { formatMoney } from '../../lib/format';
 import { usePageTitle } from '../../lib/page-title';
+import { useNow } from '../../lib/use-now';
 import { CommentBox } from './comment-box';
 import { ProofForm } from './proof-form';
 import { TaskLoadError, TaskNotFound } from './task-not-found';
@@ -39,7 +41,15 @@ function TaskView({ task }: { task: TaskDto }) {
   const { user } = useAuth();
   const progress = useTaskProgress(task);
   const record = task.userTask ?? null;
-  const state = taskPageState(record);
+  // a record in progress counts down each second; at zero the page shows it expired
+  const now = useNow(1000, record?.status === 'in_progress');
+  const state = taskPageState(record, now);
+  const ranOut = state === 'expired' && record?.status === 'in_progress';
+  const { refresh } = progress;
+  useEffect(() => {
+    // the server's own view (its slot gone back, the comment taken off) replaces the countdown's
+    if (ranOut) void refresh();
+  }, [ranOut, refresh]);
   return (
     <section className="container section task-detail" data-testid="task-detail">
       <Link to={paths.tasks} className="back-link">
@@ -70,6 +80,7 @@ function TaskView({ task }: { task: TaskDto }) {
           state={state}
           record={record}
           reward={task.reward}
+          now={now}
           onRestart={progress.restart}
           restarting={progress.restarting}
         />
@@ -115,7 +126,9 @@ function TaskView({ task }: { task: TaskDto }) {
               </ul>
             </section>
           )}
-          {record?.automaticComment && <CommentBox comment={record.automaticComment} />}
+          {record?.automaticComment && state !== 'expired' && (
+            <CommentBox comment={record.automaticComment} />
+          )}
           {user && state === 'in_progress' && (
             <ProofForm taskId={task._id} onSent={() => void progress.refresh()} />
           )}

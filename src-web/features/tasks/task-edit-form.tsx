@@ -124,6 +124,7 @@ export function TaskEditForm({ task, onForbidden }: { task: TaskDto; onForbidden
           {input('maxCompletions', 'number', { min: 1, step: 1, inputMode: 'numeric' })}
           {select('requiredProof', PROOF_TYPES, (p) => t(`common:proofTypes.${p}`))}
           {input('estimatedTime', 'number', { min: 0, step: 1, inputMode: 'numeric' })}
+          {input('timeLimitMinutes', 'number', { min: 5, max: 10_080, step: 1, inputMode: 'numeric' })}
         </div>
         {input('taskLink', 'url', { placeholder: 'https://', maxLength: 2000 })}
         {area('steps', 4, t('edit.linesHint'))}

@@ -63,6 +63,10 @@ export function TaskSideCard({
             <dd>{t('detail.minutes', { count: task.estimatedTime })}</dd>
           </div>
         )}
+        <div>
+          <dt>{t('detail.timeLimit')}</dt>
+          <dd data-testid="time-limit">{t('detail.minutes', { count: task.timeLimitMinutes })}</dd>
+        </div>
       </dl>
       {!signedIn && (
         <div className="notice notice-info login-prompt" data-testid="login-prompt">
@@ -72,7 +76,7 @@ export function TaskSideCard({
           </Link>
         </div>
       )}
-      {signedIn && state === 'available' && (
+      {signedIn && (state === 'available' || state === 'expired') && (
         <>
           {full && <p className="notice notice-info">{t('errors:task_full')}</p>}
           {suspended && (
@@ -88,7 +92,11 @@ export function TaskSideCard({
             aria-describedby={suspended ? 'start-blocked' : undefined}
             data-testid="start-task"
           >
-            {starting ? t('detail.starting') : t('detail.start')}
+            {starting
+              ? t('detail.starting')
+              : state === 'expired'
+                ? t('detail.startAgain')
+                : t('detail.start')}
           </button>
         </>
       )}

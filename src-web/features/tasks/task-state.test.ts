@@ -10,6 +10,7 @@ function record(status: UserTaskDto['status'], review?: 'pending' | 'approved' |
     automaticComment: null,
     startedAt: '2026-01-01T00:00:00.000Z',
     completedAt: null,
+    expiresAt: null,
     submission: review
       ? {
           _id: 's1',
@@ -41,5 +42,15 @@ describe('the task page state', () => {
     ['a rejected submission', record('completed', 'rejected'), 'rejected'],
   ] as const)('gives %s as %s', (_label, input, expected) => {
     expect(taskPageState(input)).toBe(expected);
+  });
+});
+
+describe('a record with a time limit', () => {
+  const withExpiry = (expiresAt: string) => ({ ...record('in_progress'), expiresAt });
+  it('is in progress until its time and expired from it, by the page clock or the server', () => {
+    const at = Date.parse('2026-01-01T01:00:00.000Z');
+    expect(taskPageState(withExpiry('2026-01-01T01:00:00.000Z'), at - 1)).toBe('in_progress');
+    expect(taskPageState(withExpiry('2026-01-01T01:00:00.000Z'), at)).toBe('expired');
+    expect(taskPageState(record('expired'))).toBe('expired');
   });
 });

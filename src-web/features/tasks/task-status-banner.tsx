@@ -4,11 +4,13 @@ import type { UserTaskDto } from '../../../src-server/contract/tasks';
 import { paths } from '../../app/paths';
 import { shownFeedback } from '../../lib/feedback';
 import { formatMoney } from '../../lib/format';
+import { formatCountdown } from '../../lib/use-now';
 import type { TaskPageState } from './task-state';
 
 const KIND: Record<TaskPageState, string> = {
   available: 'notice-info',
   in_progress: 'notice-progress',
+  expired: 'notice-warning',
   completed: 'notice-progress',
   approved: 'notice-success',
   rejected: 'notice-error',
@@ -19,12 +21,15 @@ export function TaskStatusBanner({
   state,
   record,
   reward,
+  now,
   onRestart,
   restarting,
 }: {
   state: TaskPageState;
   record: UserTaskDto | null;
   reward: number;
+  /** the page's clock, for the countdown */
+  now: number;
   onRestart(): void;
   restarting: boolean;
 }) {
@@ -39,6 +44,14 @@ export function TaskStatusBanner({
         <strong>{t(`state.${state}.title`)}</strong>
       </p>
       <p className="task-state-text">{t(`state.${state}.text`, { amount })}</p>
+      {state === 'in_progress' && record?.expiresAt && (
+        <p className="task-countdown">
+          {t('state.timeLeft')}{' '}
+          <time dateTime={record.expiresAt} data-testid="time-left">
+            {formatCountdown(Date.parse(record.expiresAt) - now)}
+          </time>
+        </p>
+      )}
       {state === 'rejected' && submission?.rejectionReason && (
         <p>
           <strong>{t('state.reason')}:</strong>{' '}

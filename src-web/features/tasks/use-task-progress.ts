@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TIMINGS_MS } from '../../../src-server/contract/constants';
 import type { TaskDto } from '../../../src-server/contract/tasks';
@@ -15,7 +16,7 @@ export function useTaskProgress(task: TaskDto) {
   const { user } = useAuth();
   const key = taskKeys.detail(task._id, user?._id ?? 'guest');
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: taskKeys.all });
+  const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: taskKeys.all }), [queryClient]);
   const keepRecord = (record: TaskDto['userTask']) =>
     queryClient.setQueryData<TaskDto>(key, (old) => (old ? { ...old, userTask: record } : old));
   // the server knows better than this page: a second tab started or sent it already

@@ -3,6 +3,7 @@ import { openDatabase } from '../db/database';
 import { latestMigrationName } from '../db/migrate';
 import { checkStatCounters } from '../features/admin-stats/stat-doctor';
 import { runMoneyChecks } from '../features/money/doctor';
+import { checkTaskRecords } from '../features/tasks/task-doctor';
 import { lastAppliedMigration } from '../storage/backup';
 import { referencedFiles } from '../storage/backup-files';
 import { DataFolder } from '../storage/data-folder';
@@ -18,6 +19,7 @@ export interface Finding {
     | 'migrations'
     | 'money'
     | 'stats'
+    | 'tasks'
     | 'missing_file'
     | 'orphan_file';
   message: string;
@@ -97,6 +99,7 @@ export async function runDoctor(folder: DataFolder): Promise<Finding[]> {
     }
     for (const p of await runMoneyChecks(db)) out.push({ check: 'money', message: p.message });
     for (const message of await checkStatCounters(db)) out.push({ check: 'stats', message });
+    for (const message of await checkTaskRecords(db)) out.push({ check: 'tasks', message });
     out.push(...(await fileChecks(folder, await referencedFiles(db))));
     return out;
   } finally {

@@ -7,6 +7,7 @@ import { pngFile } from '../../storage/image-fixtures';
 import { makeUser } from '../../testing/factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { submit } from '../submissions/submission-test-helpers';
+import { checkTaskRecords } from './task-doctor';
 import { expireDue, SWEEP_GRACE_MS } from './task-expiry';
 import { createTask, settleLatest, taskRow } from './task-test-helpers';
 
@@ -226,5 +227,34 @@ describe('slots and comments come back under load', () => {
     }
     expect(landed + refused).toBe(12);
     console.log(`proof vs expiry: ${landed} landed, ${refused} refused`);
+  });
+});
+
+describe('the doctor', () => {
+  it('finds nothing after all of the above, and each broken rule when one is broken', async () => {
+    expect(await checkTaskRecords(t.deps.db)).toEqual([]);
+    const id = await createTask(t, adminToken, { timeLimitMinutes: 5, automaticComments: ['K'] });
+    const { user, token } = await worker();
+    await start(id, token);
+    now += 5 * MINUTE + SWEEP_GRACE_MS;
+    await expireDue(t.deps.db, iso(now), id);
+    expect(await checkTaskRecords(t.deps.db)).toEqual([]);
+    // an expiry that kept its comment, and a slot not given back
+    await t.deps.db
+      .updateTable('user_tasks')
+      .set({ automatic_comment: 'K' })
+      .where('user_id', '=', user._id)
+      .execute();
+    await t.deps.db
+      .updateTable('task_comments')
+      .set({ used_by: user._id })
+      .where('task_id', '=', id)
+      .execute();
+    await t.deps.db.updateTable('tasks').set({ reserved: 1 }).where('_id', '=', id).execute();
+    const found = await checkTaskRecords(t.deps.db);
+    expect(found).toHaveLength(3);
+    expect(found.join('\n')).toMatch(
+      /still holds its comment[\s\S]*still given to expired record[\s\S]*counts 1 slots taken but 0/,
+    );
   });
 });

@@ -31,6 +31,7 @@ export const ERROR_MESSAGES = {
   task_unavailable: 'This task is not available',
   task_not_restartable: 'Only a rejected task can be restarted',
   task_expired: 'Your time for this task ran out: start it again to send a proof',
+  task_closed: 'This task was closed and no longer takes proofs',
   submission_not_found: 'Submission not found',
   submission_not_allowed: 'You can only submit proof for a task in progress',
   submission_pending: 'A submission for this task is already waiting for review',

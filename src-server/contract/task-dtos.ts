@@ -32,6 +32,8 @@ export interface UserTaskDto {
   completedAt: string | null;
   /** while in progress: the moment the proof must have arrived by */
   expiresAt: string | null;
+  /** why an expired record ended: its time ran out, or its task was deleted or closed */
+  endReason: 'time' | 'task_closed' | null;
   submission: UserTaskSubmissionDto | null;
 }
 

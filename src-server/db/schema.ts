@@ -76,8 +76,10 @@ export interface UserTasksTable {
   completed_at: string | null;
   /** when a record in progress runs out of time (started_at + the task's time limit) */
   expires_at: string | null;
-  /** when the sweep ended it */
+  /** when it ended (the sweep, or its task closing) */
   expired_at: string | null;
+  /** why an expired record ended: its time ran out, or its task was deleted or closed */
+  end_reason: 'time' | 'task_closed' | null;
 }
 
 export interface SubmissionsTable {

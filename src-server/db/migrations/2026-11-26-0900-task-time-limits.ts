@@ -3,7 +3,8 @@ import { type Kysely, sql } from 'kysely';
 // Frozen: never edit a migration that has shipped; add a new one instead.
 // Issue 15: a started task has a time limit. Each task gets `time_limit_minutes` (60 unless
 // set; 5 to 10,080); each user task record its `expires_at` and, once the sweep ended it, the
-// status `expired` with `expired_at`. SQLite cannot widen a CHECK constraint in place, so
+// status `expired` with `expired_at` and why (`end_reason`: its time ran out, or its task was
+// deleted or closed). SQLite cannot widen a CHECK constraint in place, so
 // user_tasks is rebuilt by SQLite's own procedure (https://sqlite.org/lang_altertable.html,
 // "making other kinds of table schema changes"): foreign keys off, a new table, the rows
 // copied, the old one dropped, the new one renamed, the indexes made again, the foreign keys
@@ -19,7 +20,8 @@ const rebuild = [
     started_at TEXT NOT NULL,
     completed_at TEXT,
     expires_at TEXT,
-    expired_at TEXT
+    expired_at TEXT,
+    end_reason TEXT CHECK (end_reason IN ('time','task_closed'))
   ) STRICT`,
   `INSERT INTO user_tasks_new (_id, user_id, task_id, status, automatic_comment, started_at, completed_at, expires_at)
     SELECT _id, user_id, task_id, status, automatic_comment, started_at, completed_at,

@@ -41,6 +41,7 @@ async function submitRefusal(
   now: string,
 ): Promise<AppError | null> {
   if (!record) return fail.conflict('submission_not_allowed');
+  if (record.status === 'expired' && record.end_reason === 'task_closed') return fail.conflict('task_closed');
   const overdue = record.status === 'in_progress' && record.expires_at !== null && record.expires_at <= now;
   if (record.status === 'expired' || overdue) return fail.conflict('task_expired');
   if (record.status === 'in_progress') return null;
@@ -73,7 +74,11 @@ export async function submitProof(
   if (!upload.file) throw fail.invalid('proof_required', 'proofImage');
   const fields = check(submissionFieldsSchema, upload.fields);
   const task = await findTask(deps.db, fields.task);
-  if (!task) throw fail.notFound('task_not_found');
+  if (!task) {
+    // deleted while the worker had it in their list: say so, not "not found"
+    if (await findUserTask(deps.db, user._id, fields.task)) throw fail.conflict('task_closed');
+    throw fail.notFound('task_not_found');
+  }
   const refusal = await submitRefusal(deps.db, await findUserTask(deps.db, user._id, task._id), arrivedAt);
   if (refusal) throw refusal;
 
@@ -92,7 +97,7 @@ export async function submitProof(
     await deps.db.transaction().execute(async (trx) => {
       const now = nowIso(deps.clock);
       const current = await findTask(trx, task._id);
-      if (!current) throw fail.notFound('task_not_found');
+      if (!current) throw fail.conflict('task_closed');
       const record = await findUserTask(trx, user._id, task._id);
       if (!record || !(await completeUserTask(trx, record._id, now, arrivedAt))) {
         throw (await submitRefusal(trx, record, arrivedAt)) ?? fail.conflict('submission_not_allowed');

@@ -151,10 +151,12 @@ describe('POST /api/submissions', () => {
     expect(await onDisk(t)).toEqual(before);
   });
 
-  it('refuses a proof for a task deleted after the start', async () => {
+  it('refuses a proof for a task deleted after the start with task_closed, not a 404 (issue 15)', async () => {
     const { token, taskId } = await started();
     await t.call('DELETE', `/api/tasks/${taskId}`, { token: adminToken });
-    expect((await submit(t, token, { task: taskId, file: png })).status).toBe(404);
+    const res = await submit(t, token, { task: taskId, file: png });
+    expect(res.status).toBe(409);
+    expect(res.body.error.code).toBe('task_closed');
   });
 
   it.each([

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../deps';
 import type { Conn } from './tasks.repository';
 import { releaseSlot } from './tasks.repository';
-import { dueRecords, endExpired, returnComment } from './user-tasks.repository';
+import { dueRecords, endExpired, recordsInProgress, returnComment } from './user-tasks.repository';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
 
@@ -32,15 +32,36 @@ export async function expireDue(
   const cutoff = new Date(Date.parse(now) - SWEEP_GRACE_MS).toISOString();
   let ended = 0;
   for (const due of await dueRecords(db, cutoff, limit, taskId)) {
-    const done = await db.transaction().execute(async (trx) => {
-      const record = await endExpired(trx, due._id, now, cutoff);
-      if (!record) return false;
-      await releaseSlot(trx, record.task_id);
-      if (record.automatic_comment !== null)
-        await returnComment(trx, record.task_id, record.user_id, record.automatic_comment);
-      return true;
-    });
-    if (done) ended++;
+    if (await db.transaction().execute((trx) => endRecord(trx, due._id, now, cutoff, 'time'))) ended++;
+  }
+  return ended;
+}
+
+/** One record ended (if still in progress, and past `cutoff` when given), its slot and comment given back. */
+async function endRecord(
+  trx: Conn,
+  id: string,
+  now: string,
+  cutoff: string | null,
+  reason: 'time' | 'task_closed',
+): Promise<boolean> {
+  const record = await endExpired(trx, id, now, cutoff, reason);
+  if (!record) return false;
+  await releaseSlot(trx, record.task_id);
+  if (record.automatic_comment !== null)
+    await returnComment(trx, record.task_id, record.user_id, record.automatic_comment);
+  return true;
+}
+
+/**
+ * A task deleted or closed (no longer active): its records in progress end at once, inside the
+ * transaction that closes it, their slots and comments given back. Proofs already sent stay
+ * and can be reviewed. Returns how many records it ended.
+ */
+export async function endRecordsOfTask(trx: Conn, taskId: string, now: string): Promise<number> {
+  let ended = 0;
+  for (const r of await recordsInProgress(trx, taskId)) {
+    if (await endRecord(trx, r._id, now, null, 'task_closed')) ended++;
   }
   return ended;
 }

@@ -230,6 +230,68 @@ describe('slots and comments come back under load', () => {
   });
 });
 
+describe('a task deleted or closed', () => {
+  it.each([
+    ['deleted', (id: string) => t.call('DELETE', `/api/tasks/${id}`, { token: adminToken })],
+    [
+      'made inactive',
+      (id: string) => t.call('PUT', `/api/tasks/${id}`, { token: adminToken, body: { status: 'inactive' } }),
+    ],
+  ])(
+    'when %s, ends its records in progress at once; proofs already sent stay reviewable',
+    async (_how, close) => {
+      const id = await createTask(t, adminToken, { maxCompletions: 5, automaticComments: ['P', 'Q', 'R'] });
+      const busy = await worker();
+      const done = await worker();
+      await start(id, busy.token);
+      await start(id, done.token);
+      expect((await submit(t, done.token, { task: id, file: png })).status).toBe(201);
+      expect((await taskRow(t, id)).reserved).toBe(2);
+      expect((await close(id)).status).toBe(200);
+      // the one in progress ended with its slot and comment; the one sent keeps its slot
+      expect((await taskRow(t, id)).reserved).toBe(1);
+      expect(await unusedComments(id)).toHaveLength(2);
+      expect(await record(busy.user._id, id)).toMatchObject({ status: 'expired', end_reason: 'task_closed' });
+      const [mine] = (await myRecords(busy.token)).body.data;
+      expect(mine).toMatchObject({ status: 'expired', endReason: 'task_closed', automaticComment: null });
+      const late = await submit(t, busy.token, { task: id, file: png });
+      expect(late.status).toBe(409);
+      expect(late.body.error.code).toBe('task_closed');
+      // the pending proof is still reviewed and paid
+      const sent = await t.deps.db
+        .selectFrom('submissions')
+        .select('_id')
+        .where('user_id', '=', done.user._id)
+        .where('task_id', '=', id)
+        .executeTakeFirstOrThrow();
+      const review = await t.call('PUT', `/api/submissions/${sent._id}/review`, {
+        token: adminToken,
+        body: { status: 'approved', feedback: 'Tamam' },
+      });
+      expect(review.status).toBe(200);
+      expect(review.body.data.status).toBe('approved');
+      expect(await checkTaskRecords(t.deps.db)).toEqual([]);
+    },
+  );
+});
+
+describe('the task list', () => {
+  it('hides a task while its proof waits for review, as after it was paid; shows it again after a rejection', async () => {
+    const id = await createTask(t, adminToken, { title: 'Bekleyen kanıt görevi' });
+    const { user, token } = await worker();
+    const listed = async () =>
+      (await t.call('GET', '/api/tasks?q=Bekleyen&limit=100', { token })).body.data.items.map(
+        (x: { _id: string }) => x._id,
+      );
+    await start(id, token);
+    expect(await listed()).toContain(id);
+    expect((await submit(t, token, { task: id, file: png })).status).toBe(201);
+    expect(await listed()).not.toContain(id);
+    await settleLatest(t, user._id, id, 'rejected');
+    expect(await listed()).toContain(id);
+  });
+});
+
 describe('the doctor', () => {
   it('finds nothing after all of the above, and each broken rule when one is broken', async () => {
     expect(await checkTaskRecords(t.deps.db)).toEqual([]);

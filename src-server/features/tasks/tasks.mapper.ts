@@ -82,6 +82,7 @@ export function toUserTaskDto(row: UserTaskRecordRow, now: string): UserTaskDto 
     startedAt: row.started_at,
     completedAt: row.completed_at,
     expiresAt: row.status === 'in_progress' && !overdue ? row.expires_at : null,
+    endReason: overdue ? 'time' : row.status === 'expired' ? (row.end_reason ?? 'time') : null,
     submission:
       row.sub_id === null
         ? null

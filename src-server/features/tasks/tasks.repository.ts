@@ -278,19 +278,20 @@ export async function tasksByIds(db: Conn, ids: readonly string[], size: number)
   return (await db.executeQuery(withParameters(statement, parameters))).rows;
 }
 
-let paidStatement: CompiledQuery<{ task_id: string }> | undefined;
+let doneStatement: CompiledQuery<{ task_id: string }> | undefined;
 
 /**
- * The tasks a user was paid for (at most one approved submission per task and user:
- * submissions_paid_once), which the list hides from them. Built once, like the page.
+ * The tasks a user is done with, which the list hides from them: paid (at most one approved
+ * submission per task and user: submissions_paid_once) or with a proof waiting for review
+ * (SPEC.md section 4: pending counts as completed for the user). Built once, like the page.
  */
-export async function paidTaskIds(db: Conn, userId: string): Promise<string[]> {
-  paidStatement ??= db
+export async function doneTaskIds(db: Conn, userId: string): Promise<string[]> {
+  doneStatement ??= db
     .selectFrom('submissions')
     .select('task_id')
     .where('user_id', '=', '')
-    .where('status', '=', 'approved')
+    .where('status', 'in', ['approved', 'pending'])
     .compile();
-  const { rows } = await db.executeQuery(withParameters(paidStatement, [userId, 'approved']));
+  const { rows } = await db.executeQuery(withParameters(doneStatement, [userId, 'approved', 'pending']));
   return rows.map((r) => r.task_id);
 }

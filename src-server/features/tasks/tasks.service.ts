@@ -17,13 +17,14 @@ import type { UserRow } from '../../http/env';
 import { check } from '../../http/validate';
 import { notifyAll } from '../notifications/notifications.service';
 import { countComments, listComments, replaceUnusedComments } from './task-comments.repository';
+import { endRecordsOfTask } from './task-expiry';
 import { taskListCache } from './task-list-cache';
 import { toTaskDto, toUserTaskDto } from './tasks.mapper';
 import {
+  doneTaskIds,
   findTask,
   insertTask,
   listTaskIds,
-  paidTaskIds,
   type TaskFilter,
   type TaskRow,
   taskMatches,
@@ -58,7 +59,7 @@ async function present(deps: Deps, row: TaskRow, viewer: UserRow | undefined, wi
 
 /**
  * The task list. Admins with `all=1` or a status filter see every live task; everyone else
- * sees active tasks within their deadline, minus the ones they already completed. The ids of
+ * sees active tasks within their deadline, minus the ones they are done with (paid, or a proof pending). The ids of
  * a filter and sort come from the list cache (up to 2 s old, task-list-cache.ts); the page's
  * rows are read fresh by id. A page that finds one of its tasks no longer matching reads the
  * list again, so the count never promises tasks that the pages no longer hold.
@@ -85,7 +86,7 @@ export async function listTasksFor(deps: Deps, viewer: UserRow | undefined, quer
     query.sort,
     q,
   ]);
-  const hidden = !adminView && viewer ? await paidTaskIds(deps.db, viewer._id) : [];
+  const hidden = !adminView && viewer ? await doneTaskIds(deps.db, viewer._id) : [];
   const cache = taskListCache(deps.db);
   const searching = q !== '';
   const read = async () => {
@@ -213,6 +214,9 @@ export async function updateTaskFor(deps: Deps, user: UserRow, id: string, body:
   if (!admin && input.taskLink === undefined) Object.assign(patch, { task_link: null });
   const comments = input.automaticComments;
   await deps.db.transaction().execute(async (trx) => {
+    // closed (inactive, completed, cancelled): the records in progress end first, so their
+    // slots do not count against a lower maxCompletions sent with it
+    if (input.status !== undefined && input.status !== 'active') await endRecordsOfTask(trx, id, now);
     if (!(await updateTask(trx, id, patch))) {
       if (!(await findTask(trx, id))) throw fail.notFound('task_not_found');
       throw fail.validation({ maxCompletions: TASK_FIELD_MESSAGES.maxCompletionsBelowTaken });
@@ -224,11 +228,17 @@ export async function updateTaskFor(deps: Deps, user: UserRow, id: string, body:
   return { task: await present(deps, fresh, user, false), removedComments: comments?.removed ?? 0 };
 }
 
-/** DELETE /api/tasks/{id}: a soft delete; records and submissions stay for history. */
+/**
+ * DELETE /api/tasks/{id}: a soft delete; records and submissions stay for history. Records in
+ * progress end in the same transaction (slots and comments back); pending proofs stay reviewable.
+ */
 export async function deleteTask(deps: Deps, id: string): Promise<void> {
   const now = nowIso(deps.clock);
-  const done = await updateTask(deps.db, id, { deleted_at: now, updated_at: now });
-  if (!done) throw fail.notFound('task_not_found');
+  await deps.db.transaction().execute(async (trx) => {
+    if (!(await updateTask(trx, id, { deleted_at: now, updated_at: now })))
+      throw fail.notFound('task_not_found');
+    await endRecordsOfTask(trx, id, now);
+  });
   taskListCache(deps.db).clear();
 }
 

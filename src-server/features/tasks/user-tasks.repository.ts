@@ -54,6 +54,7 @@ export async function reopenUserTask(
       completed_at: null,
       expires_at: change.expiresAt,
       expired_at: null,
+      end_reason: null,
       ...(change.comment !== undefined && { automatic_comment: change.comment }),
     })
     .where('_id', '=', id)
@@ -93,20 +94,37 @@ export function dueRecords(db: Conn, cutoff: string, limit: number, taskId?: str
  * In progress and out of time by `cutoff` to expired, its comment taken off it; the record as it
  * was (task, user, comment), or undefined when something else ended it first.
  */
-export async function endExpired(db: Conn, id: string, now: string, cutoff: string) {
+export async function endExpired(
+  db: Conn,
+  id: string,
+  now: string,
+  cutoff: string | null,
+  reason: 'time' | 'task_closed' = 'time',
+) {
   const before = await db
     .selectFrom('user_tasks')
     .select(['task_id', 'user_id', 'automatic_comment'])
     .where('_id', '=', id)
     .executeTakeFirst();
-  const result = await db
+  let update = db
     .updateTable('user_tasks')
-    .set({ status: 'expired', expired_at: now, automatic_comment: null })
+    .set({ status: 'expired', expired_at: now, automatic_comment: null, end_reason: reason })
     .where('_id', '=', id)
-    .where('status', '=', 'in_progress')
-    .where('expires_at', '<=', cutoff)
-    .executeTakeFirst();
+    .where('status', '=', 'in_progress');
+  // a closing task ends its records whatever their time
+  if (cutoff !== null) update = update.where('expires_at', '<=', cutoff);
+  const result = await update.executeTakeFirst();
   return Number(result.numUpdatedRows) === 1 ? before : undefined;
+}
+
+/** The ids of a task's records in progress. */
+export function recordsInProgress(db: Conn, taskId: string) {
+  return db
+    .selectFrom('user_tasks')
+    .select('_id')
+    .where('task_id', '=', taskId)
+    .where('status', '=', 'in_progress')
+    .execute();
 }
 
 /** A comment given to `userId` back into the task's pool (one row, if the text is there twice). */

@@ -17,6 +17,7 @@ function record(
     startedAt,
     completedAt: null,
     expiresAt: null,
+    endReason: null,
     submission: submission && {
       _id: `s${n}`,
       status: 'pending',

@@ -11,6 +11,7 @@ function record(status: UserTaskDto['status'], review?: 'pending' | 'approved' |
     startedAt: '2026-01-01T00:00:00.000Z',
     completedAt: null,
     expiresAt: null,
+    endReason: null,
     submission: review
       ? {
           _id: 's1',
@@ -52,5 +53,6 @@ describe('a record with a time limit', () => {
     expect(taskPageState(withExpiry('2026-01-01T01:00:00.000Z'), at - 1)).toBe('in_progress');
     expect(taskPageState(withExpiry('2026-01-01T01:00:00.000Z'), at)).toBe('expired');
     expect(taskPageState(record('expired'))).toBe('expired');
+    expect(taskPageState({ ...record('expired'), endReason: 'task_closed' })).toBe('closed');
   });
 });

@@ -11,6 +11,7 @@ const KIND: Record<TaskPageState, string> = {
   available: 'notice-info',
   in_progress: 'notice-progress',
   expired: 'notice-warning',
+  closed: 'notice-info',
   completed: 'notice-progress',
   approved: 'notice-success',
   rejected: 'notice-error',

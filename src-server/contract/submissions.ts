@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FeedbackCode } from './constants';
+import type { FeedbackCode, ProofType } from './constants';
 import { REVIEW_STATUSES, type ReviewStatus } from './constants';
 import { FIELD_MESSAGES } from './schemas';
 import { pageQuery } from './tasks';
@@ -7,7 +7,68 @@ import { pageQuery } from './tasks';
 export const SUBMISSION_FIELD_MESSAGES = {
   taskRequired: 'Task is required',
   tooLong: FIELD_MESSAGES.tooLong,
+  proofUrlRequired: 'Please enter the link to your proof',
+  proofUrlInvalid: 'The link must start with http:// or https://',
+  proofCodeLength: 'Please enter the code: 1 to 200 characters',
+  proofTextLength: 'Please write your proof: 10 to 5,000 characters',
+  proofNotTaken: 'This task does not take this kind of proof',
 } as const;
+
+/** The limits of a proof's text by its task's requiredProof (issue 15). */
+export const PROOF_TEXT_LIMITS = { code: { min: 1, max: 200 }, text: { min: 10, max: 5000 } } as const;
+export const MAX_PROOF_URL = 2000;
+
+/** A proof as its task's requiredProof asks for it; null fields are not taken by the type. */
+export interface ProofInput {
+  url: string | null;
+  text: string | null;
+}
+
+/**
+ * The proof fields of a submission checked against its task's requiredProof: screenshot takes
+ * the image (checked apart), link an http(s) `proofUrl`, code a `proofText` of 1 to 200
+ * characters, text one of 10 to 5,000, none nothing. A field the type does not take is refused.
+ * Returns the fields' errors, or the proof. Shared by the server and the proof form.
+ */
+export function checkProof(
+  type: ProofType,
+  input: { proofUrl?: unknown; proofText?: unknown; hasImage: boolean },
+): { ok: true; proof: ProofInput } | { ok: false; errors: Record<string, string> } {
+  const M = SUBMISSION_FIELD_MESSAGES;
+  const errors: Record<string, string> = {};
+  const url = typeof input.proofUrl === 'string' ? input.proofUrl.trim() : '';
+  const text = typeof input.proofText === 'string' ? input.proofText.trim() : '';
+  const takes = {
+    image: type === 'screenshot',
+    url: type === 'link',
+    text: type === 'code' || type === 'text',
+  };
+  if (input.hasImage && !takes.image) errors.proofImage = M.proofNotTaken;
+  if (url && !takes.url) errors.proofUrl = M.proofNotTaken;
+  if (text && !takes.text) errors.proofText = M.proofNotTaken;
+  if (takes.url) {
+    if (!url) errors.proofUrl = M.proofUrlRequired;
+    else if (!isHttpUrl(url)) errors.proofUrl = M.proofUrlInvalid;
+  }
+  if (type === 'code' || type === 'text') {
+    const { min, max } = PROOF_TEXT_LIMITS[type];
+    const length = [...text].length;
+    if (length < min || length > max)
+      errors.proofText = type === 'code' ? M.proofCodeLength : M.proofTextLength;
+  }
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  return { ok: true, proof: { url: takes.url ? url : null, text: takes.text ? text : null } };
+}
+
+function isHttpUrl(value: string): boolean {
+  if (value.length > MAX_PROOF_URL || /\s/.test(value)) return false;
+  try {
+    const parsed = new URL(value);
+    return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname !== '';
+  } catch {
+    return false;
+  }
+}
 
 /** The longest description a submission may carry. */
 export const MAX_SUBMISSION_DESCRIPTION = 2000;
@@ -65,6 +126,12 @@ export interface SubmissionDto {
   rejectionReason: string | null;
   /** the task's reward when the proof was sent: what approval pays */
   reward: number;
+  /** the task's requiredProof when it was sent: which of the proof fields it has */
+  proofType: ProofType;
+  /** a link proof (http or https) */
+  proofUrl: string | null;
+  /** a code or a text proof */
+  proofText: string | null;
   /** server-relative, signed, valid for about 10 minutes; null when there is no file */
   proofImageUrl: string | null;
   /** A signed URL of the proof's small WebP thumbnail (320 px), null until it has one. */

@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { FeedbackCode } from '../contract/constants';
+import type { FeedbackCode, ProofType } from '../contract/constants';
 
 /** Row types of the tables created by the migrations. Money columns are integer kuruş. */
 export interface UsersTable {
@@ -95,6 +95,12 @@ export interface SubmissionsTable {
   rejection_reason: string | null;
   reward: number;
   proof_file: string | null;
+  /** the task's requiredProof when it was sent (issue 15) */
+  proof_type: Generated<ProofType>;
+  /** a link proof */
+  proof_url: string | null;
+  /** a code or a text proof */
+  proof_text: string | null;
   /** the proof's thumbnail (WebP, 320 px on its long side), private like the proof */
   proof_thumb: string | null;
   /** the proof's 64-bit difference hash, 16 hex digits (storage/image.ts proofFingerprint) */

@@ -8,6 +8,7 @@ import * as searchFolding from './2026-11-25-1300-search-folding';
 import * as statCounters from './2026-11-25-1700-stat-counters';
 import * as proofThumbnails from './2026-11-25-1800-proof-thumbnails';
 import * as taskTimeLimits from './2026-11-26-0900-task-time-limits';
+import * as proofTypes from './2026-11-26-1000-proof-types';
 
 /** Every migration, registered by name (a folder-reading provider breaks inside a bundle). */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-1700-stat-counters': statCounters,
   '2026-11-25-1800-proof-thumbnails': proofThumbnails,
   '2026-11-26-0900-task-time-limits': taskTimeLimits,
+  '2026-11-26-1000-proof-types': proofTypes,
 };

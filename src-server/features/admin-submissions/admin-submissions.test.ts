@@ -53,6 +53,9 @@ describe('GET /api/admin/submissions', () => {
       rejectionReason: null,
       automaticComment: null,
       reward: 7,
+      proofType: 'screenshot',
+      proofUrl: null,
+      proofText: null,
       proofImageUrl: expect.stringMatching(/^\/api\/files\/proofs\/6{32}\.png\?exp=\d+&sig=/),
       proofThumbnailUrl: null, // made by a factory, not uploaded
       task: { _id: expect.any(String), title: expect.any(String), reward: 7 },

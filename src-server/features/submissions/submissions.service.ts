@@ -1,6 +1,6 @@
 import type { Page } from '../../contract';
-import type { ReviewStatus } from '../../contract/constants';
-import { type SubmissionDto, submissionFieldsSchema } from '../../contract/submissions';
+import type { ProofType, ReviewStatus } from '../../contract/constants';
+import { checkProof, type SubmissionDto, submissionFieldsSchema } from '../../contract/submissions';
 import { newId, nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { type AppError, fail } from '../../http/app-error';
@@ -71,7 +71,6 @@ export async function submitProof(
   upload: ImageUpload,
   arrivedAt = nowIso(deps.clock),
 ): Promise<SubmissionDto> {
-  if (!upload.file) throw fail.invalid('proof_required', 'proofImage');
   const fields = check(submissionFieldsSchema, upload.fields);
   const task = await findTask(deps.db, fields.task);
   if (!task) {
@@ -82,16 +81,18 @@ export async function submitProof(
   const refusal = await submitRefusal(deps.db, await findUserTask(deps.db, user._id, task._id), arrivedAt);
   if (refusal) throw refusal;
 
-  const image = await sanitizeReceivedProof(upload, PROOF_FORMATS, 'proofImage');
+  // the proof its task asks for (issue 15): an image, a link, a code, a text or nothing
+  const proofType = task.required_proof as ProofType;
+  const checked = checkProof(proofType, {
+    proofUrl: upload.fields.proofUrl,
+    proofText: upload.fields.proofText,
+    hasImage: upload.file !== null,
+  });
+  if (!checked.ok) throw fail.validation(checked.errors);
+  if (proofType === 'screenshot' && !upload.file) throw fail.invalid('proof_required', 'proofImage');
+
   const store = fileStoreFor(deps.config.dataDir);
-  const name = await store.save('proofs', image.bytes, image.contentType);
-  let thumb: string;
-  try {
-    thumb = await store.save('proofs', image.thumbnail, 'image/webp');
-  } catch (err) {
-    await store.remove('proofs', name);
-    throw err;
-  }
+  const stored = proofType === 'screenshot' ? await storeProofImage(deps, upload) : null;
   const id = newId();
   try {
     await deps.db.transaction().execute(async (trx) => {
@@ -112,9 +113,12 @@ export async function submitProof(
         feedback: null,
         rejection_reason: null,
         reward: current.reward,
-        proof_file: name,
-        proof_thumb: thumb,
-        proof_hash: image.hash,
+        proof_type: proofType,
+        proof_url: checked.proof.url,
+        proof_text: checked.proof.text,
+        proof_file: stored?.name ?? null,
+        proof_thumb: stored?.thumb ?? null,
+        proof_hash: stored?.hash ?? null,
         created_at: now,
         updated_at: now,
         reviewed_by: null,
@@ -122,12 +126,28 @@ export async function submitProof(
       });
     });
   } catch (err) {
-    await store.remove('proofs', name);
-    await store.remove('proofs', thumb);
+    if (stored) {
+      await store.remove('proofs', stored.name);
+      await store.remove('proofs', stored.thumb);
+    }
     if (isUniqueViolation(err)) throw fail.conflict('submission_pending');
     throw err;
   }
   return toSubmissionDto((await findSubmission(deps.db, id))!, { secret: deps.secret, now: deps.clock() });
+}
+
+/** The upload's image sanitized (in the fair queue) and stored durably with its thumbnail. */
+async function storeProofImage(deps: Deps, upload: ImageUpload) {
+  const image = await sanitizeReceivedProof(upload, PROOF_FORMATS, 'proofImage');
+  const store = fileStoreFor(deps.config.dataDir);
+  const name = await store.save('proofs', image.bytes, image.contentType);
+  try {
+    const thumb = await store.save('proofs', image.thumbnail, 'image/webp');
+    return { name, thumb, hash: image.hash };
+  } catch (err) {
+    await store.remove('proofs', name);
+    throw err;
+  }
 }
 
 /** GET /api/submissions/user: the user's own, newest first. */

@@ -87,3 +87,104 @@ describe('a started task counts down', () => {
     },
   );
 });
+
+describe('every proof type', () => {
+  const CASES = {
+    link: { bad: 'javascript:alert(1)', good: 'https://example.com/gonderi/42' },
+    code: { bad: '', good: 'KOD-2026' },
+    text: { bad: 'kısa', good: 'Anketi doldurdum, son soruda evet dedim.' },
+    none: { bad: null, good: null },
+  } as const;
+  const MESSAGES = {
+    en: {
+      link: 'The link must start with http:// or https://',
+      code: 'Please enter the code: 1 to 200 characters',
+      text: 'Please write your proof: 10 to 5,000 characters',
+    },
+    tr: {
+      link: 'Bağlantı http:// veya https:// ile başlamalıdır',
+      code: 'Lütfen kodu girin: 1 ile 200 karakter arası',
+      text: 'Lütfen kanıtınızı yazın: 10 ile 5.000 karakter arası',
+    },
+  } as const;
+
+  it.each([
+    ['tr', 'phone'],
+    ['en', 'desktop'],
+  ] as const)(
+    'sends a link, a code, a text and nothing, and the admin sees each (%s, %s)',
+    async (lang, device) => {
+      const size = device === 'phone' ? PHONE : undefined;
+      const token = await register(`Kanıt ${lang} ${device}`);
+      const { context, page } = await newPage(suite.browser, suite.server.url, {
+        lang,
+        ...(size && { size }),
+      });
+      const errors: string[] = [];
+      page.on('pageerror', (err) => errors.push(err.message));
+      await page.goto('/');
+      await page.evaluate((t) => {
+        localStorage.setItem('token', t);
+        localStorage.setItem('installBannerDismissed', '1');
+      }, token);
+      const sent: Record<string, string> = {};
+      for (const [type, values] of Object.entries(CASES)) {
+        const id = await createTask(adminToken, {
+          title: `Kanıt türü ${type} ${lang} ${device}`,
+          description: 'Kanıt türünü deneyin.',
+          reward: 2,
+          category: 'social_media',
+          maxCompletions: 10,
+          requiredProof: type,
+        });
+        await page.goto(`/tasks/${id}`);
+        await page.locator('[data-testid=start-task]').click();
+        const form = page.locator('[data-testid=proof-form]');
+        await form.waitFor();
+        expect(await form.getAttribute('data-type')).toBe(type);
+        if (values.bad !== null && type !== 'none') {
+          await page.locator('[data-testid=proof-value]').fill(values.bad);
+          await page.locator('[data-testid=proof-submit]').click();
+          await expect
+            .poll(() => page.locator('[data-testid=proof-field-error]').textContent())
+            .toBe(MESSAGES[lang][type as 'link' | 'code' | 'text']);
+          await snap(page, `proof-${type}-error-${lang}-${device}`);
+          await page.locator('[data-testid=proof-value]').fill(values.good);
+        }
+        await page.locator('[data-testid=proof-submit]').click();
+        await expect
+          .poll(() => page.locator('[data-testid=task-state]').getAttribute('data-state'))
+          .toBe('completed');
+        sent[type] = id;
+      }
+      // the worker's own list shows each proof as what it is
+      await page.goto('/my-submissions');
+      await page.locator('[data-testid=proof-content]').first().waitFor();
+      const link = page.locator('[data-testid=proof-link]').first();
+      expect(await link.getAttribute('href')).toBe(CASES.link.good);
+      expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+      expect(await link.getAttribute('target')).toBe('_blank');
+      await snap(page, `proof-types-mine-${lang}-${device}`);
+      expect(errors).toEqual([]);
+      await context.close();
+
+      // the admin's evidence window shows the link, the code and the text
+      const admin = await newPage(suite.browser, suite.server.url, { lang, ...(size && { size }) });
+      await admin.page.goto('/');
+      await admin.page.evaluate((t) => {
+        localStorage.setItem('token', t);
+        localStorage.setItem('installBannerDismissed', '1');
+      }, adminToken);
+      await admin.page.goto(
+        `/admin/submissions?q=${encodeURIComponent(`Kanıt türü text ${lang} ${device}`)}`,
+      );
+      await admin.page.locator('[data-testid=view-evidence]').first().click();
+      const evidence = admin.page.locator('dialog[open] [data-testid=proof-content]');
+      await evidence.waitFor();
+      expect(await evidence.getAttribute('data-type')).toBe('text');
+      expect(await evidence.textContent()).toContain(CASES.text.good);
+      await snap(admin.page, `proof-text-evidence-${lang}-${device}`);
+      await admin.context.close();
+    },
+  );
+});

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AdminSubmissionDto } from '../../../src-server/contract/admin';
 import { Modal } from '../../components/modal';
+import { ProofContent } from '../../components/proof-content';
 import { useIsSelf } from '../../lib/auth';
 import { shownFeedback } from '../../lib/feedback';
 import { formatDateTime, formatMoney } from '../../lib/format';
@@ -115,7 +116,9 @@ function EvidenceBody({ item, onExpired }: { item: AdminSubmissionDto; onExpired
   return (
     <div className="ar-evidence" data-testid="evidence-modal" data-id={item._id}>
       <div className="ar-evidence-image">
-        {url && failedUrl !== url ? (
+        {item.proofType !== 'screenshot' ? (
+          <ProofContent item={item} />
+        ) : url && failedUrl !== url ? (
           <img
             className="proof-image"
             src={url}

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { AdminSubmissionDto } from '../../../src-server/contract/admin';
+import { ProofContent } from '../../components/proof-content';
 import { ProofThumb } from '../../components/proof-thumb';
 import { formatDateTime } from '../../lib/format';
 import { ReviewStatusBadge } from './badges';
@@ -67,6 +68,7 @@ export function SubmissionsTable({
                 <ProofThumb item={s} title={s.task.title} onOpen={() => onView(s)} />
                 <span>{s.task.title}</span>
               </span>
+              <ProofContent item={s} compact />
             </td>
             <td data-label={label('sender')} className="ar-break">
               <span className="ar-stack">

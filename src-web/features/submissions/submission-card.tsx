@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { SubmissionDto } from '../../../src-server/contract/submissions';
 import { paths } from '../../app/paths';
+import { ProofContent } from '../../components/proof-content';
 import { ProofThumb } from '../../components/proof-thumb';
 import { shownFeedback } from '../../lib/feedback';
 import { formatDateTime, formatMoney } from '../../lib/format';
@@ -37,6 +38,12 @@ export function SubmissionCard({
       <p className="muted small">
         {t('card.submittedAt')}: <time dateTime={s.createdAt}>{formatDateTime(s.createdAt)}</time>
       </p>
+      {s.proofType !== 'screenshot' && (
+        <div className="submission-block">
+          <h3>{t('card.proof')}</h3>
+          <ProofContent item={s} />
+        </div>
+      )}
       <div className="submission-block">
         <h3>{t('card.description')}</h3>
         <p className={s.description ? 'pre-line' : 'muted'}>{s.description || t('card.noDescription')}</p>

@@ -51,7 +51,7 @@ export function ProofForm({ taskId, onSent }: { taskId: string; onSent(): void }
     setBusy(true);
     setError(null);
     try {
-      await sendProof(taskId, file, description.trim());
+      await sendProof(taskId, { file, description: description.trim() });
       toast.success(t('proof.success'));
       onSent();
     } catch (err) {

@@ -11,6 +11,7 @@ import { formatMoney } from '../../lib/format';
 import { usePageTitle } from '../../lib/page-title';
 import { useNow } from '../../lib/use-now';
 import { CommentBox } from './comment-box';
+import { ProofFieldsForm } from './proof-fields-form';
 import { ProofForm } from './proof-form';
 import { TaskLoadError, TaskNotFound } from './task-not-found';
 import { TaskSideCard } from './task-side-card';
@@ -129,9 +130,17 @@ function TaskView({ task }: { task: TaskDto }) {
           {record?.automaticComment && state !== 'expired' && (
             <CommentBox comment={record.automaticComment} />
           )}
-          {user && state === 'in_progress' && (
-            <ProofForm taskId={task._id} onSent={() => void progress.refresh()} />
-          )}
+          {user &&
+            state === 'in_progress' &&
+            (task.requiredProof === 'screenshot' ? (
+              <ProofForm taskId={task._id} onSent={() => void progress.refresh()} />
+            ) : (
+              <ProofFieldsForm
+                taskId={task._id}
+                type={task.requiredProof}
+                onSent={() => void progress.refresh()}
+              />
+            ))}
           <section className="card" aria-labelledby="reward-title">
             <h2 id="reward-title">{t('detail.rewardInfo')}</h2>
             <p>{t('detail.rewardInfoText', { amount: formatMoney(task.reward) })}</p>

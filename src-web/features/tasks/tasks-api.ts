@@ -70,11 +70,17 @@ export const startTask = (id: string) => getData<UserTaskDto>(`${taskPath(id)}/s
 export const restartTask = (id: string) =>
   getData<UserTaskDto>(`${taskPath(id)}/restart`, { method: 'POST' });
 
-export function sendProof(taskId: string, file: File, description: string): Promise<SubmissionDto> {
+/** POST /api/submissions: the proof its task asks for (an image, a link, a code or a text) and a note. */
+export function sendProof(
+  taskId: string,
+  proof: { file?: File; proofUrl?: string; proofText?: string; description: string },
+): Promise<SubmissionDto> {
   const form = new FormData();
   form.set('task', taskId);
-  form.set('description', description);
-  form.set('proofImage', file, file.name);
+  form.set('description', proof.description);
+  if (proof.proofUrl !== undefined) form.set('proofUrl', proof.proofUrl);
+  if (proof.proofText !== undefined) form.set('proofText', proof.proofText);
+  if (proof.file) form.set('proofImage', proof.file, proof.file.name);
   return getData<SubmissionDto>('/submissions', { method: 'POST', form });
 }
 

@@ -4,13 +4,13 @@ import { openApp } from '../bootstrap';
 import type { Config } from '../config';
 import { openSetupIfNoAdmin, setupLinkLine } from '../features/setup/setup.service';
 import { backfillProofDerivatives } from '../features/submissions/proof-backfill';
-import { startExpirySweep } from '../features/tasks/task-expiry';
 import { serveApp } from '../http/node-server';
 import { readBackupSchedule, type ScheduleHandle, startBackupSchedule } from '../storage/backup-schedule';
 import { DataFolder } from '../storage/data-folder';
 import { acquireLock } from '../storage/lock';
 import { embeddedWebAssets } from './embedded';
 import { runSelf } from './self';
+import { startSweeps } from './sweeps';
 
 /**
  * Serves the app and the API until SIGINT/SIGTERM; prints one `listening on` line when ready.
@@ -38,8 +38,8 @@ export async function runServe(config: Config): Promise<void> {
   // first run (issue 19): no admin yet, so a one-time link to create one goes to the log
   const setupToken = await openSetupIfNoAdmin(opened.deps);
   let backups: ScheduleHandle | null = null;
-  // started tasks past their time limit give their slots and comments back (issue 15)
-  const sweep = startExpirySweep(opened.deps, (line) => console.log(line));
+  // started tasks past their time limit, proofs past the auto-approval days (issue 15)
+  const sweep = startSweeps(opened.deps, (line) => console.log(line));
   const server = serveApp(app.fetch, { port: config.port, hostname: config.host }, (info) => {
     const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
     // before the `listening on` line, so whoever waits for that one has seen the link too

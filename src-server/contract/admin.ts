@@ -234,7 +234,11 @@ export const SETTINGS_FIELD_MESSAGES = {
   minimumPayoutInvalid: 'The minimum payout must be 0 or more, with at most two decimals',
   minimumPayoutStep: 'The minimum payout must be a multiple of 5',
   methodsRequired: 'Choose at least one payment method',
+  autoApproveDaysInvalid: 'Auto-approval takes 0 (off) to 30 days',
 } as const;
+
+/** The longest wait before a pending proof is approved by the system (issue 15). */
+export const MAX_AUTO_APPROVE_DAYS = 30;
 const S = SETTINGS_FIELD_MESSAGES;
 
 const text = (max: number) =>
@@ -298,6 +302,14 @@ export const settingsUpdateSchema = strict({
       .min(1, S.methodsRequired)
       .max(10, FIELD_MESSAGES.invalidValue)
       .transform((list) => PAYMENT_METHODS.filter((m) => list.includes(m)))
+      .optional(),
+  }).optional(),
+  review: strict({
+    autoApproveDays: z
+      .number({ error: S.autoApproveDaysInvalid })
+      .int(S.autoApproveDaysInvalid)
+      .min(0, S.autoApproveDaysInvalid)
+      .max(MAX_AUTO_APPROVE_DAYS, S.autoApproveDaysInvalid)
       .optional(),
   }).optional(),
 });

@@ -20,4 +20,5 @@ export const DEFAULT_SETTINGS: SettingsDto = {
     linkedin: 'https://linkedin.com/company/taskreward',
   },
   payment: { minimumPayout: DEFAULT_MINIMUM_PAYOUT_TL, methods: ['papara', 'iban'] },
+  review: { autoApproveDays: 0 },
 };

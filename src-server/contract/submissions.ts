@@ -126,6 +126,10 @@ export interface SubmissionDto {
   rejectionReason: string | null;
   /** the task's reward when the proof was sent: what approval pays */
   reward: number;
+  /** approved by the system after the auto-approval days, not by an admin */
+  autoApproved: boolean;
+  /** while pending and auto-approval is on: when the system will approve it */
+  autoApproveAt: string | null;
   /** the task's requiredProof when it was sent: which of the proof fields it has */
   proofType: ProofType;
   /** a link proof (http or https) */

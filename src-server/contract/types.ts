@@ -56,6 +56,8 @@ export interface SettingsDto {
   contact: { email: string; phone: string; address: string };
   socialMedia: { facebook: string; twitter: string; instagram: string; linkedin: string };
   payment: { minimumPayout: number; methods: PaymentMethod[] };
+  /** autoApproveDays: a proof pending this many days is approved by the system; 0 = off (issue 15) */
+  review: { autoApproveDays: number };
 }
 
 export interface Page<T> {

@@ -101,6 +101,8 @@ export interface SubmissionsTable {
   proof_url: string | null;
   /** a code or a text proof */
   proof_text: string | null;
+  /** 1 when the system approved it after the auto-approval days (issue 15) */
+  auto_approved: Generated<number>;
   /** the proof's thumbnail (WebP, 320 px on its long side), private like the proof */
   proof_thumb: string | null;
   /** the proof's 64-bit difference hash, 16 hex digits (storage/image.ts proofFingerprint) */

@@ -53,6 +53,8 @@ describe('GET /api/admin/submissions', () => {
       rejectionReason: null,
       automaticComment: null,
       reward: 7,
+      autoApproved: false,
+      autoApproveAt: null,
       proofType: 'screenshot',
       proofUrl: null,
       proofText: null,

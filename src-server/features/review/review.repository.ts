@@ -1,4 +1,5 @@
 import type { FeedbackCode, RejectionReason } from '../../contract/constants';
+import type { Db } from '../../db/database';
 import type { Tx } from '../money/ledger';
 
 export function findSubmission(tx: Tx, id: string) {
@@ -13,7 +14,8 @@ export interface Verdict {
   feedback: string;
   feedbackCode: FeedbackCode | null;
   rejectionReason: RejectionReason | null;
-  adminId: string;
+  /** null: the system (auto-approval) */
+  adminId: string | null;
   now: string;
 }
 
@@ -32,6 +34,7 @@ export async function settleSubmission(
       feedback_code: v.feedbackCode,
       rejection_reason: v.rejectionReason,
       reviewed_by: v.adminId,
+      auto_approved: v.adminId === null ? 1 : 0,
       reviewed_at: v.now,
       updated_at: v.now,
     })
@@ -103,4 +106,16 @@ export function reviewedSubmission(tx: Tx, id: string) {
     ])
     .where('s._id', '=', id)
     .executeTakeFirstOrThrow();
+}
+
+/** Pending proofs sent at or before `cutoff`, oldest first (the auto-approval's question). */
+export function pendingOlderThan(db: Tx | Db, cutoff: string, limit: number) {
+  return db
+    .selectFrom('submissions')
+    .select('_id')
+    .where('status', '=', 'pending')
+    .where('created_at', '<=', cutoff)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
 }

@@ -45,7 +45,8 @@ async function toDto(tx: Tx, id: string): Promise<ReviewedSubmissionDto> {
  */
 export async function reviewSubmission(
   deps: Pick<AppDeps, 'db' | 'clock' | 'push'>,
-  adminId: string,
+  /** null: the system, approving a proof left pending past the auto-approval days */
+  adminId: string | null,
   submissionId: string,
   body: unknown,
   scope: IdempotencyScope | null,

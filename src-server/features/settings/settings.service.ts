@@ -37,6 +37,7 @@ export async function getSettings(db: Db): Promise<SettingsDto> {
     contact: merge(DEFAULT_SETTINGS.contact, stored.contact),
     socialMedia: merge(DEFAULT_SETTINGS.socialMedia, stored.socialMedia),
     payment: merge(DEFAULT_SETTINGS.payment, stored.payment),
+    review: merge(DEFAULT_SETTINGS.review, stored.review),
   };
 }
 
@@ -70,7 +71,7 @@ export async function updateSettings(
   await deps.db.transaction().execute(async (tx) => {
     const stored = await readSections(tx);
     const now = nowIso(deps.clock);
-    for (const key of ['site', 'contact', 'socialMedia', 'payment'] as const) {
+    for (const key of ['site', 'contact', 'socialMedia', 'payment', 'review'] as const) {
       const section = patch[key];
       if (!section) continue;
       const before = storedSection(stored, key);

@@ -87,6 +87,7 @@ describe('PUT /api/settings', () => {
           instagram: 'https://instagram.com/gorev',
         },
         payment: { minimumPayout: 25, methods: ['papara', 'iban'] },
+        review: { autoApproveDays: 0 },
       },
     });
     expect((await t.call('GET', '/api/settings')).body.data).toEqual(res.body.data);

@@ -2,6 +2,7 @@ import type { ReviewStatus } from '../../contract/constants';
 import { kurusToTl } from '../../contract/money';
 import type { SubmissionDto } from '../../contract/submissions';
 import { signedProofUrl } from '../files/file-urls';
+import { autoApproveAt } from '../review/auto-approve';
 import type { SubmissionRow } from './submissions.repository';
 
 /**
@@ -10,7 +11,7 @@ import type { SubmissionRow } from './submissions.repository';
  */
 export function toSubmissionDto(
   row: SubmissionRow,
-  signing: { secret: Uint8Array; now: Date },
+  signing: { secret: Uint8Array; now: Date; autoApproveDays?: number },
 ): SubmissionDto {
   return {
     _id: row._id,
@@ -23,6 +24,9 @@ export function toSubmissionDto(
     feedbackCode: row.feedback_code,
     rejectionReason: row.rejection_reason,
     reward: kurusToTl(row.reward),
+    autoApproved: row.auto_approved === 1,
+    autoApproveAt:
+      row.status === 'pending' ? autoApproveAt(row.created_at, signing.autoApproveDays ?? 0) : null,
     proofType: row.proof_type,
     proofUrl: row.proof_url,
     proofText: row.proof_text,

@@ -8,6 +8,7 @@ import type { UserRow } from '../../http/env';
 import { type ImageUpload, receiveImageForm, sanitizeReceivedProof } from '../../http/image-upload';
 import { check } from '../../http/validate';
 import { fileStoreFor } from '../../storage/file-store';
+import { getSettings } from '../settings/settings.service';
 import { type Conn, findTask } from '../tasks/tasks.repository';
 import {
   completeUserTask,
@@ -133,7 +134,12 @@ export async function submitProof(
     if (isUniqueViolation(err)) throw fail.conflict('submission_pending');
     throw err;
   }
-  return toSubmissionDto((await findSubmission(deps.db, id))!, { secret: deps.secret, now: deps.clock() });
+  const autoApproveDays = (await getSettings(deps.db)).review.autoApproveDays;
+  return toSubmissionDto((await findSubmission(deps.db, id))!, {
+    secret: deps.secret,
+    now: deps.clock(),
+    autoApproveDays,
+  });
 }
 
 /** The upload's image sanitized (in the fair queue) and stored durably with its thumbnail. */
@@ -156,7 +162,8 @@ export async function mySubmissions(
   user: UserRow,
   status?: ReviewStatus,
 ): Promise<SubmissionDto[]> {
-  const signing = { secret: deps.secret, now: deps.clock() };
+  const autoApproveDays = (await getSettings(deps.db)).review.autoApproveDays;
+  const signing = { secret: deps.secret, now: deps.clock(), autoApproveDays };
   return (await listUserSubmissions(deps.db, user._id, status)).map((row) => toSubmissionDto(row, signing));
 }
 

@@ -66,38 +66,11 @@ export async function endRecordsOfTask(trx: Conn, taskId: string, now: string): 
   return ended;
 }
 
-/**
- * The server's sweep: every SWEEP_INTERVAL_MS until stopped, batch after batch while a pass ends a
- * full one. A failed pass (the database busy) is retried at the next tick.
- */
-export function startExpirySweep(deps: Deps, log: (line: string) => void = () => {}) {
-  let stopped = false;
-  let running: Promise<void> | null = null;
-  const pass = async () => {
-    try {
-      let ended: number;
-      do {
-        ended = await expireDue(deps.db, deps.clock().toISOString());
-        if (ended > 0) log(`expired ${ended} started task${ended === 1 ? '' : 's'} past their time limit`);
-      } while (ended === SWEEP_BATCH && !stopped);
-    } catch (err) {
-      log(`expiry sweep failed, retrying later: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  };
-  const tick = () => {
-    if (stopped || running) return;
-    running = pass().finally(() => {
-      running = null;
-    });
-  };
-  tick();
-  const timer = setInterval(tick, SWEEP_INTERVAL_MS);
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+/** One pass of the expiry sweep: batch after batch while a batch comes back full. */
+export async function expiryPass(deps: Deps, log: (line: string) => void): Promise<void> {
+  let ended: number;
+  do {
+    ended = await expireDue(deps.db, deps.clock().toISOString());
+    if (ended > 0) log(`expired ${ended} started task${ended === 1 ? '' : 's'} past their time limit`);
+  } while (ended === SWEEP_BATCH);
 }

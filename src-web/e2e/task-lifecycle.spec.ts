@@ -188,3 +188,71 @@ describe('every proof type', () => {
     },
   );
 });
+
+describe('auto-approval', () => {
+  it.each([
+    ['en', 'desktop'],
+    ['tr', 'phone'],
+  ] as const)(
+    'is set in the settings, and the worker sees when their proof will be approved (%s, %s)',
+    async (lang, device) => {
+      const size = device === 'phone' ? PHONE : undefined;
+      const admin = await newPage(suite.browser, suite.server.url, { lang, ...(size && { size }) });
+      await admin.page.goto('/');
+      await admin.page.evaluate((t) => {
+        localStorage.setItem('token', t);
+        localStorage.setItem('installBannerDismissed', '1');
+      }, adminToken);
+      await admin.page.goto('/admin/settings?tab=payment');
+      const days = admin.page.locator('#settings-autoApproveDays');
+      await days.fill('31');
+      await admin.page.locator('[data-testid=review-save]').click();
+      await expect
+        .poll(() => admin.page.locator('#settings-autoApproveDays-error').textContent())
+        .toBe(
+          lang === 'en'
+            ? 'Auto-approval takes 0 (off) to 30 days'
+            : 'Otomatik onay 0 (kapalı) ile 30 gün arasında olmalıdır',
+        );
+      await days.fill('3');
+      await admin.page.locator('[data-testid=review-save]').click();
+      await admin.page.locator('[data-testid=settings-success]').waitFor();
+      await snap(admin.page, `settings-review-${lang}-${device}`);
+      await admin.context.close();
+
+      const token = await register(`Otomatik ${lang} ${device}`);
+      const id = await createTask(adminToken, {
+        title: `Otomatik onay ${lang} ${device}`,
+        description: 'Kodu gönderin.',
+        reward: 2,
+        category: 'social_media',
+        maxCompletions: 10,
+        requiredProof: 'code',
+      });
+      await ok('POST', `/tasks/${id}/start`, token);
+      const form = new FormData();
+      form.set('task', id);
+      form.set('proofText', 'KOD-1');
+      const sent = await ok<{ createdAt: string; autoApproveAt: string }>(
+        'POST',
+        '/submissions',
+        token,
+        form,
+      );
+      expect(Date.parse(sent.autoApproveAt) - Date.parse(sent.createdAt)).toBe(3 * 86_400_000);
+      const worker = await newPage(suite.browser, suite.server.url, { lang, ...(size && { size }) });
+      await worker.page.goto('/');
+      await worker.page.evaluate((t) => {
+        localStorage.setItem('token', t);
+        localStorage.setItem('installBannerDismissed', '1');
+      }, token);
+      await worker.page.goto('/my-submissions');
+      const when = worker.page.locator('[data-testid=auto-approve-at] time').first();
+      await when.waitFor();
+      expect(await when.getAttribute('datetime')).toBe(sent.autoApproveAt);
+      await snap(worker.page, `auto-approve-date-${lang}-${device}`);
+      await worker.context.close();
+      await ok('PUT', '/settings', adminToken, { review: { autoApproveDays: 0 } });
+    },
+  );
+});

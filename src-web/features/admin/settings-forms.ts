@@ -51,6 +51,20 @@ export const contactPatch = (v: ContactValues): SettingsUpdateInput => ({
 });
 
 /** The minimum payout is sent as a number (a comma is read as the decimal point). */
+export interface ReviewValues {
+  autoApproveDays: string;
+}
+
+export const reviewValues = (s: SettingsDto): ReviewValues => ({
+  autoApproveDays: String(s.review.autoApproveDays),
+});
+
+/** The auto-approval days as a number ('' is off, 0); anything else goes to the server's check. */
+export function reviewPatch(v: ReviewValues): SettingsUpdateInput {
+  const text = v.autoApproveDays.trim();
+  return { review: { autoApproveDays: text === '' ? 0 : Number(text) } };
+}
+
 export function paymentPatch(v: PaymentValues): SettingsUpdateInput {
   const text = v.minimumPayout.trim().replace(',', '.');
   return {
@@ -94,7 +108,7 @@ const FORM_FIELDS: Record<string, string> = {
 export function formFieldErrors(errors: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [path, message] of Object.entries(errors)) {
-    const field = FORM_FIELDS[path] ?? path.replace(/^(contact|socialMedia|site|payment)\./, '');
+    const field = FORM_FIELDS[path] ?? path.replace(/^(contact|socialMedia|site|payment|review)\./, '');
     // "payment.methods.0" and the like belong to the list
     out[field.startsWith('methods') ? 'methods' : field] ??= message;
   }

@@ -9,6 +9,7 @@ export function SettingsInput({
   value,
   onValue,
   multiline,
+  hint,
   ...rest
 }: {
   name: string;
@@ -17,11 +18,14 @@ export function SettingsInput({
   value: string;
   onValue(value: string): void;
   multiline?: boolean;
+  /** a line under the field, read with it */
+  hint?: string;
 } & Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'name'>) {
   const id = `settings-${name}`;
+  const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
   const aria = {
     'aria-invalid': error ? true : undefined,
-    'aria-describedby': error ? `${id}-error` : undefined,
+    'aria-describedby': described || undefined,
   };
   return (
     <Field id={id} label={label} error={error}>
@@ -29,6 +33,11 @@ export function SettingsInput({
         <textarea id={id} rows={3} value={value} onChange={(e) => onValue(e.target.value)} {...aria} />
       ) : (
         <input id={id} value={value} onChange={(e) => onValue(e.target.value)} {...aria} {...rest} />
+      )}
+      {hint && (
+        <p className="muted small field-hint" id={`${id}-hint`}>
+          {hint}
+        </p>
       )}
     </Field>
   );

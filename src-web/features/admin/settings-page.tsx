@@ -6,6 +6,7 @@ import { usePageTitle } from '../../lib/page-title';
 import { ContactSettings } from './contact-settings';
 import { GeneralSettings } from './general-settings';
 import { PaymentSettings } from './payment-settings';
+import { ReviewSettings } from './review-settings';
 import { useAdminSettings } from './settings-api';
 
 const TABS = ['general', 'contact', 'payment'] as const;
@@ -50,7 +51,10 @@ export function AdminSettingsPage() {
       ) : tab === 'contact' ? (
         <ContactSettings settings={data} />
       ) : (
-        <PaymentSettings settings={data} />
+        <>
+          <PaymentSettings settings={data} />
+          <ReviewSettings settings={data} />
+        </>
       );
   }
 

@@ -38,6 +38,16 @@ export function SubmissionCard({
       <p className="muted small">
         {t('card.submittedAt')}: <time dateTime={s.createdAt}>{formatDateTime(s.createdAt)}</time>
       </p>
+      {s.autoApproveAt && (
+        <p className="small" data-testid="auto-approve-at">
+          {t('card.autoApproveAt')}: <time dateTime={s.autoApproveAt}>{formatDateTime(s.autoApproveAt)}</time>
+        </p>
+      )}
+      {s.autoApproved && (
+        <p className="small" data-testid="auto-approved">
+          {t('card.autoApproved')}
+        </p>
+      )}
       {s.proofType !== 'screenshot' && (
         <div className="submission-block">
           <h3>{t('card.proof')}</h3>

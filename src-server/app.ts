@@ -7,6 +7,7 @@ import { adminStatsRoutes } from './features/admin-stats/admin-stats.routes';
 import { adminSubmissionsRoutes } from './features/admin-submissions/admin-submissions.routes';
 import { adminUsersRoutes } from './features/admin-users/admin-users.routes';
 import { adminWithdrawalsRoutes } from './features/admin-withdrawals/admin-withdrawals.routes';
+import { adminAppealRoutes, appealRoutes } from './features/appeals/appeals.routes';
 import { authRoutes } from './features/auth/auth.routes';
 import { filesRoutes } from './features/files/files.routes';
 import { notificationStatusRoutes, notificationsRoutes } from './features/notifications/notifications.routes';
@@ -59,6 +60,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route('/settings', settingsRoutes);
   api.route('/setup', setupRoutes);
   api.route('/submissions', reviewRoutes);
+  api.route('/submissions', appealRoutes);
   api.route('/submissions', submissionsRoutes);
   api.route('/tasks', tasksRoutes);
   api.route('/files', filesRoutes);
@@ -69,6 +71,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route('/admin/withdraws', adminWithdrawalsRoutes);
   api.route('/admin/stats', adminStatsRoutes);
   api.route('/admin/users', adminUsersRoutes);
+  api.route('/admin/submissions', adminAppealRoutes);
   api.route('/admin/submissions', adminSubmissionsRoutes);
   api.route('/admin/notifications', notificationStatusRoutes);
   api.all('*', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AppealDto } from './appeals';
 import type { FeedbackCode, ProofType } from './constants';
 import { REVIEW_STATUSES, type ReviewStatus } from './constants';
 import { FIELD_MESSAGES } from './schemas';
@@ -128,6 +129,10 @@ export interface SubmissionDto {
   reward: number;
   /** approved by the system after the auto-approval days, not by an admin */
   autoApproved: boolean;
+  /** the worker's appeal of its rejection, if any (issue 15) */
+  appeal: AppealDto | null;
+  /** a rejection its worker may still appeal (rejected, not restarted, no appeal, within 7 days) */
+  appealable: boolean;
   /** while pending and auto-approval is on: when the system will approve it */
   autoApproveAt: string | null;
   /** the task's requiredProof when it was sent: which of the proof fields it has */

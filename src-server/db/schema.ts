@@ -82,6 +82,18 @@ export interface UserTasksTable {
   end_reason: 'time' | 'task_closed' | null;
 }
 
+/** A worker's appeal of a rejection (issue 15), one per submission. */
+export interface AppealsTable {
+  submission_id: string;
+  user_id: string;
+  message: string;
+  status: 'pending' | 'upheld' | 'overturned';
+  created_at: string;
+  decided_at: string | null;
+  decided_by: string | null;
+  response: string | null;
+}
+
 export interface SubmissionsTable {
   _id: string;
   user_task_id: string;
@@ -175,4 +187,5 @@ export interface DB {
   idempotency: IdempotencyTable;
   settings: SettingsTable;
   stat_counters: StatCountersTable;
+  appeals: AppealsTable;
 }

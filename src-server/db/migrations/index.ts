@@ -9,6 +9,7 @@ import * as statCounters from './2026-11-25-1700-stat-counters';
 import * as proofThumbnails from './2026-11-25-1800-proof-thumbnails';
 import * as taskTimeLimits from './2026-11-26-0900-task-time-limits';
 import * as proofTypes from './2026-11-26-1000-proof-types';
+import * as appeals from './2026-11-26-1100-appeals';
 
 /** Every migration, registered by name (a folder-reading provider breaks inside a bundle). */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-1800-proof-thumbnails': proofThumbnails,
   '2026-11-26-0900-task-time-limits': taskTimeLimits,
   '2026-11-26-1000-proof-types': proofTypes,
+  '2026-11-26-1100-appeals': appeals,
 };

@@ -54,6 +54,8 @@ describe('GET /api/admin/submissions', () => {
       automaticComment: null,
       reward: 7,
       autoApproved: false,
+      appeal: null,
+      appealable: false,
       autoApproveAt: null,
       proofType: 'screenshot',
       proofUrl: null,

@@ -10,6 +10,14 @@ export interface SubmissionRow extends Selectable<SubmissionsTable> {
   task_title: string;
   task_reward: number;
   user_name: string;
+  /** its record's status, and whether it is the record's newest proof (not restarted since) */
+  record_status: string;
+  is_latest: number;
+  appeal_message: string | null;
+  appeal_status: 'pending' | 'upheld' | 'overturned' | null;
+  appeal_created_at: string | null;
+  appeal_decided_at: string | null;
+  appeal_response: string | null;
 }
 
 export async function insertSubmission(db: Conn, row: Insertable<SubmissionsTable>): Promise<void> {
@@ -31,8 +39,23 @@ function withNames(db: Conn) {
     .selectFrom('submissions as s')
     .innerJoin('tasks as t', 't._id', 's.task_id')
     .innerJoin('users as u', 'u._id', 's.user_id')
+    .innerJoin('user_tasks as ut', 'ut._id', 's.user_task_id')
+    .leftJoin('appeals as a', 'a.submission_id', 's._id')
     .selectAll('s')
-    .select(['t.title as task_title', 't.reward as task_reward', 'u.name as user_name']);
+    .select([
+      't.title as task_title',
+      't.reward as task_reward',
+      'u.name as user_name',
+      'ut.status as record_status',
+      'a.message as appeal_message',
+      'a.status as appeal_status',
+      'a.created_at as appeal_created_at',
+      'a.decided_at as appeal_decided_at',
+      'a.response as appeal_response',
+      sql<number>`NOT EXISTS (SELECT 1 FROM submissions n WHERE n.user_task_id = s.user_task_id AND n.created_at > s.created_at)`.as(
+        'is_latest',
+      ),
+    ]);
 }
 
 export function findSubmission(db: Conn, id: string): Promise<SubmissionRow | undefined> {

@@ -3,6 +3,7 @@ import { newId, nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
+import { findAppeal } from '../appeals/appeals.repository';
 import { takeRandomComment } from './task-comments.repository';
 import { expireDue } from './task-expiry';
 import { toUserTaskDto } from './tasks.mapper';
@@ -100,6 +101,8 @@ export async function restartTask(deps: Deps, user: UserRow, taskId: string): Pr
     const latest = await latestSubmission(trx, record._id);
     if (record.status !== 'completed' || latest?.status !== 'rejected')
       throw fail.conflict('task_not_restartable');
+    // appealing and restarting exclude each other: not while its appeal waits (issue 15)
+    if ((await findAppeal(trx, latest._id))?.status === 'pending') throw fail.conflict('appeal_pending');
     const expiresAt = expiryOf(task, now);
     if (!(await reopenUserTask(trx, record._id, 'completed', { now, expiresAt })))
       throw fail.conflict('task_not_restartable');

@@ -1,0 +1,23 @@
+import { type Kysely, sql } from 'kysely';
+
+// Frozen: never edit a migration that has shipped; add a new one instead.
+// Issue 15: a worker may appeal a rejection once, within 7 days of it; an admin overturns it
+// (the proof approved and paid) or upholds it. One appeal per submission: its primary key.
+const statements = [
+  `CREATE TABLE appeals (
+    submission_id TEXT PRIMARY KEY REFERENCES submissions(_id),
+    user_id TEXT NOT NULL REFERENCES users(_id),
+    message TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('pending','upheld','overturned')),
+    created_at TEXT NOT NULL,
+    decided_at TEXT,
+    decided_by TEXT,
+    response TEXT
+  ) STRICT`,
+  // the admins' filter and the dashboard's count: the pending ones, oldest first
+  "CREATE INDEX appeals_pending ON appeals(created_at) WHERE status = 'pending'",
+];
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  for (const statement of statements) await sql.raw(statement).execute(db);
+}

@@ -50,6 +50,8 @@ export interface AdminStatsDto {
   totalUsers: number;
   totalTasks: number;
   pendingSubmissions: number;
+  /** appeals of rejections waiting for a decision (issue 15) */
+  pendingAppeals: number;
   /** TL: the sum of every approved reward */
   totalRewards: number;
   userGrowthPercent: number;

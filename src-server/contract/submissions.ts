@@ -106,6 +106,11 @@ const searchQuery = z.preprocess(
 export const submissionListQuerySchema = z.object({
   status: statusFilter,
   q: searchQuery,
+  /** only the proofs whose appeal waits for a decision (issue 15) */
+  appeal: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.enum(['pending'], { error: FIELD_MESSAGES.invalidValue }).optional(),
+  ),
   ...pageQuery,
 });
 

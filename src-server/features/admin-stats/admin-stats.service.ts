@@ -3,6 +3,7 @@ import { kurusToTl } from '../../contract/money';
 import { TURKEY_UTC_OFFSET_HOURS, turkeyDay } from '../../contract/tasks';
 import type { Db } from '../../db/database';
 import type { AppDeps } from '../../deps';
+import { countPendingAppeals } from '../appeals/appeals.repository';
 import {
   counterHours,
   counterTotal,
@@ -73,11 +74,13 @@ export async function inWindow(
 export async function adminStats(deps: Deps): Promise<AdminStatsDto> {
   const { db } = deps;
   const { current, previous } = growthWindows(deps.clock());
-  const [totalUsers, totalTasks, pendingSubmissions, totalRewards] = await Promise.all([
+  const [totalUsers, totalTasks, pendingSubmissions, totalRewards, pendingAppeals] = await Promise.all([
     counterTotal(db, 'users'),
     counterTotal(db, 'tasks'),
     counterTotal(db, 'pending'),
     counterTotal(db, 'rewards'),
+    // few at any time, read from their partial index
+    countPendingAppeals(db),
   ]);
   const [usersNow, usersBefore, tasksNow, tasksBefore, earnedNow, earnedBefore] = await Promise.all([
     inWindow(db, 'users', current),
@@ -91,6 +94,7 @@ export async function adminStats(deps: Deps): Promise<AdminStatsDto> {
     totalUsers,
     totalTasks,
     pendingSubmissions,
+    pendingAppeals,
     totalRewards: kurusToTl(totalRewards),
     userGrowthPercent: growthPercent(usersBefore, usersNow),
     taskGrowthPercent: growthPercent(tasksBefore, tasksNow),

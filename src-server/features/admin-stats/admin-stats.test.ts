@@ -68,6 +68,7 @@ describe('GET /api/admin/stats', () => {
         totalUsers: 1 + 5 + 1 + 8,
         totalTasks: 9,
         pendingSubmissions: 2,
+        pendingAppeals: 0,
         totalRewards: 28,
         // users: 4 in the last 30 days (exactly 30 days ago counts) against 2 before;
         // the 8 submitters are a year old and the deleted one does not count

@@ -65,6 +65,15 @@ async function scanned() {
       totalUsers: await countUsers(db),
       totalTasks: await countTasks(db),
       pendingSubmissions: await countSubmissions(db, { status: 'pending' }),
+      pendingAppeals: Number(
+        (
+          await db
+            .selectFrom('appeals')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('status', '=', 'pending')
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
       totalRewards: (await sumApprovedRewards(db)) / 100,
       userGrowthPercent: growthPercent(usersBefore, usersNow),
       taskGrowthPercent: growthPercent(tasksBefore, tasksNow),

@@ -32,7 +32,7 @@ async function withEmails(deps: Deps, items: SubmissionDto[]): Promise<AdminSubm
 /** GET /api/admin/submissions: one page, newest first, with a status filter and a search. */
 export async function adminSubmissions(
   deps: Deps,
-  query: { status?: ReviewStatus; q?: string; page: number; limit: number },
+  query: { status?: ReviewStatus; q?: string; appeal?: 'pending'; page: number; limit: number },
 ): Promise<Page<AdminSubmissionDto>> {
   const page = await allSubmissions(deps, query);
   return { ...page, items: await withEmails(deps, page.items) };

@@ -217,3 +217,28 @@ describe('PUT /api/admin/submissions/{id}/appeal', () => {
     );
   });
 });
+
+describe('the admins’ view of appeals', () => {
+  it('lists the proofs whose appeal waits (?appeal=pending) and counts them on the dashboard', async () => {
+    const waiting = await rejectedProof();
+    await appeal(waiting.id, waiting.token);
+    const decided = await rejectedProof();
+    await appeal(decided.id, decided.token);
+    await decide(decided.id, { decision: 'uphold', response: 'Hayır' });
+    const list = await t.call('GET', '/api/admin/submissions?appeal=pending&limit=100', {
+      token: adminToken,
+    });
+    expect(list.status).toBe(200);
+    const ids = list.body.data.items.map((s: { _id: string }) => s._id);
+    expect(ids).toContain(waiting.id);
+    expect(ids).not.toContain(decided.id);
+    expect(
+      list.body.data.items.every((s: { appeal: { status: string } }) => s.appeal.status === 'pending'),
+    ).toBe(true);
+    const stats = await t.call('GET', '/api/admin/stats', { token: adminToken });
+    expect(stats.body.data.pendingAppeals).toBe(list.body.data.total);
+    expect((await t.call('GET', '/api/admin/submissions?appeal=maybe', { token: adminToken })).status).toBe(
+      422,
+    );
+  });
+});

@@ -81,10 +81,10 @@ export function listUserSubmissions(
  */
 export async function listSubmissions(
   db: Conn,
-  filter: { status?: ReviewStatus; q?: string },
+  filter: { status?: ReviewStatus; q?: string; appealPending?: boolean },
   page: { offset: number; limit: number },
 ): Promise<{ rows: SubmissionRow[]; total: number }> {
-  if (!filter.q) {
+  if (!filter.q && !filter.appealPending) {
     let count = db.selectFrom('submissions').select((eb) => eb.fn.countAll<number>().as('n'));
     let ids = db.selectFrom('submissions').select('_id');
     if (filter.status) {
@@ -116,9 +116,16 @@ export async function listSubmissions(
     rows = rows.where('s.status', '=', filter.status);
     count = count.where('s.status', '=', filter.status);
   }
-  const search = submissionSearch(filter.q);
-  rows = rows.where(search);
-  count = count.where(search);
+  if (filter.q) {
+    const search = submissionSearch(filter.q);
+    rows = rows.where(search);
+    count = count.where(search);
+  }
+  if (filter.appealPending) {
+    const pending = db.selectFrom('appeals').select('submission_id').where('status', '=', 'pending');
+    rows = rows.where('s._id', 'in', pending);
+    count = count.where('s._id', 'in', pending);
+  }
   const total = Number((await count.executeTakeFirstOrThrow()).n);
   const items = await rows
     .orderBy('s.created_at', 'desc')

@@ -170,11 +170,11 @@ export async function mySubmissions(
 /** GET /api/submissions (admins): one page, newest first. */
 export async function allSubmissions(
   deps: Pick<AppDeps, 'db' | 'clock' | 'secret'>,
-  query: { status?: ReviewStatus; q?: string; page: number; limit: number },
+  query: { status?: ReviewStatus; q?: string; appeal?: 'pending'; page: number; limit: number },
 ): Promise<Page<SubmissionDto>> {
   const { rows, total } = await listSubmissions(
     deps.db,
-    { status: query.status, q: query.q },
+    { status: query.status, q: query.q, appealPending: query.appeal === 'pending' },
     { offset: (query.page - 1) * query.limit, limit: query.limit },
   );
   const signing = { secret: deps.secret, now: deps.clock() };

@@ -256,3 +256,95 @@ describe('auto-approval', () => {
     },
   );
 });
+
+describe('an appeal', () => {
+  it.each([
+    ['tr', 'phone'],
+    ['en', 'desktop'],
+  ] as const)('is sent by the worker and overturned by an admin, who pays (%s, %s)', async (lang, device) => {
+    const size = device === 'phone' ? PHONE : undefined;
+    const title = `İtiraz görevi ${lang} ${device}`;
+    const token = await register(`İtiraz ${lang} ${device}`);
+    const id = await createTask(adminToken, {
+      title,
+      description: 'Kodu gönderin.',
+      reward: 6,
+      category: 'social_media',
+      maxCompletions: 10,
+      requiredProof: 'code',
+    });
+    await ok('POST', `/tasks/${id}/start`, token);
+    const form = new FormData();
+    form.set('task', id);
+    form.set('proofText', 'KOD-9');
+    const sent = await ok<{ _id: string }>('POST', '/submissions', token, form);
+    await ok('PUT', `/submissions/${sent._id}/review`, adminToken, {
+      status: 'rejected',
+      feedback: 'Kod yanlış',
+      rejectionReason: 'wrong_format',
+    });
+
+    const worker = await newPage(suite.browser, suite.server.url, { lang, ...(size && { size }) });
+    await worker.page.goto('/');
+    await worker.page.evaluate((t) => {
+      localStorage.setItem('token', t);
+      localStorage.setItem('installBannerDismissed', '1');
+    }, token);
+    await worker.page.goto('/my-submissions');
+    await worker.page.locator('[data-testid=appeal-open]').click();
+    const dialog = worker.page.locator('dialog[open]');
+    await dialog.locator('[data-testid=appeal-message]').fill('kısa');
+    await dialog.locator('[data-testid=appeal-send]').click();
+    await expect
+      .poll(() => dialog.locator('[role=alert]').textContent())
+      .toBe(
+        lang === 'en'
+          ? 'Please explain your appeal: 10 to 1,000 characters'
+          : 'Lütfen itirazınızı açıklayın: 10 ile 1.000 karakter arası',
+      );
+    await snap(worker.page, `appeal-dialog-${lang}-${device}`);
+    await dialog
+      .locator('[data-testid=appeal-message]')
+      .fill('Kod doğruydu, ekran görüntüsünü de ekleyebilirim.');
+    await dialog.locator('[data-testid=appeal-send]').click();
+    await expect
+      .poll(() => worker.page.locator('[data-testid=appeal-status]').getAttribute('class'))
+      .toContain('pending');
+    // while it waits, the task cannot be restarted from here
+    expect(await worker.page.locator('[data-testid=restart-submission]').count()).toBe(0);
+    await snap(worker.page, `appeal-waiting-${lang}-${device}`);
+
+    const admin = await newPage(suite.browser, suite.server.url, { lang, ...(size && { size }) });
+    await admin.page.goto('/');
+    await admin.page.evaluate((t) => {
+      localStorage.setItem('token', t);
+      localStorage.setItem('installBannerDismissed', '1');
+    }, adminToken);
+    await admin.page.goto('/admin');
+    await admin.page.locator('[data-testid=pending-appeals]').click();
+    await admin.page.waitForURL(/status=appeals/);
+    const row = admin.page.locator('[data-testid=submission-row]', { hasText: title });
+    await row.locator('[data-testid=view-evidence]').click();
+    const evidence = admin.page.locator('dialog[open]');
+    await evidence.locator('[data-testid=appeal-summary]').waitFor();
+    await evidence.locator('[data-testid=appeal-overturn]').click();
+    await evidence.locator('#appeal-response-error').waitFor();
+    await evidence.locator('[data-testid=appeal-response]').fill('Haklısınız, kod doğru.');
+    await snap(admin.page, `appeal-decide-${lang}-${device}`);
+    await evidence.locator('[data-testid=appeal-overturn]').click();
+    await expect.poll(() => admin.page.locator('dialog[open]').count()).toBe(0);
+    await admin.context.close();
+
+    await worker.page.reload();
+    await expect
+      .poll(() => worker.page.locator('[data-testid=submission-card]').first().getAttribute('data-status'))
+      .toBe('approved');
+    expect(await worker.page.locator('[data-testid=appeal-status]').first().getAttribute('class')).toContain(
+      'overturned',
+    );
+    const me = await ok<{ balance: number }>('GET', '/users/me', token);
+    expect(me.balance).toBe(6);
+    await snap(worker.page, `appeal-overturned-${lang}-${device}`);
+    await worker.context.close();
+  });
+});

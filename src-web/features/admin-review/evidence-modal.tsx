@@ -6,6 +6,7 @@ import { ProofContent } from '../../components/proof-content';
 import { useIsSelf } from '../../lib/auth';
 import { shownFeedback } from '../../lib/feedback';
 import { formatDateTime, formatMoney } from '../../lib/format';
+import { AppealDecision, AppealSummary } from './appeal-decision';
 import { ReviewStatusBadge } from './badges';
 import { QuickActions } from './quick-actions';
 import { quickApproveRequest, quickRejectRequest } from './review-form';
@@ -34,6 +35,7 @@ export function EvidenceModal({
   focusReason?: boolean;
 }) {
   const { t } = useTranslation('adminReview');
+  const isSelf = useIsSelf();
   const itemId = item?._id;
   // another item shown in the open modal (the queue moved on): start reading at its title
   useEffect(() => {
@@ -43,6 +45,9 @@ export function EvidenceModal({
     (reason ?? dialog?.querySelector<HTMLElement>('[data-dialog-title]'))?.focus();
   }, [itemId, focusReason]);
   // the decision sits in the footer: always in view, while the proof and its details scroll
+  const appealFooter = item?.appeal?.status === 'pending' && !isSelf(item.user._id) && (
+    <AppealDecision key={item._id} item={item} onDone={onClose} />
+  );
   const footer = item?.status === 'pending' && (
     <EvidenceActions
       key={item._id}
@@ -57,7 +62,7 @@ export function EvidenceModal({
       title={t('evidence.title', { title: item?.task.title ?? '' })}
       onClose={onClose}
       size="lg"
-      footer={footer || undefined}
+      footer={footer || appealFooter || undefined}
       scrollableBody
     >
       {item && <EvidenceBody key={item._id} item={item} onExpired={onExpired} />}
@@ -176,6 +181,7 @@ function EvidenceBody({ item, onExpired }: { item: AdminSubmissionDto; onExpired
             <dd>{reasonLabel}</dd>
           </div>
         )}
+        <AppealSummary item={item} />
         {item.status !== 'pending' && feedback && (
           <div className="ar-span-all">
             <dt>{t('evidence.feedback')}</dt>

@@ -56,8 +56,9 @@ export function userListApiQuery(state: UserListState): string {
 
 // ---- submissions ----
 
-export type SubmissionFilter = 'all' | ReviewStatus;
-export const SUBMISSION_FILTERS: readonly SubmissionFilter[] = ['all', ...REVIEW_STATUSES];
+/** 'appeals': the rejected proofs whose appeal waits for a decision (issue 15). */
+export type SubmissionFilter = 'all' | ReviewStatus | 'appeals';
+export const SUBMISSION_FILTERS: readonly SubmissionFilter[] = ['all', ...REVIEW_STATUSES, 'appeals'];
 
 export interface SubmissionListState {
   status: SubmissionFilter;
@@ -82,7 +83,8 @@ export function submissionListSearch(state: SubmissionListState): string {
 
 export function submissionListApiQuery(state: SubmissionListState): string {
   return queryString({
-    status: state.status === 'all' ? undefined : state.status,
+    status: state.status === 'all' || state.status === 'appeals' ? undefined : state.status,
+    appeal: state.status === 'appeals' ? 'pending' : undefined,
     q: state.q || undefined,
     page: state.page,
     limit: SUBMISSIONS_PAGE_SIZE,

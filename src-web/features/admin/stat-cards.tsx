@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import type { AdminStatsDto, TodayStatsDto } from '../../../src-server/contract/admin';
+import { paths } from '../../app/paths';
 import { CheckIcon, ListIcon, UserIcon, WalletIcon } from '../../components/icons';
 import { formatMoney } from '../../lib/format';
 import { currentLanguage } from '../../lib/i18n';
@@ -13,6 +15,8 @@ interface Card {
   /** nothing in the earlier 30 days: the figure is new, not 0 % */
   isNew?: boolean;
   icon: ReactNode;
+  /** a line under the figure (the appeals waiting, under the pending submissions) */
+  extra?: ReactNode;
 }
 
 /** The four totals, each with its growth over the last 30 days where the server counts one. */
@@ -39,6 +43,12 @@ export function StatCards({ stats }: { stats: AdminStatsDto }) {
       value: formatCount(stats.pendingSubmissions),
       growth: null,
       icon: <CheckIcon />,
+      extra:
+        stats.pendingAppeals > 0 ? (
+          <Link to={`${paths.adminSubmissions}?status=appeals`} data-testid="pending-appeals">
+            {t('dashboard.stats.pendingAppeals', { count: stats.pendingAppeals })}
+          </Link>
+        ) : null,
     },
     {
       key: 'totalRewards',
@@ -57,7 +67,7 @@ export function StatCards({ stats }: { stats: AdminStatsDto }) {
             <p className="admin-stat-label">{t(`dashboard.stats.${card.key}`)}</p>
             <p className="admin-stat-value">{card.value}</p>
             {card.growth === null ? (
-              <p className="admin-stat-growth muted">{t('dashboard.stats.awaitingReview')}</p>
+              <p className="admin-stat-growth muted">{card.extra ?? t('dashboard.stats.awaitingReview')}</p>
             ) : card.isNew ? (
               <p className="admin-stat-growth growth-up" data-testid="growth-new">
                 {t('dashboard.stats.growthNew')}

@@ -8,6 +8,7 @@ import { useToast } from '../../components/toast';
 import { ApiError } from '../../lib/api';
 import { errorText } from '../../lib/errors';
 import { usePageTitle } from '../../lib/page-title';
+import { AppealDialog } from './appeal-dialog';
 import { ProofModal } from './proof-modal';
 import { StatusFilter } from './status-filter';
 import { SubmissionCard } from './submission-card';
@@ -24,6 +25,7 @@ export function MySubmissionsPage() {
   const filter = readFilter(params.get('status'));
   const list = useMySubmissions(filter);
   const [proofOf, setProofOf] = useState<string | null>(null);
+  const [appealing, setAppealing] = useState<string | null>(null);
 
   const restart = useMutation({
     mutationFn: restartTask,
@@ -75,11 +77,16 @@ export function MySubmissionsPage() {
               submission={s}
               onViewProof={() => setProofOf(s._id)}
               onRestart={() => restart.mutate(s.task._id)}
+              onAppeal={() => setAppealing(s._id)}
               restarting={restart.isPending && restart.variables === s.task._id}
             />
           ))}
         </div>
       )}
+      <AppealDialog
+        submission={list.data?.find((s) => s._id === appealing) ?? null}
+        onClose={() => setAppealing(null)}
+      />
       <ProofModal
         url={shown?.proofImageUrl ?? null}
         title={shown?.task.title ?? ''}

@@ -12,11 +12,13 @@ export function SubmissionCard({
   submission: s,
   onViewProof,
   onRestart,
+  onAppeal,
   restarting,
 }: {
   submission: SubmissionDto;
   onViewProof(): void;
   onRestart(): void;
+  onAppeal(): void;
   restarting: boolean;
 }) {
   const { t } = useTranslation('submissions');
@@ -65,6 +67,22 @@ export function SubmissionCard({
           {feedback && <p className="pre-line">{feedback}</p>}
         </div>
       )}
+      {s.appeal && (
+        <div className={`submission-block appeal-${s.appeal.status}`} data-testid="submission-appeal">
+          <h3>
+            {t('appeal.yours')}{' '}
+            <span className={`badge badge-appeal-${s.appeal.status}`} data-testid="appeal-status">
+              {t(`appeal.status.${s.appeal.status}`)}
+            </span>
+          </h3>
+          <p className="pre-line">{s.appeal.message}</p>
+          {s.appeal.response && (
+            <p className="pre-line">
+              <strong>{t('appeal.response')}:</strong> {s.appeal.response}
+            </p>
+          )}
+        </div>
+      )}
       {s.status === 'approved' && (
         <p className="submission-reward" data-testid="submission-reward">
           {t('card.rewardEarned')}: <strong>{formatMoney(s.reward)}</strong>
@@ -85,7 +103,17 @@ export function SubmissionCard({
         <Link className="btn btn-outline btn-sm" to={paths.task(s.task._id)}>
           {t('card.viewTask')}
         </Link>
-        {s.status === 'rejected' && (
+        {s.appealable && (
+          <button
+            type="button"
+            className="btn btn-outline btn-sm"
+            onClick={onAppeal}
+            data-testid="appeal-open"
+          >
+            {t('appeal.open')}
+          </button>
+        )}
+        {s.status === 'rejected' && s.appeal?.status !== 'pending' && (
           <button
             type="button"
             className="btn btn-primary btn-sm"

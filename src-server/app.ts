@@ -10,6 +10,7 @@ import { adminWithdrawalsRoutes } from './features/admin-withdrawals/admin-withd
 import { adminAppealRoutes, appealRoutes } from './features/appeals/appeals.routes';
 import { authRoutes } from './features/auth/auth.routes';
 import { filesRoutes } from './features/files/files.routes';
+import { inboxRoutes } from './features/inbox/inbox.routes';
 import { notificationStatusRoutes, notificationsRoutes } from './features/notifications/notifications.routes';
 import { profileRoutes } from './features/profile/profile.routes';
 import { reviewRoutes } from './features/review/review.routes';
@@ -65,6 +66,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route('/tasks', tasksRoutes);
   api.route('/files', filesRoutes);
   api.route('/withdraws', withdrawalsRoutes);
+  api.route('/notifications', inboxRoutes);
   // before the resources' routes: /admin/users/export.csv is not a user id
   api.route('/admin', adminExportRoutes);
   api.route('/admin', adminBulkRoutes);

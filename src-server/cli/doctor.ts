@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { openDatabase } from '../db/database';
 import { latestMigrationName } from '../db/migrate';
 import { checkStatCounters } from '../features/admin-stats/stat-doctor';
+import { checkDeletedUsers } from '../features/admin-users/deleted-user-doctor';
+import { checkAppeals } from '../features/appeals/appeal-doctor';
 import { runMoneyChecks } from '../features/money/doctor';
 import { checkTaskRecords } from '../features/tasks/task-doctor';
 import { lastAppliedMigration } from '../storage/backup';
@@ -20,6 +22,7 @@ export interface Finding {
     | 'money'
     | 'stats'
     | 'tasks'
+    | 'users'
     | 'missing_file'
     | 'orphan_file';
   message: string;
@@ -100,6 +103,8 @@ export async function runDoctor(folder: DataFolder): Promise<Finding[]> {
     for (const p of await runMoneyChecks(db)) out.push({ check: 'money', message: p.message });
     for (const message of await checkStatCounters(db)) out.push({ check: 'stats', message });
     for (const message of await checkTaskRecords(db)) out.push({ check: 'tasks', message });
+    for (const message of await checkAppeals(db)) out.push({ check: 'tasks', message });
+    for (const message of await checkDeletedUsers(db)) out.push({ check: 'users', message });
     out.push(...(await fileChecks(folder, await referencedFiles(db))));
     return out;
   } finally {

@@ -110,6 +110,25 @@ export const adminUserHistoryQuerySchema = z.object({
   limit: pageLimit(20),
 });
 
+/**
+ * DELETE /api/admin/users/{id}?forfeit=true: the admin confirms that what the user holds (balance,
+ * pending withdrawals, proofs and appeals) is settled and forfeited with the deletion.
+ */
+export const deleteUserQuerySchema = z.object({
+  forfeit: z
+    .enum(['true', 'false'], { error: FIELD_MESSAGES.invalidValue })
+    .optional()
+    .transform((v) => v === 'true'),
+});
+
+/** What a deletion found the user holding (the 409 user_has_money's `held`; balance in TL). */
+export interface HeldByUserDto {
+  balance: number;
+  pendingWithdrawals: number;
+  pendingSubmissions: number;
+  pendingAppeals: number;
+}
+
 /** A row of the admin user list. Money in TL. */
 export interface AdminUserSummaryDto {
   _id: string;

@@ -59,6 +59,9 @@ export const ERROR_MESSAGES = {
   method_unavailable: 'This payment method is not offered',
   withdrawal_not_found: 'Withdrawal not found',
   user_not_found: 'User not found',
+  notification_not_found: 'Notification not found',
+  user_has_money:
+    'This user still has a balance or pending withdrawals, proofs or appeals: confirm the forfeit to settle them and delete the account',
   name_email_required: 'Name and email fields are required',
   ban_reason_required: 'Ban reason must be specified',
   last_admin: 'The last active admin cannot be demoted or banned',

@@ -17,11 +17,17 @@ export type NotificationRequest = {
   message: string | null;
 } & ({ target: 'all' } | { target: 'user'; playerId: string });
 
-/** The reply: what was sent, and OneSignal's id of the notification when it gave one. */
+/**
+ * The reply: what was sent, OneSignal's id of the notification when it gave one, whether it
+ * went to the push service, and how many inbox messages were written (a customMessage: 1, to
+ * everyone or to the user with that push id; 0 when no account has it).
+ */
 export interface NotificationSentDto {
   notificationType: NotificationType;
   target: 'all' | 'user';
   id: string | null;
+  pushed: boolean;
+  inbox: number;
 }
 
 export interface NotificationProblem {

@@ -33,7 +33,7 @@ export interface UserTaskDto {
   /** while in progress: the moment the proof must have arrived by */
   expiresAt: string | null;
   /** why an expired record ended: its time ran out, or its task was deleted or closed */
-  endReason: 'time' | 'task_closed' | null;
+  endReason: 'time' | 'task_closed' | 'user_deleted' | null;
   submission: UserTaskSubmissionDto | null;
 }
 

@@ -79,7 +79,7 @@ export interface UserTasksTable {
   /** when it ended (the sweep, or its task closing) */
   expired_at: string | null;
   /** why an expired record ended: its time ran out, or its task was deleted or closed */
-  end_reason: 'time' | 'task_closed' | null;
+  end_reason: 'time' | 'task_closed' | 'user_deleted' | null;
 }
 
 /** A worker's appeal of a rejection (issue 15), one per submission. */
@@ -147,7 +147,7 @@ export interface LedgerTable {
   id: Generated<number>;
   user_id: string;
   amount: number;
-  kind: 'reward' | 'withdrawal_hold' | 'withdrawal_refund' | 'adjustment';
+  kind: 'reward' | 'withdrawal_hold' | 'withdrawal_refund' | 'adjustment' | 'forfeit';
   ref: string | null;
   actor_id: string | null;
   created_at: string;
@@ -176,6 +176,33 @@ export interface StatCountersTable {
   value: number;
 }
 
+export type InboxType =
+  | 'isAccepted'
+  | 'isRejected'
+  | 'acceptedWithdraw'
+  | 'rejectedWithdraw'
+  | 'appealOverturned'
+  | 'appealUpheld'
+  | 'taskClosed'
+  | 'customMessage';
+
+/** The in-app inbox (migration 2026-11-26-1300-inbox): user_id null means everyone. */
+export interface InboxTable {
+  _id: string;
+  user_id: string | null;
+  type: InboxType;
+  title: string | null;
+  message: string | null;
+  ref: string | null;
+  created_at: string;
+}
+
+export interface InboxReadsTable {
+  inbox_id: string;
+  user_id: string;
+  read_at: string;
+}
+
 export interface DB {
   users: UsersTable;
   tasks: TasksTable;
@@ -188,4 +215,6 @@ export interface DB {
   settings: SettingsTable;
   stat_counters: StatCountersTable;
   appeals: AppealsTable;
+  inbox: InboxTable;
+  inbox_reads: InboxReadsTable;
 }

@@ -46,6 +46,11 @@ const ROUTES: Record<string, Access> = {
   'GET /api/files/images/:name': 'public',
   'POST /api/withdraws': 'active',
   'GET /api/withdraws': 'user',
+  // the inbox is the reader's own (a suspended user still reads it): features/inbox/inbox.test.ts
+  'GET /api/notifications': 'user',
+  'GET /api/notifications/unread': 'user',
+  'PUT /api/notifications/read-all': 'user',
+  'PUT /api/notifications/:id/read': 'user',
   'GET /api/admin/withdraws': 'admin',
   'PUT /api/admin/withdraws/:id/approve': 'admin',
   'PUT /api/admin/withdraws/:id/reject': 'admin',

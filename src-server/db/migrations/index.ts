@@ -10,6 +10,8 @@ import * as proofThumbnails from './2026-11-25-1800-proof-thumbnails';
 import * as taskTimeLimits from './2026-11-26-0900-task-time-limits';
 import * as proofTypes from './2026-11-26-1000-proof-types';
 import * as appeals from './2026-11-26-1100-appeals';
+import * as userForfeit from './2026-11-26-1200-user-forfeit';
+import * as inbox from './2026-11-26-1300-inbox';
 
 /** Every migration, registered by name (a folder-reading provider breaks inside a bundle). */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +26,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-0900-task-time-limits': taskTimeLimits,
   '2026-11-26-1000-proof-types': proofTypes,
   '2026-11-26-1100-appeals': appeals,
+  '2026-11-26-1200-user-forfeit': userForfeit,
+  '2026-11-26-1300-inbox': inbox,
 };

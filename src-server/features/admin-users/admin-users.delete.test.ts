@@ -5,8 +5,12 @@ import { pngFile } from '../../storage/image-fixtures';
 import { makeUser } from '../../testing/factories';
 import { fund, makePendingSubmission, makeWithdrawal } from '../../testing/money-factories';
 import { createAdminTestApp, createTestApp, type TestApp } from '../../testing/test-app';
+import { checkAppeals } from '../appeals/appeal-doctor';
 import { publicImageUrl } from '../files/file-urls';
 import { runMoneyChecks } from '../money/doctor';
+import { checkTaskRecords } from '../tasks/task-doctor';
+import { createTask, taskRow } from '../tasks/task-test-helpers';
+import { checkDeletedUsers } from './deleted-user-doctor';
 
 let t: TestApp;
 let admin: UserRow;
@@ -20,7 +24,8 @@ afterEach(async () => {
 });
 afterAll(() => t.dispose());
 
-const del = (id: string, token = adminToken) => t.call('DELETE', `/api/admin/users/${id}`, { token });
+const del = (id: string, token = adminToken, query = '') =>
+  t.call('DELETE', `/api/admin/users/${id}${query}`, { token });
 const row = (id: string) =>
   t.deps.db.selectFrom('users').selectAll().where('_id', '=', id).executeTakeFirstOrThrow();
 const ledger = (id: string) =>
@@ -112,7 +117,7 @@ describe('two admins demoting each other at the same instant', () => {
 });
 
 describe('DELETE /api/admin/users/{id}', () => {
-  it('anonymises the account, keeps its money history and ends its session at once', async () => {
+  it('anonymises the account and ends its session at once', async () => {
     const store = fileStoreFor(t.deps.config.dataDir);
     const photo = publicImageUrl(await store.save('images', pngFile(), 'image/png'));
     const user = await makeUser(t.deps.db, {
@@ -126,13 +131,23 @@ describe('DELETE /api/admin/users/{id}', () => {
       device_id: 'device-1',
     });
     const token = await t.tokenFor(user);
-    await fund(t.deps.db, user._id, 10_000, admin._id);
-    const withdrawalId = await makeWithdrawal(t.deps.db, user._id, { amount: 3000 });
-    const { submissionId } = await makePendingSubmission(t.deps.db, user._id);
 
     const res = await del(user._id);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, data: { _id: user._id, deleted: true } });
+    expect(res.body).toEqual({
+      success: true,
+      data: {
+        _id: user._id,
+        deleted: true,
+        forfeited: {
+          balance: 0,
+          pendingWithdrawals: 0,
+          pendingSubmissions: 0,
+          pendingAppeals: 0,
+          endedRecords: 0,
+        },
+      },
+    });
     const after = await row(user._id);
     expect(after).toMatchObject({
       name: 'Deleted user',
@@ -145,17 +160,10 @@ describe('DELETE /api/admin/users/{id}', () => {
       device_id: null,
       status: 'banned',
       role: 'user',
-      balance: 7000,
+      balance: 0,
       deleted_at: expect.any(String),
     });
     expect(after.password_hash).not.toBe(user.password_hash);
-    expect(await ledger(user._id)).toHaveLength(2);
-    expect(
-      await t.deps.db.selectFrom('withdrawals').select('_id').where('_id', '=', withdrawalId).execute(),
-    ).toHaveLength(1);
-    expect(
-      await t.deps.db.selectFrom('submissions').select('_id').where('_id', '=', submissionId).execute(),
-    ).toHaveLength(1);
     expect(await store.read('images', photo.split('/').pop()!)).toBeNull();
 
     const me = await t.call('GET', '/api/users/me', { token });
@@ -173,17 +181,173 @@ describe('DELETE /api/admin/users/{id}', () => {
     expect(again.status).toBe(201);
   });
 
-  it('lets the admin settle a pending withdrawal of a deleted account', async () => {
+  it('refuses an account holding money or pending items unless the admin confirms the forfeit, which settles everything in one go', async () => {
+    const user = await makeUser(t.deps.db, { name: 'Parası var' });
+    const token = await t.tokenFor(user);
+    await fund(t.deps.db, user._id, 10_000, admin._id);
+    const withdrawalId = await makeWithdrawal(t.deps.db, user._id, { amount: 3000 });
+    const { submissionId, taskId: proofTask } = await makePendingSubmission(t.deps.db, user._id, {
+      reward: 1500,
+    });
+    await t.deps.db.updateTable('tasks').set({ reserved: 1 }).where('_id', '=', proofTask).execute();
+    // a started task holding a slot and an automatic comment
+    const started = await createTask(t, adminToken, { maxCompletions: 1, automaticComments: ['Tek yorum'] });
+    const startRes = await t.call('POST', `/api/tasks/${started}/start`, { token });
+    expect(startRes.body.data.automaticComment).toBe('Tek yorum');
+    expect((await taskRow(t, started)).reserved).toBe(1);
+    const before = await row(user._id);
+
+    // refused, with what is held, and nothing changed
+    const refused = await del(user._id);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({
+      code: 'user_has_money',
+      held: { balance: 70, pendingWithdrawals: 1, pendingSubmissions: 1, pendingAppeals: 0 },
+    });
+    expect(await row(user._id)).toEqual(before);
+    expect((await t.call('GET', '/api/users/me', { token })).status).toBe(200);
+    expect((await del(user._id, adminToken, '?forfeit=yes')).status).toBe(422);
+
+    // with the forfeit: everything settled in the deleting transaction
+    const res = await del(user._id, adminToken, '?forfeit=true');
+    expect(res.status).toBe(200);
+    expect(res.body.data.forfeited).toEqual({
+      balance: 100,
+      pendingWithdrawals: 1,
+      pendingSubmissions: 1,
+      pendingAppeals: 0,
+      endedRecords: 1,
+    });
+    const after = await row(user._id);
+    expect(after).toMatchObject({ balance: 0, deleted_at: expect.any(String), total_earned: 0 });
+    expect(
+      await t.deps.db
+        .selectFrom('withdrawals')
+        .selectAll()
+        .where('_id', '=', withdrawalId)
+        .executeTakeFirst(),
+    ).toMatchObject({ status: 'rejected', rejection_reason: 'Account deleted', reviewed_by: admin._id });
+    expect(
+      await t.deps.db
+        .selectFrom('submissions')
+        .selectAll()
+        .where('_id', '=', submissionId)
+        .executeTakeFirst(),
+    ).toMatchObject({ status: 'rejected', feedback: 'Account deleted', reviewed_by: admin._id });
+    expect((await taskRow(t, proofTask)).reserved).toBe(0);
+    // the started task's slot and comment are back for someone else
+    expect((await taskRow(t, started)).reserved).toBe(0);
+    const other = await makeUser(t.deps.db);
+    const otherStart = await t.call('POST', `/api/tasks/${started}/start`, {
+      token: await t.tokenFor(other),
+    });
+    expect(otherStart.body.data.automaticComment).toBe('Tek yorum');
+    // the ledger: fund +10,000, hold -3,000, refund +3,000, forfeit -10,000 by the admin
+    const rows = await ledger(user._id);
+    expect(rows.map((r) => [r.kind, r.amount])).toEqual([
+      ['adjustment', 10_000],
+      ['withdrawal_hold', -3000],
+      ['withdrawal_refund', 3000],
+      ['forfeit', -10_000],
+    ]);
+    expect(rows.at(-1)?.actor_id).toBe(admin._id);
+    expect(await checkDeletedUsers(t.deps.db)).toEqual([]);
+    expect(await checkTaskRecords(t.deps.db)).toEqual([]);
+    // nothing left to approve or pay on the dead account
+    const review = await t.call('PUT', `/api/submissions/${submissionId}/review`, {
+      token: adminToken,
+      body: { status: 'approved', feedback: 'ok' },
+    });
+    expect([review.status, review.body.error.code]).toEqual([409, 'already_reviewed']);
+    const payout = await t.call('PUT', `/api/admin/withdraws/${withdrawalId}/approve`, { token: adminToken });
+    expect([payout.status, payout.body.error.code]).toEqual([409, 'already_reviewed']);
+  });
+
+  it('upholds a pending appeal of the deleted account', async () => {
+    const user = await makeUser(t.deps.db);
+    const { submissionId } = await makePendingSubmission(t.deps.db, user._id);
+    const now = new Date().toISOString();
+    await t.deps.db
+      .updateTable('submissions')
+      .set({ status: 'rejected', reviewed_at: now, reviewed_by: admin._id })
+      .where('_id', '=', submissionId)
+      .execute();
+    await t.deps.db
+      .insertInto('appeals')
+      .values({
+        submission_id: submissionId,
+        user_id: user._id,
+        message: 'Lütfen tekrar bakın',
+        status: 'pending',
+        created_at: now,
+        decided_at: null,
+        decided_by: null,
+        response: null,
+      })
+      .execute();
+    const refused = await del(user._id);
+    expect(refused.body.error.held).toEqual({
+      balance: 0,
+      pendingWithdrawals: 0,
+      pendingSubmissions: 0,
+      pendingAppeals: 1,
+    });
+    expect((await del(user._id, adminToken, '?forfeit=true')).status).toBe(200);
+    expect(
+      await t.deps.db
+        .selectFrom('appeals')
+        .selectAll()
+        .where('submission_id', '=', submissionId)
+        .executeTakeFirst(),
+    ).toMatchObject({ status: 'upheld', decided_by: admin._id, response: 'Account deleted' });
+    expect(await checkAppeals(t.deps.db)).toEqual([]);
+  });
+
+  it('a deletion racing a payout of the same withdrawal: one of them wins, the money is counted once', async () => {
     const user = await makeUser(t.deps.db);
     await fund(t.deps.db, user._id, 5000, admin._id);
     const id = await makeWithdrawal(t.deps.db, user._id, { amount: 5000 });
+    const [deleted, paid] = await Promise.all([
+      del(user._id, adminToken, '?forfeit=true'),
+      t.call('PUT', `/api/admin/withdraws/${id}/approve`, { token: adminToken }),
+    ]);
+    expect(deleted.status).toBe(200);
+    const w = await t.deps.db
+      .selectFrom('withdrawals')
+      .selectAll()
+      .where('_id', '=', id)
+      .executeTakeFirstOrThrow();
+    if (paid.status === 200) {
+      expect(w.status).toBe('approved');
+      expect(deleted.body.data.forfeited.pendingWithdrawals).toBe(0);
+    } else {
+      expect([paid.status, w.status]).toEqual([409, 'rejected']);
+      expect(deleted.body.data.forfeited.balance).toBe(50);
+    }
+    expect((await row(user._id)).balance).toBe(0);
+    expect(await checkDeletedUsers(t.deps.db)).toEqual([]);
+  });
+
+  it('the doctor finds a deleted user left holding money, a slot or a pending item', async () => {
+    const user = await makeUser(t.deps.db);
     await del(user._id);
-    const res = await t.call('PUT', `/api/admin/withdraws/${id}/reject`, {
-      token: adminToken,
-      body: { reason: 'closed' },
-    });
-    expect(res.status).toBe(200);
-    expect((await row(user._id)).balance).toBe(5000);
+    // written behind the deletion's back
+    await fund(t.deps.db, user._id, 100, admin._id);
+    await makePendingSubmission(t.deps.db, user._id);
+    const found = await checkDeletedUsers(t.deps.db);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        `deleted user ${user._id} still holds a balance of 100 kuruş`,
+        `deleted user ${user._id} still has 1 pending proof(s)`,
+      ]),
+    );
+    // put right so the other checks of this file stay clean
+    await t.deps.db
+      .updateTable('submissions')
+      .set({ status: 'rejected' })
+      .where('user_id', '=', user._id)
+      .execute();
+    await t.call('PUT', `/api/admin/users/${user._id}`, { token: adminToken, body: { balance: 0 } });
   });
 
   it('answers 404 for an unknown id', async () => {

@@ -1,5 +1,9 @@
 import { Hono } from 'hono';
-import { adminUserHistoryQuerySchema, adminUsersQuerySchema } from '../../contract/admin';
+import {
+  adminUserHistoryQuerySchema,
+  adminUsersQuerySchema,
+  deleteUserQuerySchema,
+} from '../../contract/admin';
 import { requireAdmin } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { check, readJson } from '../../http/validate';
@@ -23,7 +27,9 @@ export const adminUsersRoutes = new Hono<AppEnv>()
     return c.json({ success: true, data });
   })
   .delete('/:id', async (c) => {
-    return c.json({ success: true, data: await deleteUserByAdmin(c.var.deps, c.req.param('id')) });
+    const { forfeit } = check(deleteUserQuerySchema, c.req.query());
+    const data = await deleteUserByAdmin(c.var.deps, c.var.user._id, c.req.param('id'), { forfeit });
+    return c.json({ success: true, data });
   })
   .get('/:id/submissions', async (c) => {
     const query = check(adminUserHistoryQuerySchema, c.req.query());

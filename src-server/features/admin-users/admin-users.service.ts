@@ -6,6 +6,7 @@ import {
   type AdminUserUpdate,
   checkAdminUserUpdate,
 } from '../../contract/admin';
+import { kurusToTl } from '../../contract/money';
 import type { Page } from '../../contract/types';
 import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
@@ -18,6 +19,7 @@ import { removeProfilePhoto } from '../profile/profile-photo';
 import { findUserByEmail, findUserById, userTotals } from '../users/users.repository';
 import { toAdminUserDetail, toAdminUserSummary } from './admin-users.mapper';
 import { countActiveAdmins, pageUsers, patchUser } from './admin-users.repository';
+import { type Forfeited, settleForDeletion } from './user-forfeit';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'work'>;
 
@@ -125,17 +127,26 @@ export async function updateUserByAdmin(
 
 /**
  * DELETE /api/admin/users/{id}: the account is anonymised, not removed, so its ledger,
- * submissions and withdrawals stay whole. Its token stops working at once (deleted accounts
- * are never found), and its stored photo is removed after the commit.
+ * submissions and withdrawals stay whole. It must not leave money or slots behind: while the
+ * user holds a balance or a pending withdrawal, proof or appeal the deletion is refused (409
+ * user_has_money) unless the admin confirms the forfeit (user-forfeit.ts), all in one
+ * transaction. Its token stops working at once (deleted accounts are never found), and its
+ * stored photo is removed after the commit.
  */
-export async function deleteUserByAdmin(deps: Deps, id: string): Promise<{ _id: string; deleted: true }> {
+export async function deleteUserByAdmin(
+  deps: Deps,
+  adminId: string,
+  id: string,
+  options: { forfeit: boolean },
+): Promise<{ _id: string; deleted: true; forfeited: Forfeited }> {
   const user = await requireUserRow(deps, id);
   const unusable = `!deleted:${randomBytes(32).toString('hex')}`;
-  await deps.db.transaction().execute(async (tx) => {
+  const forfeited = await deps.db.transaction().execute(async (tx) => {
     const current = await findUserById(tx, id);
     if (!current) throw fail.notFound('user_not_found');
     if (isActiveAdmin(current) && (await countActiveAdmins(tx, id)) === 0) throw fail.conflict('last_admin');
     const now = nowIso(deps.clock);
+    const settled = await settleForDeletion(tx, id, adminId, now, options.forfeit);
     await patchUser(tx, id, {
       name: DELETED_USER_NAME,
       email: `deleted-${id}@deleted.invalid`,
@@ -152,7 +163,8 @@ export async function deleteUserByAdmin(deps: Deps, id: string): Promise<{ _id: 
       updated_at: now,
       deleted_at: now,
     });
+    return settled;
   });
   await removeProfilePhoto(deps, user.profile_image);
-  return { _id: id, deleted: true };
+  return { _id: id, deleted: true, forfeited: { ...forfeited, balance: kurusToTl(forfeited.balance) } };
 }

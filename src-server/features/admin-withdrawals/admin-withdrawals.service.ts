@@ -9,6 +9,7 @@ import {
 import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
+import { addMessage } from '../inbox/inbox.repository';
 import { type MoneyReply, runMoneyMove } from '../money/idempotency';
 import type { IdempotencyScope } from '../money/idempotency.repository';
 import { credit } from '../money/ledger';
@@ -49,6 +50,7 @@ export async function approveWithdrawal(
     if ((await settleWithdrawal(tx, id, 'approved', { adminId, now, reason: null })) !== 1) {
       throw fail.conflict('already_reviewed');
     }
+    await addMessage(tx, { userId: withdrawal.user_id, type: 'acceptedWithdraw', ref: id, at: now });
     return { status: 200, data: toWithdrawalDto((await findWithdrawal(tx, id))!, { admin: true }) };
   });
   // after the commit, and never on a replay
@@ -91,6 +93,13 @@ export async function rejectWithdrawal(
       at: now,
     });
     if (!refunded) throw fail.notFound('user_not_found');
+    await addMessage(tx, {
+      userId: withdrawal.user_id,
+      type: 'rejectedWithdraw',
+      message: reason,
+      ref: id,
+      at: now,
+    });
     return { status: 200, data: toWithdrawalDto((await findWithdrawal(tx, id))!, { admin: true }) };
   });
   if (userId && !reply.replayed) notifyUser(deps, userId, 'rejectedWithdraw');

@@ -5,6 +5,7 @@ import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
 import { check } from '../../http/validate';
+import { addMessage } from '../inbox/inbox.repository';
 import { type MoneyReply, runMoneyMove } from '../money/idempotency';
 import type { IdempotencyScope } from '../money/idempotency.repository';
 import { credit } from '../money/ledger';
@@ -87,6 +88,13 @@ export async function decideAppealFor(
       await countCompletion(tx, row.task_id, now);
     }
     workerId = row.user_id;
+    await addMessage(tx, {
+      userId: row.user_id,
+      type: decision === 'overturn' ? 'appealOverturned' : 'appealUpheld',
+      message: response,
+      ref: submissionId,
+      at: now,
+    });
     const fresh = (await findSubmission(tx, submissionId))!;
     return { status: 200, data: toSubmissionDto(fresh, { secret: deps.secret, now: deps.clock() }) };
   });

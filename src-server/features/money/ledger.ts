@@ -131,3 +131,24 @@ export async function adjustBalance(
   }
   throw fail.conflict('idempotency_conflict');
 }
+
+/**
+ * A deleted user's whole balance moved out (the admin's forfeit): the balance set to 0 only if
+ * it is still the one read, and one `forfeit` row (negative, the admin as actor, the user's id
+ * as its ref, so once per user). Returns the kuruş moved (0: nothing to move, nothing written).
+ */
+export async function forfeitBalance(tx: Tx, userId: string, adminId: string, at: string): Promise<number> {
+  const row = await tx.selectFrom('users').select('balance').where('_id', '=', userId).executeTakeFirst();
+  if (!row) throw fail.notFound('user_not_found');
+  const amount = Number(row.balance);
+  if (amount <= 0) return 0;
+  const result = await tx
+    .updateTable('users')
+    .set({ balance: 0 })
+    .where('_id', '=', userId)
+    .where('balance', '=', amount)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) throw fail.conflict('idempotency_conflict');
+  await writeRow(tx, 'forfeit', -amount, { userId, amount, ref: userId, actorId: adminId, at });
+  return amount;
+}

@@ -1,7 +1,9 @@
 import type { NotificationType } from '../../contract/constants';
 import { checkNotificationRequest, type NotificationSentDto } from '../../contract/notifications';
+import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { AppError, fail } from '../../http/app-error';
+import { addMessage, userByPushId } from '../inbox/inbox.repository';
 import { NOTIFICATION_TEXTS } from './notification-texts';
 import { pushIdOf } from './notifications.repository';
 import { PushError, type PushMessage } from './push';
@@ -13,40 +15,62 @@ function fixedMessage(type: AutoType, target: PushMessage['target']): PushMessag
 }
 
 /**
- * POST /api/auth/send-notification: the admin's dialog. Unconfigured is a 409
- * push_not_configured (the server's state refuses it), a refusing or silent push service a
- * 424 push_failed (the request failed on the service it depends on): DECISIONS.md keeps 5xx
- * for our own bugs.
+ * POST /api/auth/send-notification: the admin's dialog. A customMessage also lands in the
+ * in-app inbox (of the user whose push id it names, or of everyone), written once the push
+ * service took it, or at once when push is not configured: the inbox works without OneSignal.
+ * Unconfigured, a fixed type is a 409 push_not_configured (it has nowhere to go); a refusing or
+ * silent push service a 424 push_failed with nothing written (the admin sends again): DECISIONS.md
+ * keeps 5xx for our own bugs.
  */
 export async function sendNotification(
-  deps: Pick<AppDeps, 'push'>,
+  deps: Pick<AppDeps, 'push' | 'db' | 'clock'>,
   body: unknown,
 ): Promise<NotificationSentDto> {
   const checked = checkNotificationRequest(body);
   if (!checked.ok) throw fail.invalid(checked.problem.code, checked.problem.field, checked.problem.message);
   const request = checked.value;
   const target = request.target === 'all' ? 'all' : { playerId: request.playerId };
-  const message: PushMessage =
-    request.notificationType === 'customMessage'
-      ? {
-          type: 'customMessage',
-          target,
-          headings: { en: request.title ?? '', tr: request.title ?? '' },
-          contents: { en: request.message ?? '', tr: request.message ?? '' },
-        }
-      : fixedMessage(request.notificationType, target);
-  try {
-    const { id } = await deps.push.send(message);
-    return { notificationType: request.notificationType, target: request.target, id };
-  } catch (err) {
-    if (err instanceof PushError && err.reason === 'not_configured') {
-      throw new AppError(409, 'push_not_configured');
+  const custom = request.notificationType === 'customMessage';
+  const message: PushMessage = custom
+    ? {
+        type: 'customMessage',
+        target,
+        headings: { en: request.title ?? '', tr: request.title ?? '' },
+        contents: { en: request.message ?? '', tr: request.message ?? '' },
+      }
+    : fixedMessage(request.notificationType as AutoType, target);
+  let id: string | null = null;
+  const pushed = deps.push.configured;
+  if (pushed) {
+    try {
+      ({ id } = await deps.push.send(message));
+    } catch (err) {
+      if (err instanceof PushError && err.reason === 'not_configured') {
+        throw new AppError(409, 'push_not_configured');
+      }
+      console.warn(
+        `[push] ${message.type} from the dialog failed: ${err instanceof Error ? err.message : err}`,
+      );
+      throw new AppError(424, 'push_failed');
     }
-    console.warn(
-      `[push] ${message.type} from the dialog failed: ${err instanceof Error ? err.message : err}`,
-    );
-    throw new AppError(424, 'push_failed');
+  } else if (!custom) {
+    throw new AppError(409, 'push_not_configured');
   }
+  let inbox = 0;
+  if (custom) {
+    const userId = request.target === 'all' ? null : await userByPushId(deps.db, request.playerId);
+    if (request.target === 'all' || userId) {
+      await addMessage(deps.db, {
+        userId,
+        type: 'customMessage',
+        title: request.title,
+        message: request.message,
+        at: nowIso(deps.clock),
+      });
+      inbox = 1;
+    }
+  }
+  return { notificationType: request.notificationType, target: request.target, id, pushed, inbox };
 }
 
 /**

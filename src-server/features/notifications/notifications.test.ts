@@ -39,7 +39,7 @@ describe('POST /api/auth/send-notification', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       success: true,
-      data: { notificationType: type, target: 'user', id: 'notification-1' },
+      data: { notificationType: type, target: 'user', id: 'notification-1', pushed: true, inbox: 0 },
     });
     expect(rec.requests).toHaveLength(1);
     const [req] = rec.requests;
@@ -78,7 +78,13 @@ describe('POST /api/auth/send-notification', () => {
       title: 'Herkese',
       message: 'Merhaba',
     });
-    expect(res.body.data).toEqual({ notificationType: 'customMessage', target: 'all', id: 'notification-1' });
+    expect(res.body.data).toEqual({
+      notificationType: 'customMessage',
+      target: 'all',
+      id: 'notification-1',
+      pushed: true,
+      inbox: 1,
+    });
     expect(rec.requests[0].body).toMatchObject({ included_segments: [ALL_SUBSCRIBERS_SEGMENT] });
     expect(rec.requests[0].body).not.toHaveProperty('include_subscription_ids');
   });

@@ -3,6 +3,7 @@ import { checkReviewRequest, type ReviewedSubmissionDto } from '../../contract/r
 import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
+import { addMessage } from '../inbox/inbox.repository';
 import { type MoneyReply, runMoneyMove } from '../money/idempotency';
 import type { IdempotencyScope } from '../money/idempotency.repository';
 import { credit, type Tx } from '../money/ledger';
@@ -94,6 +95,12 @@ export async function reviewSubmission(
     } else {
       await freeSlot(tx, submission.task_id, now);
     }
+    await addMessage(tx, {
+      userId: submission.user_id,
+      type: status === 'approved' ? 'isAccepted' : 'isRejected',
+      ref: submissionId,
+      at: now,
+    });
     return { status: 200, data: await toDto(tx, submissionId) };
   });
   // after the commit, and never on a replay: the user hears of the result once

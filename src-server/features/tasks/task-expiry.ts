@@ -1,9 +1,11 @@
 import type { AppDeps } from '../../deps';
+import { addMessage } from '../inbox/inbox.repository';
 import type { Conn } from './tasks.repository';
 import { releaseSlot } from './tasks.repository';
 import { dueRecords, endExpired, recordsInProgress, returnComment } from './user-tasks.repository';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
+type EndReason = 'time' | 'task_closed' | 'user_deleted';
 
 /** How many records one sweep ends at most (the next pass takes the rest). */
 export const SWEEP_BATCH = 500;
@@ -43,7 +45,7 @@ async function endRecord(
   id: string,
   now: string,
   cutoff: string | null,
-  reason: 'time' | 'task_closed',
+  reason: EndReason,
 ): Promise<boolean> {
   const record = await endExpired(trx, id, now, cutoff, reason);
   if (!record) return false;
@@ -61,8 +63,22 @@ async function endRecord(
 export async function endRecordsOfTask(trx: Conn, taskId: string, now: string): Promise<number> {
   let ended = 0;
   for (const r of await recordsInProgress(trx, taskId)) {
-    if (await endRecord(trx, r._id, now, null, 'task_closed')) ended++;
+    if (await endRecord(trx, r._id, now, null, 'task_closed')) {
+      ended++;
+      // the worker is told in the inbox (no push: the spec has no push for it)
+      await addMessage(trx, { userId: r.user_id, type: 'taskClosed', ref: taskId, at: now });
+    }
   }
+  return ended;
+}
+
+/**
+ * A user deleted: their records in progress end inside the deleting transaction, their slots
+ * and comments given back (the ids come from the caller, who read them in the same transaction).
+ */
+export async function endRecords(trx: Conn, ids: readonly string[], now: string): Promise<number> {
+  let ended = 0;
+  for (const id of ids) if (await endRecord(trx, id, now, null, 'user_deleted')) ended++;
   return ended;
 }
 

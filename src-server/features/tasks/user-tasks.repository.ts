@@ -99,7 +99,7 @@ export async function endExpired(
   id: string,
   now: string,
   cutoff: string | null,
-  reason: 'time' | 'task_closed' = 'time',
+  reason: 'time' | 'task_closed' | 'user_deleted' = 'time',
 ) {
   const before = await db
     .selectFrom('user_tasks')
@@ -121,7 +121,7 @@ export async function endExpired(
 export function recordsInProgress(db: Conn, taskId: string) {
   return db
     .selectFrom('user_tasks')
-    .select('_id')
+    .select(['_id', 'user_id'])
     .where('task_id', '=', taskId)
     .where('status', '=', 'in_progress')
     .execute();

@@ -44,8 +44,20 @@ export const fetchUser = (userId: string, signal?: AbortSignal) =>
 export const updateUser = (userId: string, body: UserEditBody) =>
   getData<AdminUserDetailDto>(`/admin/users/${id(userId)}`, { method: 'PUT', body });
 
-export const deleteUser = (userId: string) =>
-  getData<{ _id: string; deleted: true }>(`/admin/users/${id(userId)}`, { method: 'DELETE' });
+/** What a deletion found the user holding (the 409 user_has_money's `held`; balance in TL). */
+export interface HeldByUser {
+  balance: number;
+  pendingWithdrawals: number;
+  pendingSubmissions: number;
+  pendingAppeals: number;
+}
+
+/** Deletes an account; with `forfeit` what it holds is settled and moved out in the same step. */
+export const deleteUser = ({ userId, forfeit }: { userId: string; forfeit: boolean }) =>
+  getData<{ _id: string; deleted: true; forfeited: HeldByUser & { endedRecords: number } }>(
+    `/admin/users/${id(userId)}${forfeit ? '?forfeit=true' : ''}`,
+    { method: 'DELETE' },
+  );
 
 const emptyPage = <T>(page: number): Page<T> => ({
   items: [],

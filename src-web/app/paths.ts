@@ -10,6 +10,7 @@ export const paths = {
   taskEdit: (id: string) => `/tasks/${encodeURIComponent(id)}/edit`,
   profile: '/profile',
   mySubmissions: '/my-submissions',
+  inbox: '/notifications',
   admin: '/admin',
   adminTasks: '/admin/tasks',
   adminTaskNew: '/admin/tasks/new',

@@ -68,6 +68,10 @@ export const routes: {
         })),
     },
     {
+      path: '/notifications',
+      lazy: () => import('../features/inbox/inbox-page').then((m) => ({ Component: m.InboxPage })),
+    },
+    {
       path: '/tasks/:id/edit',
       lazy: () =>
         withPageLocales(() => import('../features/tasks/task-edit-page')).then((m) => ({

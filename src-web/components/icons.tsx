@@ -72,3 +72,9 @@ export const MenuIcon = ({ size = 22, ...p }: IconProps) => (
     <path d="M3 6h18M3 12h18M3 18h18" />
   </svg>
 );
+export const BellIcon = ({ size = 20, ...p }: IconProps) => (
+  <svg {...base(size, p)}>
+    <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
+    <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
+  </svg>
+);

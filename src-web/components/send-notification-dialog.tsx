@@ -96,7 +96,9 @@ function NotificationForm({ initialPlayerId, onClose }: { initialPlayerId: strin
   if (send.isSuccess) {
     return (
       <p className="notice notice-success" role="status" data-testid="notify-sent">
-        {t(values.target === 'all' ? 'notify.sentAll' : 'notify.sentUser')}
+        {send.data.pushed
+          ? t(values.target === 'all' ? 'notify.sentAll' : 'notify.sentUser')
+          : t(send.data.inbox > 0 ? 'notify.sentInbox' : 'notify.sentNowhere')}
       </p>
     );
   }
@@ -203,7 +205,11 @@ function NotificationForm({ initialPlayerId, onClose }: { initialPlayerId: strin
         <button type="button" className="btn btn-outline" onClick={onClose}>
           {t('common:actions.cancel')}
         </button>
-        <button type="submit" className="btn btn-primary" disabled={send.isPending || unconfigured}>
+        <button
+          type="submit"
+          className="btn btn-primary"
+          disabled={send.isPending || (unconfigured && !custom)}
+        >
           {send.isPending ? t('notify.sending') : t('notify.send')}
         </button>
       </div>

@@ -3,6 +3,7 @@ import { Link, NavLink } from 'react-router-dom';
 import { paths } from '../app/paths';
 import { useAuth } from '../lib/auth';
 import { useSettings } from '../lib/settings';
+import { InboxBell } from './inbox-bell';
 import { LanguageSwitch } from './language-switch';
 import { UserMenu } from './user-menu';
 
@@ -30,6 +31,7 @@ export function TopBar() {
         </nav>
         <div className="topbar-actions">
           <LanguageSwitch />
+          <InboxBell />
           {user ? (
             <UserMenu />
           ) : (

@@ -627,9 +627,12 @@ describe('admin screens, part A, in a real browser', () => {
       await expect
         .poll(() => text(page, '[data-testid=notify-unconfigured]'))
         .toBe(
-          'Push notifications are not configured on this server (OneSignal app id and key), so nothing can be sent.',
+          'Push notifications are not configured on this server (OneSignal app id and key): a custom message still reaches the in-app inbox; the other types cannot be sent.',
         );
       expect(await dialog.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
+      // a custom message can still go to the inbox
+      await dialog.locator('select').first().selectOption('customMessage');
+      expect(await dialog.getByRole('button', { name: 'Send' }).isDisabled()).toBe(false);
       await snap(page, 'admin-a-notify-unconfigured-en-phone');
       await context.close();
     } finally {

@@ -816,7 +816,6 @@ describe("the operator's journey (the issue's Must show)", () => {
       await expect
         .poll(() => two.page.locator('[data-testid=rejection-reason]').textContent())
         .toContain(reason);
-      await two.page.locator('[data-testid=rejection-reason]').scrollIntoViewIfNeeded();
       await snap(two.page, name('user2-refunded'));
 
       // 5. the operator bans the second user; their next load shows the reason

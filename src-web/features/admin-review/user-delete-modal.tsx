@@ -80,7 +80,7 @@ export function UserDeleteModal({
     >
       {user && <p>{t('deleteDialog.message', { name: user.name, email: user.email })}</p>}
       {held && (
-        <div className="notice notice-warning" data-testid="user-delete-held">
+        <div className="notice notice-warning user-delete-held" data-testid="user-delete-held">
           <p>{t('deleteDialog.heldIntro')}</p>
           <ul>
             {held.balance > 0 && (

@@ -1,0 +1,162 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router-dom';
+import type { InboxItemDto } from '../../../src-server/contract/inbox';
+import { paths } from '../../app/paths';
+import { Pagination } from '../../components/pagination';
+import { Skeleton } from '../../components/skeleton';
+import { useToast } from '../../components/toast';
+import { formatDateTime } from '../../lib/format';
+import { usePageTitle } from '../../lib/page-title';
+import { inboxKeys, markAllRead, markRead, useInboxPage } from './inbox-api';
+
+/** Where a message leads: the submissions by their result, the profile's withdrawals, the task. */
+function linkOf(item: InboxItemDto): string | null {
+  switch (item.type) {
+    case 'isAccepted':
+    case 'appealOverturned':
+      return `${paths.mySubmissions}?status=approved`;
+    case 'isRejected':
+    case 'appealUpheld':
+      return `${paths.mySubmissions}?status=rejected`;
+    case 'acceptedWithdraw':
+    case 'rejectedWithdraw':
+      return paths.profile;
+    case 'taskClosed':
+      return item.ref ? paths.task(item.ref) : null;
+    default:
+      return null;
+  }
+}
+
+function InboxItem({ item, onRead }: { item: InboxItemDto; onRead(id: string): void }) {
+  const { t } = useTranslation();
+  const custom = item.type === 'customMessage';
+  const title = custom ? item.title : t(`inbox.types.${item.type}.title`);
+  const body = custom ? item.message : t(`inbox.types.${item.type}.body`);
+  // the admin's own words (a rejection reason, an appeal's response) under the fixed text
+  const note = !custom && item.message ? item.message : null;
+  const link = linkOf(item);
+  return (
+    <li
+      className={`inbox-item card${item.read ? '' : ' is-unread'}`}
+      data-testid="inbox-item"
+      data-type={item.type}
+      data-read={item.read ? 'true' : 'false'}
+    >
+      <div className="inbox-item-head">
+        <h2 className="inbox-item-title">
+          {!item.read && <span className="inbox-dot" aria-hidden="true" />}
+          {!item.read && <span className="sr-only">{t('inbox.unreadMark')} </span>}
+          {title}
+        </h2>
+        <time className="muted" dateTime={item.createdAt}>
+          {formatDateTime(item.createdAt)}
+        </time>
+      </div>
+      <p className="inbox-item-body">{body}</p>
+      {note && (
+        <blockquote className="inbox-item-note" data-testid="inbox-item-note">
+          {note}
+        </blockquote>
+      )}
+      <div className="inbox-item-actions">
+        {link && (
+          <Link className="btn btn-ghost btn-sm" to={link} onClick={() => !item.read && onRead(item._id)}>
+            {t('inbox.open')}
+          </Link>
+        )}
+        {!item.read && (
+          <button
+            type="button"
+            className="btn btn-ghost btn-sm"
+            data-testid="inbox-mark-read"
+            onClick={() => onRead(item._id)}
+          >
+            {t('inbox.markRead')}
+          </button>
+        )}
+      </div>
+    </li>
+  );
+}
+
+/** /notifications: the user's in-app inbox, newest first, with mark as read and mark all read. */
+export function InboxPage() {
+  const { t } = useTranslation();
+  usePageTitle(t('titles.inbox'));
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
+  const list = useInboxPage(page);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: inboxKeys.all });
+  const readOne = useMutation({
+    mutationFn: markRead,
+    onSuccess: refresh,
+    onError: () => toast.error(t('inbox.markError')),
+  });
+  const readAll = useMutation({
+    mutationFn: markAllRead,
+    onSuccess: () => {
+      void refresh();
+      toast.success(t('inbox.allRead'));
+    },
+    onError: () => toast.error(t('inbox.markError')),
+  });
+  const unread = list.data?.unread ?? 0;
+
+  return (
+    <section className="container section inbox-page">
+      <header className="page-head inbox-head">
+        <div>
+          <h1>{t('inbox.title')}</h1>
+          <p className="muted" data-testid="inbox-summary">
+            {list.data ? t('inbox.summary', { count: unread }) : t('inbox.subtitle')}
+          </p>
+        </div>
+        {unread > 0 && (
+          <button
+            type="button"
+            className="btn btn-outline"
+            data-testid="inbox-read-all"
+            disabled={readAll.isPending}
+            onClick={() => readAll.mutate()}
+          >
+            {t('inbox.markAllRead')}
+          </button>
+        )}
+      </header>
+      {list.isPending ? (
+        <Skeleton layout="cards" />
+      ) : list.isError ? (
+        <div className="card state-card" role="alert" data-testid="inbox-error">
+          <p className="notice notice-error">{t('inbox.loadError')}</p>
+          <button type="button" className="btn btn-primary" onClick={() => list.refetch()}>
+            {t('actions.retry')}
+          </button>
+        </div>
+      ) : list.data.items.length === 0 ? (
+        <div className="card state-card" data-testid="inbox-empty">
+          <p>{t('inbox.empty')}</p>
+          <Link className="btn btn-primary" to={paths.tasks}>
+            {t('nav.tasks')}
+          </Link>
+        </div>
+      ) : (
+        <>
+          <ul className="inbox-list">
+            {list.data.items.map((item) => (
+              <InboxItem key={item._id} item={item} onRead={(id) => readOne.mutate(id)} />
+            ))}
+          </ul>
+          <Pagination
+            page={list.data.page}
+            pages={list.data.pages}
+            onPage={(p) => setParams(p === 1 ? {} : { page: String(p) })}
+          />
+        </>
+      )}
+    </section>
+  );
+}

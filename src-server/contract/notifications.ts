@@ -7,8 +7,9 @@ export const MAX_NOTIFICATION_MESSAGE = 1000;
 export const MAX_PLAYER_ID = 200;
 
 /**
- * POST /api/auth/send-notification, checked. `target: 'all'` sends to every subscribed
- * device; otherwise `playerId` (a user's OneSignal id) is the one recipient.
+ * POST /api/auth/send-notification, checked. `target: 'all'`, or the spec's payload with no
+ * `playerId` (and no target), sends to every subscribed device; otherwise `playerId` (a user's
+ * OneSignal id) is the one recipient.
  */
 export type NotificationRequest = {
   notificationType: NotificationType;
@@ -80,8 +81,11 @@ export function checkNotificationRequest(
   if (target !== '' && target !== 'all' && target !== 'user') {
     return problem('validation_error', 'target', FIELD_MESSAGES.invalidValue);
   }
-  if (target === 'all') return { ok: true, value: { notificationType, title, message, target: 'all' } };
   const playerId = trimmed(input.playerId);
+  // the spec's payload has no target: no player id there means everyone (the dialog has asked
+  // its confirmation); an explicit target 'user' still needs one
+  if (target === 'all' || (target === '' && !playerId))
+    return { ok: true, value: { notificationType, title, message, target: 'all' } };
   if (!playerId) return problem('player_id_required', 'playerId');
   if (playerId.length > MAX_PLAYER_ID || !/^[\x21-\x7e]+$/.test(playerId)) {
     return problem('validation_error', 'playerId', FIELD_MESSAGES.invalidValue);

@@ -71,6 +71,16 @@ describe('POST /api/auth/send-notification', () => {
     });
   });
 
+  it.each([
+    ['no player id at all', { title: 'Herkese', message: 'Merhaba' }],
+    ['an empty player id', { playerId: '', title: 'Herkese', message: 'Merhaba' }],
+  ])('sends to everyone with the spec’s payload: %s and no target', async (_label, fields) => {
+    const res = await send({ notificationType: 'customMessage', ...fields });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ target: 'all', pushed: true, inbox: 1 });
+    expect(rec.requests[0].body).toMatchObject({ included_segments: [ALL_SUBSCRIBERS_SEGMENT] });
+  });
+
   it('sends to every subscribed device with target all (no player id needed)', async () => {
     const res = await send({
       notificationType: 'customMessage',
@@ -122,13 +132,6 @@ describe('POST /api/auth/send-notification', () => {
       'notification_message_required',
       'message',
       'Please enter a notification message',
-    ],
-    [
-      'no player id and no target',
-      { notificationType: 'isAccepted' },
-      'player_id_required',
-      'playerId',
-      "A user's device id is required to notify one user",
     ],
     [
       'a blank player id',

@@ -8,6 +8,7 @@ import { adminSubmissionsRoutes } from './features/admin-submissions/admin-submi
 import { adminUsersRoutes } from './features/admin-users/admin-users.routes';
 import { adminWithdrawalsRoutes } from './features/admin-withdrawals/admin-withdrawals.routes';
 import { adminAppealRoutes, appealRoutes } from './features/appeals/appeals.routes';
+import { adminAuditRoutes } from './features/audit/audit.routes';
 import { authRoutes } from './features/auth/auth.routes';
 import { filesRoutes } from './features/files/files.routes';
 import { inboxRoutes } from './features/inbox/inbox.routes';
@@ -72,6 +73,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route('/admin', adminBulkRoutes);
   api.route('/admin/withdraws', adminWithdrawalsRoutes);
   api.route('/admin/stats', adminStatsRoutes);
+  api.route('/admin/audit', adminAuditRoutes);
   api.route('/admin/users', adminUsersRoutes);
   api.route('/admin/submissions', adminAppealRoutes);
   api.route('/admin/submissions', adminSubmissionsRoutes);

@@ -4,6 +4,7 @@ import { latestMigrationName } from '../db/migrate';
 import { checkStatCounters } from '../features/admin-stats/stat-doctor';
 import { checkDeletedUsers } from '../features/admin-users/deleted-user-doctor';
 import { checkAppeals } from '../features/appeals/appeal-doctor';
+import { checkAuditLedger } from '../features/audit/audit-doctor';
 import { runMoneyChecks } from '../features/money/doctor';
 import { checkTaskRecords } from '../features/tasks/task-doctor';
 import { lastAppliedMigration } from '../storage/backup';
@@ -23,6 +24,7 @@ export interface Finding {
     | 'stats'
     | 'tasks'
     | 'users'
+    | 'audit'
     | 'missing_file'
     | 'orphan_file';
   message: string;
@@ -105,6 +107,7 @@ export async function runDoctor(folder: DataFolder): Promise<Finding[]> {
     for (const message of await checkTaskRecords(db)) out.push({ check: 'tasks', message });
     for (const message of await checkAppeals(db)) out.push({ check: 'tasks', message });
     for (const message of await checkDeletedUsers(db)) out.push({ check: 'users', message });
+    for (const message of await checkAuditLedger(db)) out.push({ check: 'audit', message });
     out.push(...(await fileChecks(folder, await referencedFiles(db))));
     return out;
   } finally {

@@ -203,6 +203,18 @@ export interface InboxReadsTable {
   read_at: string;
 }
 
+/** The audit log (migration 2026-11-26-1400-audit-log): append-only, one row per admin action. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: string;
+  actor_id: string | null;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  /** JSON: { field: [before, after] } and, for some actions, plain facts ({ field: value }) */
+  changes: string;
+}
+
 export interface DB {
   users: UsersTable;
   tasks: TasksTable;
@@ -217,4 +229,5 @@ export interface DB {
   appeals: AppealsTable;
   inbox: InboxTable;
   inbox_reads: InboxReadsTable;
+  audit_log: AuditLogTable;
 }

@@ -55,6 +55,7 @@ const ROUTES: Record<string, Access> = {
   'PUT /api/admin/withdraws/:id/approve': 'admin',
   'PUT /api/admin/withdraws/:id/reject': 'admin',
   'GET /api/admin/stats': 'admin',
+  'GET /api/admin/audit': 'admin',
   'GET /api/admin/submissions/export.csv': 'admin',
   'GET /api/admin/withdraws/export.csv': 'admin',
   'GET /api/admin/users/export.csv': 'admin',

@@ -4,6 +4,7 @@ import type { Insertable } from 'kysely';
 import type { Db } from '../db/database';
 import { newId, nowIso } from '../db/ids';
 import type { SubmissionsTable, TasksTable, UserTasksTable, WithdrawalsTable } from '../db/schema';
+import { recordAudit } from '../features/audit/audit.repository';
 import { adjustBalance, debit } from '../features/money/ledger';
 import { insertTask } from '../features/tasks/tasks.repository';
 import { insertWithdrawal } from '../features/withdrawals/withdrawals.repository';
@@ -104,14 +105,29 @@ export async function makePendingSubmission(
   return { submissionId, userTaskId, taskId };
 }
 
-/** Gives a user a balance the ledger explains (an adjustment by `adminId`). */
+/**
+ * Gives a user a balance the ledger explains: an adjustment by `adminId`, with its audit row, as
+ * the admin's user edit writes them.
+ */
 export async function fund(
   db: Db,
   userId: string,
   balanceKurus: number,
   adminId = 'test-admin',
 ): Promise<void> {
-  await db.transaction().execute((tx) => adjustBalance(tx, userId, balanceKurus, adminId));
+  const at = nowIso();
+  await db.transaction().execute(async (tx) => {
+    const adjusted = await adjustBalance(tx, userId, balanceKurus, adminId, at);
+    if (adjusted.delta !== 0)
+      await recordAudit(tx, {
+        actorId: adminId,
+        action: 'user.balance',
+        targetType: 'user',
+        targetId: userId,
+        changes: { balance: [adjusted.previous, adjusted.next], delta: adjusted.delta },
+        at,
+      });
+  });
 }
 
 /** A pending withdrawal whose amount is held from the balance, as POST /api/withdraws leaves it. */

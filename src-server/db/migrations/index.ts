@@ -12,6 +12,7 @@ import * as proofTypes from './2026-11-26-1000-proof-types';
 import * as appeals from './2026-11-26-1100-appeals';
 import * as userForfeit from './2026-11-26-1200-user-forfeit';
 import * as inbox from './2026-11-26-1300-inbox';
+import * as auditLog from './2026-11-26-1400-audit-log';
 
 /** Every migration, registered by name (a folder-reading provider breaks inside a bundle). */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-1100-appeals': appeals,
   '2026-11-26-1200-user-forfeit': userForfeit,
   '2026-11-26-1300-inbox': inbox,
+  '2026-11-26-1400-audit-log': auditLog,
 };

@@ -13,8 +13,9 @@ import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
 import { workKey } from '../../http/expensive-work';
+import { changedFields, recordAudit } from '../audit/audit.repository';
 import { hashPassword } from '../auth/password';
-import { adjustBalance } from '../money/ledger';
+import { type Adjustment, adjustBalance, type Tx } from '../money/ledger';
 import { removeProfilePhoto } from '../profile/profile-photo';
 import { findUserByEmail, findUserById, userTotals } from '../users/users.repository';
 import { toAdminUserDetail, toAdminUserSummary } from './admin-users.mapper';
@@ -68,6 +69,39 @@ export async function getUserDetail(deps: Deps, id: string): Promise<AdminUserDe
 }
 
 /**
+ * The audit rows of an admin's user edit, each concern under its own action: the profile
+ * (name, email), the standing (role, status, ban reason), the balance (before, after: its ledger
+ * adjustment) and a password set (never its value or hash).
+ */
+async function auditUserEdit(
+  tx: Tx,
+  adminId: string,
+  current: UserRow,
+  next: { name: string; email: string; role: string; status: string; banReason: string | null },
+  extra: { adjusted: Adjustment | null; passwordSet: boolean; now: string },
+): Promise<void> {
+  const base = { actorId: adminId, targetType: 'user' as const, targetId: current._id, at: extra.now };
+  const profile = changedFields(current, { name: next.name, email: next.email });
+  if (Object.keys(profile).length > 0)
+    await recordAudit(tx, { ...base, action: 'user.update', changes: profile });
+  const standing = changedFields(current, {
+    role: next.role,
+    status: next.status,
+    ban_reason: next.banReason,
+  });
+  if (Object.keys(standing).length > 0)
+    await recordAudit(tx, { ...base, action: 'user.status', changes: standing });
+  if (extra.adjusted && extra.adjusted.delta !== 0) {
+    await recordAudit(tx, {
+      ...base,
+      action: 'user.balance',
+      changes: { balance: [extra.adjusted.previous, extra.adjusted.next], delta: extra.adjusted.delta },
+    });
+  }
+  if (extra.passwordSet) await recordAudit(tx, { ...base, action: 'user.password', changes: { set: true } });
+}
+
+/**
  * PUT /api/admin/users/{id}. The new password is hashed before the transaction; inside it the
  * account changes, a new balance is written as a ledger adjustment by this admin, and the
  * change is undone (409 last_admin) if it left the panel without an active admin.
@@ -104,7 +138,19 @@ export async function updateUserByAdmin(
         ...(passwordHash ? { password_hash: passwordHash } : {}),
         updated_at: now,
       });
-      if (input.balance !== undefined) await adjustBalance(tx, id, input.balance, adminId, now);
+      const adjusted =
+        input.balance !== undefined ? await adjustBalance(tx, id, input.balance, adminId, now) : null;
+      await auditUserEdit(
+        tx,
+        adminId,
+        current,
+        { name: input.name, email: input.email, role, status, banReason },
+        {
+          adjusted,
+          passwordSet: Boolean(passwordHash),
+          now,
+        },
+      );
       if (
         isActiveAdmin(current) &&
         !isActiveAdmin({ role, status }) &&
@@ -147,6 +193,14 @@ export async function deleteUserByAdmin(
     if (isActiveAdmin(current) && (await countActiveAdmins(tx, id)) === 0) throw fail.conflict('last_admin');
     const now = nowIso(deps.clock);
     const settled = await settleForDeletion(tx, id, adminId, now, options.forfeit);
+    await recordAudit(tx, {
+      actorId: adminId,
+      action: 'user.delete',
+      targetType: 'user',
+      targetId: id,
+      changes: { forfeit: options.forfeit, ...settled },
+      at: now,
+    });
     await patchUser(tx, id, {
       name: DELETED_USER_NAME,
       email: `deleted-${id}@deleted.invalid`,

@@ -2,6 +2,7 @@ import { kurusToTl } from '../../contract/money';
 import { AppError, fail } from '../../http/app-error';
 import { settleWithdrawal } from '../admin-withdrawals/admin-withdrawals.repository';
 import { decideAppeal } from '../appeals/appeals.repository';
+import { recordAudit } from '../audit/audit.repository';
 import { credit, forfeitBalance, type Tx } from '../money/ledger';
 import { freeSlot, settleSubmission } from '../review/review.repository';
 import { endRecords } from '../tasks/task-expiry';
@@ -66,6 +67,14 @@ export async function settleForDeletion(
       actorId: adminId,
       at: now,
     });
+    await recordAudit(tx, {
+      actorId: adminId,
+      action: 'withdrawal.reject',
+      targetType: 'withdrawal',
+      targetId: w._id,
+      changes: { status: ['pending', 'rejected'], user: userId, amount: w.amount, reason: FORFEIT_REASON },
+      at: now,
+    });
   }
   for (const s of held.submissions) {
     const changed = await settleSubmission(tx, s._id, 'rejected', {
@@ -77,9 +86,25 @@ export async function settleForDeletion(
     });
     if (changed !== 1) throw fail.conflict('already_reviewed');
     await freeSlot(tx, s.task_id, now);
+    await recordAudit(tx, {
+      actorId: adminId,
+      action: 'submission.reject',
+      targetType: 'submission',
+      targetId: s._id,
+      changes: { status: ['pending', 'rejected'], user: userId, feedback: FORFEIT_REASON },
+      at: now,
+    });
   }
   for (const a of held.appeals) {
     await decideAppeal(tx, a.submission_id, { status: 'upheld', adminId, response: FORFEIT_REASON, now });
+    await recordAudit(tx, {
+      actorId: adminId,
+      action: 'appeal.uphold',
+      targetType: 'submission',
+      targetId: a.submission_id,
+      changes: { appeal: ['pending', 'upheld'], user: userId, response: FORFEIT_REASON },
+      at: now,
+    });
   }
   const forfeitedBalance = await forfeitBalance(tx, userId, adminId, now);
   const records = await userRecordsInProgress(tx, userId);

@@ -9,6 +9,7 @@ import {
 import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
+import { recordAudit } from '../audit/audit.repository';
 import { addMessage } from '../inbox/inbox.repository';
 import { type MoneyReply, runMoneyMove } from '../money/idempotency';
 import type { IdempotencyScope } from '../money/idempotency.repository';
@@ -51,6 +52,14 @@ export async function approveWithdrawal(
       throw fail.conflict('already_reviewed');
     }
     await addMessage(tx, { userId: withdrawal.user_id, type: 'acceptedWithdraw', ref: id, at: now });
+    await recordAudit(tx, {
+      actorId: adminId,
+      action: 'withdrawal.approve',
+      targetType: 'withdrawal',
+      targetId: id,
+      changes: { status: ['pending', 'approved'], user: withdrawal.user_id, amount: withdrawal.amount },
+      at: now,
+    });
     return { status: 200, data: toWithdrawalDto((await findWithdrawal(tx, id))!, { admin: true }) };
   });
   // after the commit, and never on a replay
@@ -93,6 +102,19 @@ export async function rejectWithdrawal(
       at: now,
     });
     if (!refunded) throw fail.notFound('user_not_found');
+    await recordAudit(tx, {
+      actorId: adminId,
+      action: 'withdrawal.reject',
+      targetType: 'withdrawal',
+      targetId: id,
+      changes: {
+        status: ['pending', 'rejected'],
+        user: withdrawal.user_id,
+        amount: withdrawal.amount,
+        reason,
+      },
+      at: now,
+    });
     await addMessage(tx, {
       userId: withdrawal.user_id,
       type: 'rejectedWithdraw',

@@ -5,6 +5,7 @@ import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
 import { check } from '../../http/validate';
+import { recordAudit } from '../audit/audit.repository';
 import { addMessage } from '../inbox/inbox.repository';
 import { type MoneyReply, runMoneyMove } from '../money/idempotency';
 import type { IdempotencyScope } from '../money/idempotency.repository';
@@ -88,6 +89,19 @@ export async function decideAppealFor(
       await countCompletion(tx, row.task_id, now);
     }
     workerId = row.user_id;
+    await recordAudit(tx, {
+      actorId: adminId,
+      action: decision === 'overturn' ? 'appeal.overturn' : 'appeal.uphold',
+      targetType: 'submission',
+      targetId: submissionId,
+      changes: {
+        appeal: ['pending', status],
+        user: row.user_id,
+        ...(decision === 'overturn' && { status: ['rejected', 'approved'], reward: row.reward }),
+        response,
+      },
+      at: now,
+    });
     await addMessage(tx, {
       userId: row.user_id,
       type: decision === 'overturn' ? 'appealOverturned' : 'appealUpheld',

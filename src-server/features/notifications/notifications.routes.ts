@@ -8,7 +8,7 @@ import { sendNotification } from './notifications.service';
 /** POST /api/auth/send-notification (admins), mounted beside the auth routes. */
 export const notificationsRoutes = new Hono<AppEnv>().post('/send-notification', requireAdmin, async (c) => {
   const body = await readJson(c, anyObject);
-  return c.json({ success: true, data: await sendNotification(c.var.deps, body) });
+  return c.json({ success: true, data: await sendNotification(c.var.deps, c.var.user._id, body) });
 });
 
 /**

@@ -3,6 +3,7 @@ import { checkNotificationRequest, type NotificationSentDto } from '../../contra
 import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { AppError, fail } from '../../http/app-error';
+import { recordAudit } from '../audit/audit.repository';
 import { addMessage, userByPushId } from '../inbox/inbox.repository';
 import { NOTIFICATION_TEXTS } from './notification-texts';
 import { pushIdOf } from './notifications.repository';
@@ -24,6 +25,7 @@ function fixedMessage(type: AutoType, target: PushMessage['target']): PushMessag
  */
 export async function sendNotification(
   deps: Pick<AppDeps, 'push' | 'db' | 'clock'>,
+  actorId: string,
   body: unknown,
 ): Promise<NotificationSentDto> {
   const checked = checkNotificationRequest(body);
@@ -57,19 +59,35 @@ export async function sendNotification(
     throw new AppError(409, 'push_not_configured');
   }
   let inbox = 0;
-  if (custom) {
-    const userId = request.target === 'all' ? null : await userByPushId(deps.db, request.playerId);
-    if (request.target === 'all' || userId) {
-      await addMessage(deps.db, {
+  const userId = custom && request.target === 'user' ? await userByPushId(deps.db, request.playerId) : null;
+  const now = nowIso(deps.clock);
+  await deps.db.transaction().execute(async (tx) => {
+    if (custom && (request.target === 'all' || userId)) {
+      await addMessage(tx, {
         userId,
         type: 'customMessage',
         title: request.title,
         message: request.message,
-        at: nowIso(deps.clock),
+        at: now,
       });
       inbox = 1;
     }
-  }
+    await recordAudit(tx, {
+      actorId,
+      action: 'notification.send',
+      targetType: userId ? 'user' : 'notification',
+      targetId: userId,
+      changes: {
+        notificationType: request.notificationType,
+        target: request.target,
+        ...(request.target === 'user' && { playerId: request.playerId }),
+        ...(custom && { title: request.title, message: request.message }),
+        pushed,
+        inbox,
+      },
+      at: now,
+    });
+  });
   return { notificationType: request.notificationType, target: request.target, id, pushed, inbox };
 }
 

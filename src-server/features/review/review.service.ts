@@ -3,6 +3,7 @@ import { checkReviewRequest, type ReviewedSubmissionDto } from '../../contract/r
 import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
+import { recordAudit } from '../audit/audit.repository';
 import { addMessage } from '../inbox/inbox.repository';
 import { type MoneyReply, runMoneyMove } from '../money/idempotency';
 import type { IdempotencyScope } from '../money/idempotency.repository';
@@ -95,6 +96,25 @@ export async function reviewSubmission(
     } else {
       await freeSlot(tx, submission.task_id, now);
     }
+    await recordAudit(tx, {
+      actorId: adminId,
+      action:
+        adminId === null
+          ? 'submission.auto_approve'
+          : status === 'approved'
+            ? 'submission.approve'
+            : 'submission.reject',
+      targetType: 'submission',
+      targetId: submissionId,
+      changes: {
+        status: ['pending', status],
+        user: submission.user_id,
+        ...(status === 'approved' && { reward: submission.reward }),
+        ...(rejectionReason && { rejectionReason }),
+        feedback,
+      },
+      at: now,
+    });
     await addMessage(tx, {
       userId: submission.user_id,
       type: status === 'approved' ? 'isAccepted' : 'isRejected',

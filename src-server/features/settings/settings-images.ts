@@ -53,7 +53,15 @@ export async function uploadSiteImage(
     const url = publicImageUrl(name);
     let result: Awaited<ReturnType<typeof updateSettings>>;
     try {
-      result = await updateSettings(deps, { site: { [field]: url } }, { imagesFromUpload: true });
+      result = await updateSettings(
+        deps,
+        { site: { [field]: url } },
+        {
+          imagesFromUpload: true,
+          actorId: adminId,
+          action: field === 'logo' ? 'settings.logo' : 'settings.favicon',
+        },
+      );
     } catch (err) {
       await store.remove('images', name);
       throw err;

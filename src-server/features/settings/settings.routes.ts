@@ -13,7 +13,7 @@ export const settingsRoutes = new Hono<AppEnv>()
   })
   .put('/', requireAdmin, async (c) => {
     const patch = await readJson(c, settingsUpdateSchema);
-    const { settings, dropped } = await updateSettings(c.var.deps, patch);
+    const { settings, dropped } = await updateSettings(c.var.deps, patch, { actorId: c.var.user._id });
     await removeStoredImages(c.var.deps, dropped);
     return c.json({ success: true, data: settings });
   })

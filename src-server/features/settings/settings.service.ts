@@ -6,6 +6,7 @@ import type { Db } from '../../db/database';
 import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
+import { changedFields, recordAudit } from '../audit/audit.repository';
 import { readSections, writeSection } from './settings.repository';
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -65,12 +66,17 @@ function overlay(stored: Record<string, unknown>, patch: Record<string, unknown>
 export async function updateSettings(
   deps: Pick<AppDeps, 'db' | 'clock'>,
   patch: SettingsUpdate,
-  options: { imagesFromUpload?: boolean } = {},
+  options: {
+    imagesFromUpload?: boolean;
+    actorId: string;
+    action?: 'settings.update' | 'settings.logo' | 'settings.favicon';
+  },
 ): Promise<{ settings: SettingsDto; dropped: string[] }> {
   const dropped: string[] = [];
   await deps.db.transaction().execute(async (tx) => {
     const stored = await readSections(tx);
     const now = nowIso(deps.clock);
+    const changes: Record<string, [unknown, unknown]> = {};
     for (const key of ['site', 'contact', 'socialMedia', 'payment', 'review'] as const) {
       const section = patch[key];
       if (!section) continue;
@@ -86,7 +92,22 @@ export async function updateSettings(
         if (typeof old === 'string' && old !== after[image]) dropped.push(old);
       }
       await writeSection(tx, key, after, now);
+      // compared as the settings read: the defaults under what is stored
+      const shown = (v: Record<string, unknown>) =>
+        merge(DEFAULT_SETTINGS[key] as Record<string, unknown>, v) as Record<string, unknown>;
+      for (const [field, pair] of Object.entries(changedFields(shown(before), shown(after))))
+        changes[`${key}.${field}`] = pair;
     }
+    // in the same transaction: who changed which setting from what to what
+    if (Object.keys(changes).length > 0)
+      await recordAudit(tx, {
+        actorId: options.actorId,
+        action: options.action ?? 'settings.update',
+        targetType: 'settings',
+        targetId: null,
+        changes,
+        at: now,
+      });
   });
   return { settings: await getSettings(deps.db), dropped };
 }

@@ -39,7 +39,7 @@ export const tasksRoutes = new Hono<AppEnv>()
     return c.json({ success: true, data: task, removedComments });
   })
   .delete('/:id', requireAdmin, async (c) => {
-    await deleteTask(c.var.deps, c.req.param('id'));
+    await deleteTask(c.var.deps, c.var.user._id, c.req.param('id'));
     return c.json({ success: true, data: { _id: c.req.param('id'), deleted: true } });
   })
   .put('/:id/feature', requireAdmin, async (c) => {

@@ -15,6 +15,7 @@ import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
 import { check } from '../../http/validate';
+import { changedFields, recordAudit } from '../audit/audit.repository';
 import { notifyAll } from '../notifications/notifications.service';
 import { countComments, listComments, replaceUnusedComments } from './task-comments.repository';
 import { endRecordsOfTask } from './task-expiry';
@@ -170,6 +171,20 @@ export async function createTask(deps: Deps & Pick<AppDeps, 'push'>, admin: User
       deleted_at: null,
     });
     await replaceUnusedComments(trx, id, comments.comments);
+    await recordAudit(trx, {
+      actorId: admin._id,
+      action: 'task.create',
+      targetType: 'task',
+      targetId: id,
+      changes: {
+        title: input.title,
+        reward: input.reward,
+        status: input.status,
+        maxCompletions: input.maxCompletions,
+        automaticComments: comments.comments.length,
+      },
+      at: now,
+    });
   });
   taskListCache(deps.db).clear();
   // after the commit: every subscribed device hears of a task they can start now
@@ -222,6 +237,17 @@ export async function updateTaskFor(deps: Deps, user: UserRow, id: string, body:
       throw fail.validation({ maxCompletions: TASK_FIELD_MESSAGES.maxCompletionsBelowTaken });
     }
     if (comments) await replaceUnusedComments(trx, id, comments.comments);
+    const { updated_at: _at, ...fields } = patch;
+    const changes: Record<string, unknown> = changedFields(row as unknown as Record<string, unknown>, fields);
+    if (comments) changes.automaticComments = comments.comments.length;
+    await recordAudit(trx, {
+      actorId: user._id,
+      action: 'task.update',
+      targetType: 'task',
+      targetId: id,
+      changes,
+      at: now,
+    });
   });
   taskListCache(deps.db).clear();
   const fresh = (await findTask(deps.db, id))!;
@@ -232,12 +258,20 @@ export async function updateTaskFor(deps: Deps, user: UserRow, id: string, body:
  * DELETE /api/tasks/{id}: a soft delete; records and submissions stay for history. Records in
  * progress end in the same transaction (slots and comments back); pending proofs stay reviewable.
  */
-export async function deleteTask(deps: Deps, id: string): Promise<void> {
+export async function deleteTask(deps: Deps, actorId: string, id: string): Promise<void> {
   const now = nowIso(deps.clock);
   await deps.db.transaction().execute(async (trx) => {
     if (!(await updateTask(trx, id, { deleted_at: now, updated_at: now })))
       throw fail.notFound('task_not_found');
-    await endRecordsOfTask(trx, id, now);
+    const ended = await endRecordsOfTask(trx, id, now);
+    await recordAudit(trx, {
+      actorId,
+      action: 'task.delete',
+      targetType: 'task',
+      targetId: id,
+      changes: { endedRecords: ended },
+      at: now,
+    });
   });
   taskListCache(deps.db).clear();
 }
@@ -245,8 +279,19 @@ export async function deleteTask(deps: Deps, id: string): Promise<void> {
 /** PUT /api/tasks/{id}/feature. */
 export async function featureTask(deps: Deps, admin: UserRow, id: string, isFeatured: boolean) {
   const now = nowIso(deps.clock);
-  const done = await updateTask(deps.db, id, { is_featured: isFeatured ? 1 : 0, updated_at: now });
-  if (!done) throw fail.notFound('task_not_found');
+  await deps.db.transaction().execute(async (trx) => {
+    const before = await findTask(trx, id);
+    const done = await updateTask(trx, id, { is_featured: isFeatured ? 1 : 0, updated_at: now });
+    if (!done || !before) throw fail.notFound('task_not_found');
+    await recordAudit(trx, {
+      actorId: admin._id,
+      action: 'task.feature',
+      targetType: 'task',
+      targetId: id,
+      changes: { is_featured: [before.is_featured === 1, isFeatured] },
+      at: now,
+    });
+  });
   taskListCache(deps.db).clear();
   return present(deps, (await findTask(deps.db, id))!, admin, false);
 }

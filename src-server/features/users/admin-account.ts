@@ -3,6 +3,7 @@ import { MIN_PASSWORD_LENGTH } from '../../contract/constants';
 import { emailSchema, nameSchema } from '../../contract/schemas';
 import { newId, nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
+import { recordAudit } from '../audit/audit.repository';
 import { hashPassword } from '../auth/password';
 import { countUsers, findUserByEmail, insertUser, newUserRow, updateUser } from './users.repository';
 
@@ -37,28 +38,54 @@ export async function createOrPromoteAdmin(
   const hash = await hashPassword(input.password);
   const now = nowIso(deps.clock);
   const existing = await findUserByEmail(deps.db, email);
+  // the command line has no admin behind it: the log's actor is null
   if (existing) {
-    await updateUser(deps.db, existing._id, {
-      role: 'admin',
-      status: 'active',
-      ban_reason: null,
-      password_hash: hash,
-      updated_at: now,
+    await deps.db.transaction().execute(async (tx) => {
+      await updateUser(tx, existing._id, {
+        role: 'admin',
+        status: 'active',
+        ban_reason: null,
+        password_hash: hash,
+        updated_at: now,
+      });
+      await recordAudit(tx, {
+        actorId: null,
+        action: 'admin.promote',
+        targetType: 'user',
+        targetId: existing._id,
+        changes: {
+          role: [existing.role, 'admin'],
+          status: [existing.status, 'active'],
+          credentialsReset: true,
+        },
+        at: now,
+      });
     });
     return 'promoted';
   }
-  await insertUser(
-    deps.db,
-    newUserRow({
-      _id: newId(),
-      name,
-      email,
-      password_hash: hash,
-      role: 'admin',
-      status: 'active',
-      created_at: now,
-    }),
-  );
+  const id = newId();
+  await deps.db.transaction().execute(async (tx) => {
+    await insertUser(
+      tx,
+      newUserRow({
+        _id: id,
+        name,
+        email,
+        password_hash: hash,
+        role: 'admin',
+        status: 'active',
+        created_at: now,
+      }),
+    );
+    await recordAudit(tx, {
+      actorId: null,
+      action: 'admin.create',
+      targetType: 'user',
+      targetId: id,
+      changes: { name, email, role: 'admin' },
+      at: now,
+    });
+  });
   return 'created';
 }
 

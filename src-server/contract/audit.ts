@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { FIELD_MESSAGES } from './schemas';
+
+/** The stable codes of the audit log's actions (what an admin, or the system, did). */
+export const AUDIT_ACTIONS = [
+  'task.create',
+  'task.update',
+  'task.delete',
+  'task.feature',
+  'submission.approve',
+  'submission.reject',
+  'submission.auto_approve',
+  'appeal.overturn',
+  'appeal.uphold',
+  'user.update',
+  'user.status',
+  'user.balance',
+  'user.password',
+  'user.delete',
+  'withdrawal.approve',
+  'withdrawal.reject',
+  'settings.update',
+  'settings.logo',
+  'settings.favicon',
+  'notification.send',
+  'admin.create',
+  'admin.promote',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AUDIT_TARGETS = [
+  'task',
+  'submission',
+  'user',
+  'withdrawal',
+  'settings',
+  'notification',
+] as const;
+export type AuditTarget = (typeof AUDIT_TARGETS)[number];
+
+/** A field's value before and after, or a plain fact of the action (a reason, a count). */
+export type AuditChanges = Record<string, [unknown, unknown] | unknown>;
+
+const blank = (v: unknown) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v);
+const isoDate = z.preprocess(
+  blank,
+  z
+    .string({ error: FIELD_MESSAGES.invalidValue })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, FIELD_MESSAGES.invalidValue)
+    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), FIELD_MESSAGES.invalidValue)
+    .optional(),
+);
+const id = z.preprocess(
+  blank,
+  z
+    .string({ error: FIELD_MESSAGES.invalidValue })
+    .regex(/^[0-9a-f]{24}$/, FIELD_MESSAGES.invalidValue)
+    .optional(),
+);
+
+/** GET /api/admin/audit: newest first, filtered by admin, action, target and days (UTC, inclusive). */
+export const auditQuerySchema = z.object({
+  page: z.preprocess(blank, z.coerce.number().int().min(1).max(1_000_000).default(1)),
+  limit: z.preprocess(blank, z.coerce.number().int().min(1).max(100).default(25)),
+  actor: id,
+  action: z.preprocess(blank, z.enum(AUDIT_ACTIONS, { error: FIELD_MESSAGES.invalidValue }).optional()),
+  targetType: z.preprocess(blank, z.enum(AUDIT_TARGETS, { error: FIELD_MESSAGES.invalidValue }).optional()),
+  targetId: id,
+  from: isoDate,
+  to: isoDate,
+});
+export type AuditQuery = z.output<typeof auditQuerySchema>;
+
+export interface AuditEntryDto {
+  id: number;
+  at: string;
+  /** null: the system (auto-approval) or the command line */
+  actor: { _id: string; name: string } | null;
+  action: string;
+  target: { type: string; id: string | null };
+  changes: AuditChanges;
+}

@@ -1,0 +1,23 @@
+import type { AuditEntryDto, AuditQuery } from '../../contract/audit';
+import type { Page } from '../../contract/types';
+import type { AppDeps } from '../../deps';
+import { pageAudit } from './audit.repository';
+
+/** GET /api/admin/audit: one page of the log, newest first. */
+export async function listAudit(deps: Pick<AppDeps, 'db'>, query: AuditQuery): Promise<Page<AuditEntryDto>> {
+  const { rows, total } = await pageAudit(deps.db, query);
+  return {
+    items: rows.map((r) => ({
+      id: Number(r.id),
+      at: r.at,
+      actor: r.actor_id ? { _id: r.actor_id, name: r.actor_name ?? '' } : null,
+      action: r.action,
+      target: { type: r.target_type, id: r.target_id },
+      changes: JSON.parse(r.changes) as AuditEntryDto['changes'],
+    })),
+    total,
+    page: query.page,
+    limit: query.limit,
+    pages: Math.max(1, Math.ceil(total / query.limit)),
+  };
+}

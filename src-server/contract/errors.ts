@@ -43,6 +43,8 @@ export const ERROR_MESSAGES = {
   proof_required: 'Please upload a proof image.',
   file_too_large: 'File size must be less than 5MB.',
   file_type: 'You can only upload image files.',
+  image_field: "Send the image in the field '{{field}}'",
+  image_required: 'Please choose an image to upload',
   image_too_big: 'The image dimensions are too large',
   image_unreadable: 'The image could not be read, please upload another file',
   already_reviewed: 'This item has already been reviewed',

@@ -17,6 +17,7 @@ export const TASK_FIELD_MESSAGES = {
   deadlinePast: 'Deadline must be after today',
   timeLimitInvalid: 'The time limit must be a whole number of minutes from 5 to 10,080 (7 days)',
   fieldRequired: 'This field is required',
+  ownerStatusNotAllowed: 'Choose active, completed or cancelled: only an admin can make a task inactive',
   invalidValue: FIELD_MESSAGES.invalidValue,
   tooLong: FIELD_MESSAGES.tooLong,
   tooMany: 'Too many entries',
@@ -169,17 +170,18 @@ export const taskAdminUpdateSchema = z.object({
   title: title.optional(),
   description: description.optional(),
   reward: reward.optional(),
-  taskLink: z.preprocess(blankToNull, z.union([z.null(), taskLink])),
+  // nullable, not a union with null: a union answers a bad value with zod's bare "Invalid input"
+  taskLink: z.preprocess(blankToNull, taskLink.nullable()),
   maxCompletions: maxCompletions.optional(),
   category: category.optional(),
   difficulty: difficulty.optional(),
   status: status.optional(),
   requiredProof: requiredProof.optional(),
-  deadline: z.preprocess(blankToNull, z.union([z.null(), deadline]).optional()),
+  deadline: z.preprocess(blankToNull, deadline.nullable().optional()),
   automaticComments: comments.optional(),
   steps: list.optional(),
   requirements: list.optional(),
-  estimatedTime: z.preprocess(blankToNull, z.union([z.null(), estimatedTime])),
+  estimatedTime: z.preprocess(blankToNull, estimatedTime.nullable()),
   timeLimitMinutes,
   isFeatured: z.boolean({ error: M.invalidValue }).optional(),
 });
@@ -199,7 +201,12 @@ export const taskOwnerUpdateSchema = z.object({
   maxCompletions,
   category: required(z.enum(CATEGORIES, { error: M.fieldRequired })),
   difficulty: required(z.enum(DIFFICULTIES, { error: M.fieldRequired })),
-  status: required(z.enum(OWNER_TASK_STATUSES, { error: M.fieldRequired })),
+  // a status sent but not offered (inactive is the admin's) says so, not "required"
+  status: required(
+    z.enum(OWNER_TASK_STATUSES, {
+      error: (iss) => (iss.input === undefined ? M.fieldRequired : M.ownerStatusNotAllowed),
+    }),
+  ),
   requiredProof: required(z.enum(PROOF_TYPES, { error: M.fieldRequired })),
   deadline: required(z.string({ error: M.deadlineRequired }).pipe(deadline)),
   automaticComments: comments.optional(),

@@ -27,9 +27,9 @@ export const fail = {
     new AppError(422, 'validation_error', Object.values(errors)[0] ?? ERROR_MESSAGES.validation_error, {
       errors,
     }),
-  invalid: (code: ErrorCode, field?: string, message?: string) => {
+  invalid: (code: ErrorCode, field?: string, message?: string, extra: Record<string, unknown> = {}) => {
     const text = message ?? ERROR_MESSAGES[code];
-    return new AppError(422, code, text, field ? { errors: { [field]: text } } : {});
+    return new AppError(422, code, text, field ? { ...extra, errors: { [field]: text } } : extra);
   },
   unauthorized: (code: ErrorCode = 'unauthorized') => new AppError(401, code),
   forbidden: (code: ErrorCode = 'forbidden', message?: string, extra?: Record<string, unknown>) =>

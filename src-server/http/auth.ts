@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { ERROR_MESSAGES } from '../contract/errors';
 import { tokenMatchesPassword, type VerifiedToken, verifyToken } from '../features/auth/token';
-import { findUserById } from '../features/users/users.repository';
+import { findUserById, touchLastActive } from '../features/users/users.repository';
 import { fail } from './app-error';
 import type { AppEnv, UserRow } from './env';
 
@@ -12,6 +12,27 @@ export function bannedError(user: UserRow) {
   return fail.forbidden('banned', ERROR_MESSAGES.banned, {
     banReason: user.ban_reason || DEFAULT_BAN_REASON,
   });
+}
+
+/** How often a user's activity is written at most (SPEC: lastActive follows the user's activity). */
+export const LAST_ACTIVE_INTERVAL_MS = 60_000;
+
+/**
+ * Moves the signed-in user's last_active to now when it is empty or a minute old (one
+ * conditional UPDATE, so a user writes at most once a minute however many requests run).
+ * Awaited but never fatal: a failed write (a locked database) is ignored and the request goes on.
+ */
+async function recordActivity(c: Context<AppEnv>, user: UserRow): Promise<UserRow> {
+  const { db, clock } = c.var.deps;
+  const now = clock();
+  const nowText = now.toISOString();
+  const notBefore = new Date(now.getTime() - LAST_ACTIVE_INTERVAL_MS).toISOString();
+  try {
+    if (await touchLastActive(db, user._id, nowText, notBefore)) return { ...user, last_active: nowText };
+  } catch {
+    // activity is a hint: never fail or hold up a request for it
+  }
+  return user;
 }
 
 async function userFromRequest(c: Context<AppEnv>): Promise<UserRow | null> {
@@ -27,7 +48,8 @@ async function userFromRequest(c: Context<AppEnv>): Promise<UserRow | null> {
   if (!session || !user || !tokenMatchesPassword(session, user, secret))
     throw fail.unauthorized('invalid_token');
   c.set('session', session);
-  return user;
+  // a banned user's refused requests are not activity
+  return user.status === 'banned' ? user : recordActivity(c, user);
 }
 
 /** Any signed-in user who is not banned (suspended users may read their own data). */

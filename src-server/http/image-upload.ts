@@ -1,4 +1,5 @@
 import { MAX_PROOF_BYTES } from '../contract/constants';
+import { ERROR_MESSAGES } from '../contract/errors';
 import { FIELD_MESSAGES } from '../contract/schemas';
 import type { AppDeps } from '../deps';
 import { fileStoreFor } from '../storage/file-store';
@@ -23,7 +24,8 @@ export interface ImageUpload extends ReceivedUpload {
 /**
  * Streams a multipart form with one image field into the temp folder under the file rules
  * (5 MB, judged by its first bytes as one of `formats`), refusing on the way with the
- * contract's errors (413 file_too_large, 415 file_type, 422 for an over-long text field).
+ * contract's errors (413 file_too_large, 415 file_type, 422 for an over-long text field, 422
+ * image_field when the only file came under another field name).
  * First it takes a place in the image queue for `ownerId` (the signed-in account): an account
  * with two images in flight is refused with 429 before its body is read. Discarding the
  * upload gives the place back.
@@ -48,6 +50,11 @@ export async function receiveImageForm(
         return format !== null && options.formats.includes(format);
       },
     });
+    if (!upload.file && upload.strayFiles.length > 0) {
+      // the image came under another name: say which name the route reads
+      await upload.discard();
+      throw imageFieldError(options.fileField);
+    }
     return {
       ...upload,
       ticket,
@@ -65,6 +72,13 @@ export async function receiveImageForm(
       throw fail.validation({ [options.textField ?? '_']: FIELD_MESSAGES.tooLong });
     throw fail.badRequest();
   }
+}
+
+/** 422 image_field: a file was sent, but under another field name than `field`. */
+function imageFieldError(field: string) {
+  return fail.invalid('image_field', field, ERROR_MESSAGES.image_field.replace('{{field}}', field), {
+    field,
+  });
 }
 
 /**

@@ -25,6 +25,8 @@ export interface ReceivedUpload {
   fields: Record<string, string>;
   /** null when no file part of that name came, or it was empty (a form sent without a file) */
   file: ReceivedFile | null;
+  /** names of the file parts with content sent under another name than fileField (skipped) */
+  strayFiles: string[];
   /** the staged file's bytes (at most maxFileBytes) */
   readFile(): Promise<Buffer>;
   /** removes the staged file; call it in a finally */
@@ -82,6 +84,7 @@ export function receiveUpload(
     const source = Readable.fromWeb(body as WebReadableStream<Uint8Array>);
     const fields: Record<string, string> = {};
     let file: ReceivedFile | null = null;
+    const strayFiles = new Set<string>();
     let writer: WriteStream | null = null;
     let written: Promise<void> = Promise.resolve();
     let settled = false;
@@ -111,6 +114,10 @@ export function receiveUpload(
       // a part cut short by a refusal errors out; the refusal already answered
       stream.on('error', () => undefined);
       if (settled || name !== options.fileField || file) {
+        // a file under another name is skipped but remembered, so the refusal can name the field
+        if (!settled && name !== options.fileField) {
+          stream.once('data', () => strayFiles.add(name));
+        }
         stream.resume();
         return;
       }
@@ -168,6 +175,7 @@ export function receiveUpload(
           resolve({
             fields,
             file: staged,
+            strayFiles: [...strayFiles],
             readFile: () => (staged ? readFile(staged.path) : Promise.resolve(Buffer.alloc(0))),
             discard,
           });

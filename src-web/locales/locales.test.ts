@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERROR_MESSAGES } from '../../src-server/contract/errors';
 import { FIELD_MESSAGES } from '../../src-server/contract/schemas';
+import { TASK_FIELD_MESSAGES } from '../../src-server/contract/tasks';
 import { resources } from './index';
 
 const dir = join(import.meta.dirname, '.');
@@ -58,6 +59,15 @@ describe('the locale files', () => {
     for (const lang of ['en', 'tr'] as const) {
       const fields = resources[lang].common.fields as Record<string, string>;
       expect(Object.keys(FIELD_MESSAGES).filter((k) => !fields[k])).toEqual([]);
+    }
+  });
+
+  it('translates every field message of the task forms (the owner form and the admin form)', () => {
+    for (const lang of ['en', 'tr'] as const) {
+      const owner = resources[lang].tasks.fields as Record<string, string>;
+      const admin = (resources[lang].admin.taskForm as { errors: Record<string, string> }).errors;
+      expect(Object.keys(TASK_FIELD_MESSAGES).filter((k) => !owner[k])).toEqual([]);
+      expect(Object.keys(TASK_FIELD_MESSAGES).filter((k) => !admin[k])).toEqual([]);
     }
   });
 });

@@ -251,6 +251,33 @@ describe('PUT /api/users/me (multipart with a photo)', () => {
     await expectRefused(bytes, status, code);
   });
 
+  it('names the field when the photo comes under another name, and changes nothing', async () => {
+    const { user, token } = await signedIn();
+    const before = await store().list('images');
+    const data = form({ name: 'Değişmemeli' });
+    data.append('photo', new Blob([new Uint8Array(pngFile())], { type: 'image/png' }), 'me.png');
+    const res = await putForm(token, data);
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatchObject({
+      code: 'image_field',
+      message: "Send the image in the field 'profileImage'",
+      field: 'profileImage',
+      errors: { profileImage: "Send the image in the field 'profileImage'" },
+    });
+    expect((await row(user._id)).name).toBe('Ayşe');
+    expect(await store().list('images')).toEqual(before);
+    expect(await store().listTemp()).toEqual([]);
+  });
+
+  it('saves the text fields when an empty file part comes under another name', async () => {
+    const { user, token } = await signedIn();
+    const data = form({ name: 'Yeni Ad' });
+    data.append('photo', new Blob([]), '');
+    const res = await putForm(token, data);
+    expect(res.status).toBe(200);
+    expect((await row(user._id)).name).toBe('Yeni Ad');
+  });
+
   it('accepts a file of exactly 5 MB', async () => {
     const { token } = await signedIn();
     const res = await putForm(token, form({ name: 'A' }, { bytes: pngFile(8, 6, { padTo: 5_242_880 }) }));

@@ -47,7 +47,7 @@ export async function uploadSiteImage(
     formats,
   });
   try {
-    if (!upload.file) throw fail.invalid('file_type', field);
+    if (!upload.file) throw fail.invalid('image_required', field);
     const image = await sanitizeReceivedImage(upload, formats, field);
     const name = await store.save('images', image.bytes, image.contentType);
     const url = publicImageUrl(name);

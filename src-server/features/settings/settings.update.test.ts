@@ -223,14 +223,39 @@ describe('PUT /api/settings/logo and /favicon', () => {
       422,
       'image_unreadable',
     ],
-    ['no file part', 'logo', () => null, {}, 422, 'file_type'],
-    ['the file under another field name', 'favicon', pngFile, { field: 'logo' }, 422, 'file_type'],
+    ['no file part', 'logo', () => null, {}, 422, 'image_required'],
+    ['the file under another field name', 'favicon', pngFile, { field: 'logo' }, 422, 'image_field'],
   ])('refuses %s', async (_label, which, file, options, status, code) => {
     const before = await images();
     const res = await upload(which, file(), options);
     expect([res.status, res.body.error.code]).toEqual([status, code]);
     expect(await images()).toEqual(before);
     expect(await fileStoreFor(t.deps.config.dataDir).listTemp()).toEqual([]);
+  });
+
+  it.each<['logo' | 'favicon', string]>([
+    ['logo', 'file'],
+    ['favicon', 'image'],
+  ])('names the field when the %s comes under the field %s', async (which, field) => {
+    const res = await upload(which, pngFile(), { field });
+    expect(res.status).toBe(422);
+    expect(res.body.error).toEqual({
+      code: 'image_field',
+      message: `Send the image in the field '${which}'`,
+      field: which,
+      errors: { [which]: `Send the image in the field '${which}'` },
+    });
+    expect(await fileStoreFor(t.deps.config.dataDir).listTemp()).toEqual([]);
+  });
+
+  it('asks for an image when the form carries none', async () => {
+    const res = await upload('logo', null);
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatchObject({
+      code: 'image_required',
+      message: 'Please choose an image to upload',
+      errors: { logo: 'Please choose an image to upload' },
+    });
   });
 
   it('refuses a JSON body with a 415', async () => {

@@ -179,7 +179,6 @@ describe('POST /api/submissions refuses bad files and leaves nothing on disk', (
       'an empty file part (a form sent without a file)',
       [{ name: 'proofImage', filename: '', data: Buffer.alloc(0) }],
     ],
-    ['a file under another name', [{ name: 'photo', filename: 'p.png', type: 'image/png', data: pngFile() }]],
   ])('refuses %s with proof_required', async (_name, parts) => {
     const { token, taskId } = await started();
     const before = await onDisk(t);
@@ -191,6 +190,28 @@ describe('POST /api/submissions refuses bad files and leaves nothing on disk', (
     });
     expect(res.status).toBe(422);
     expect(res.body.error).toMatchObject({ code: 'proof_required', message: 'Please upload a proof image.' });
+    expect(await onDisk(t)).toEqual(before);
+  });
+
+  it('refuses a file under another name, naming the field the proof goes in', async () => {
+    const { token, taskId } = await started();
+    const before = await onDisk(t);
+    const { body, contentType } = multipart([
+      { name: 'task', value: taskId },
+      { name: 'photo', filename: 'p.png', type: 'image/png', data: pngFile() },
+    ]);
+    const res = await t.call('POST', '/api/submissions', {
+      token,
+      raw: body,
+      headers: { 'Content-Type': contentType },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatchObject({
+      code: 'image_field',
+      message: "Send the image in the field 'proofImage'",
+      field: 'proofImage',
+      errors: { proofImage: "Send the image in the field 'proofImage'" },
+    });
     expect(await onDisk(t)).toEqual(before);
   });
 

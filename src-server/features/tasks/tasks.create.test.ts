@@ -166,6 +166,7 @@ describe('POST /api/tasks', () => {
     ['an unknown proof type', { requiredProof: 'video' }, 'requiredProof', M.invalidValue],
     ['a deadline that is not a date', { deadline: 'tomorrow' }, 'deadline', M.deadlineInvalid],
     ['a deadline on a day that does not exist', { deadline: '2030-02-30' }, 'deadline', M.deadlineInvalid],
+    ['a deadline of the words not-a-date', { deadline: 'not-a-date' }, 'deadline', M.deadlineInvalid],
     ['comments that are not text', { automaticComments: [1, 2] }, 'automaticComments.0', M.invalidValue],
   ])('refuses %s with a 422 naming the field', async (_name, change, field, message) => {
     const res = await create(taskBody(change));

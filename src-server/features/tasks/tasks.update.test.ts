@@ -89,11 +89,18 @@ describe('PUT /api/tasks/{id} by an admin', () => {
     ['a blank title', { title: ' ' }, M.titleRequired],
     ['a bad reward', { reward: 0.001 }, M.rewardInvalid],
     ['a bad link', { taskLink: 'www.example.com' }, M.invalidUrl],
+    ['a link that is not text', { taskLink: 12 }, M.invalidUrl],
+    ['a deadline that is not a date', { deadline: 'not-a-date' }, M.deadlineInvalid],
+    ['a deadline on a day that does not exist', { deadline: '2026-02-31' }, M.deadlineInvalid],
+    ['a deadline that is not text', { deadline: 20260301 }, M.deadlineInvalid],
+    ['an estimated time that is not a number', { estimatedTime: 'soon' }, M.invalidValue],
   ])('refuses %s', async (_name, body, message) => {
     const id = await createTask(t, adminToken);
     const res = await put(id, body, adminToken);
     expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe('validation_error');
     expect(res.body.error.message).toBe(message);
+    expect(Object.values(res.body.error.errors)).toEqual([message]);
   });
 });
 
@@ -136,12 +143,14 @@ describe('PUT /api/tasks/{id} by the task owner who is not an admin', () => {
     ['a missing difficulty', { difficulty: '' }, 'difficulty', M.fieldRequired],
     ['a missing deadline', { deadline: undefined }, 'deadline', M.deadlineRequired],
     ['an empty deadline', { deadline: '' }, 'deadline', M.deadlineRequired],
+    ['a missing status', { status: '' }, 'status', M.fieldRequired],
     [
       'the inactive status, which the owner form does not offer',
       { status: 'inactive' },
       'status',
-      M.fieldRequired,
+      M.ownerStatusNotAllowed,
     ],
+    ['an unknown status', { status: 'paused' }, 'status', M.ownerStatusNotAllowed],
     ['a missing proof type', { requiredProof: null }, 'requiredProof', M.fieldRequired],
   ])('refuses %s', async (_name, change, field, message) => {
     const res = await put(id, form(change), ownerToken);

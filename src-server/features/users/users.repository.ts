@@ -89,3 +89,23 @@ export async function userTotals(db: Conn, userId: string): Promise<UserTotals> 
     pendingTasks: Number(row?.pendingCount ?? 0),
   };
 }
+
+/**
+ * Records the user's activity: sets last_active to `now` when it is empty or older than
+ * `notBefore`, in one conditional UPDATE, so a user's requests write at most once a minute
+ * (updated_at is left alone: activity is not an edit). True when the row was written.
+ */
+export async function touchLastActive(
+  db: Conn,
+  id: string,
+  now: string,
+  notBefore: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ last_active: now })
+    .where('_id', '=', id)
+    .where((eb) => eb.or([eb('last_active', 'is', null), eb('last_active', '<', notBefore)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

@@ -1,0 +1,141 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { UserRow } from '../../http/env';
+import { makeUser } from '../../testing/factories';
+import { createTestApp, type TestApp } from '../../testing/test-app';
+
+// the app's clock, moved by the tests; `step` advances it on every read when set
+let now = Date.parse('2026-03-10T12:00:00.000Z');
+let step = 0;
+const clock = () => {
+  const d = new Date(now);
+  now += step;
+  return d;
+};
+
+let t: TestApp;
+let admin: UserRow;
+let adminToken: string;
+beforeAll(async () => {
+  t = await createTestApp({ clock });
+  admin = await makeUser(t.deps.db, { role: 'admin', name: 'Admin' });
+  adminToken = await t.tokenFor(admin);
+  // every write of last_active is logged, so a test can count them
+  await sql`CREATE TABLE last_active_log (user_id TEXT, value TEXT)`.execute(t.deps.db);
+  await sql`CREATE TRIGGER last_active_written AFTER UPDATE OF last_active ON users
+    BEGIN INSERT INTO last_active_log VALUES (NEW._id, NEW.last_active); END`.execute(t.deps.db);
+});
+afterAll(async () => {
+  await t.dispose();
+});
+beforeEach(() => {
+  step = 0;
+});
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const stored = (id: string) =>
+  t.deps.db
+    .selectFrom('users')
+    .select(['last_active', 'updated_at'])
+    .where('_id', '=', id)
+    .executeTakeFirstOrThrow();
+async function writes(id: string): Promise<string[]> {
+  const { rows } = await sql<{
+    value: string;
+  }>`SELECT value FROM last_active_log WHERE user_id = ${id} ORDER BY rowid`.execute(t.deps.db);
+  return rows.map((r) => r.value);
+}
+async function signedIn() {
+  const user = await makeUser(t.deps.db, { name: 'Worker' });
+  return { user, token: await t.tokenFor(user) };
+}
+
+describe('lastActive follows the signed-in user', () => {
+  it('is set by a request, and shown in /api/users/me and to admins', async () => {
+    const { user, token } = await signedIn();
+    expect((await stored(user._id)).last_active).toBeNull();
+    const start = now;
+
+    const me = await t.call('GET', '/api/users/me', { token });
+    expect(me.status).toBe(200);
+    expect(me.body.data.lastActive).toBe(iso(start));
+    expect((await stored(user._id)).last_active).toBe(iso(start));
+
+    const detail = await t.call('GET', `/api/admin/users/${user._id}`, { token: adminToken });
+    expect(detail.status).toBe(200);
+    expect(detail.body.data.lastActive).toBe(iso(start));
+    expect(await writes(user._id)).toEqual([iso(start)]);
+  });
+
+  it('is written at most once a minute: not again 30 s later, again 61 s later', async () => {
+    const { user, token } = await signedIn();
+    const start = now;
+    await t.call('GET', '/api/users/me', { token });
+    const first = await stored(user._id);
+    expect(first.last_active).toBe(iso(start));
+
+    now = start + 30_000;
+    const later = await t.call('GET', '/api/users/me', { token });
+    expect(later.body.data.lastActive).toBe(iso(start));
+    expect(await stored(user._id)).toEqual(first);
+    expect(await writes(user._id)).toEqual([iso(start)]);
+
+    now = start + 61_000;
+    const again = await t.call('GET', '/api/tasks', { token });
+    expect(again.status).toBe(200);
+    expect((await stored(user._id)).last_active).toBe(iso(start + 61_000));
+    expect(await writes(user._id)).toEqual([iso(start), iso(start + 61_000)]);
+  });
+
+  it('leaves updated_at alone', async () => {
+    const { user, token } = await signedIn();
+    const before = await stored(user._id);
+    now += 120_000;
+    await t.call('GET', '/api/users/me', { token });
+    const after = await stored(user._id);
+    expect(after.last_active).toBe(iso(now));
+    expect(after.updated_at).toBe(before.updated_at);
+  });
+
+  it("writes nothing for a visitor's request", async () => {
+    const before = await sql<{ n: number }>`SELECT count(*) AS n FROM last_active_log`.execute(t.deps.db);
+    const res = await t.call('GET', '/api/tasks');
+    expect(res.status).toBe(200);
+    const after = await sql<{ n: number }>`SELECT count(*) AS n FROM last_active_log`.execute(t.deps.db);
+    expect(after.rows[0].n).toBe(before.rows[0].n);
+  });
+
+  it('writes nothing for a banned user, whose requests are refused', async () => {
+    const user = await makeUser(t.deps.db, { status: 'banned', ban_reason: 'spam' });
+    const res = await t.call('GET', '/api/users/me', { token: await t.tokenFor(user) });
+    expect(res.status).toBe(403);
+    expect(await writes(user._id)).toEqual([]);
+    expect((await stored(user._id)).last_active).toBeNull();
+  });
+
+  it('writes once for many parallel requests of one user within a minute', async () => {
+    const { user, token } = await signedIn();
+    step = 1000; // every request reads a later time, so each write would leave a different value
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => t.call('GET', i % 2 ? '/api/users/me' : '/api/tasks', { token })),
+    );
+    expect(replies.map((r) => r.status)).toEqual(Array(20).fill(200));
+    const logged = await writes(user._id);
+    expect(logged).toHaveLength(1);
+    expect((await stored(user._id)).last_active).toBe(logged[0]);
+  });
+
+  it('never fails the request when the write fails', async () => {
+    const { user, token } = await signedIn();
+    await sql`CREATE TRIGGER last_active_fails BEFORE UPDATE OF last_active ON users
+      BEGIN SELECT RAISE(ABORT, 'disk on fire'); END`.execute(t.deps.db);
+    try {
+      const res = await t.call('GET', '/api/users/me', { token });
+      expect(res.status).toBe(200);
+      expect(res.body.data.lastActive).toBeNull();
+      expect((await stored(user._id)).last_active).toBeNull();
+    } finally {
+      await sql`DROP TRIGGER last_active_fails`.execute(t.deps.db);
+    }
+  });
+});

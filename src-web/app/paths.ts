@@ -20,4 +20,6 @@ export const paths = {
   adminSubmissions: '/admin/submissions',
   adminWithdrawals: '/admin/withdrawals',
   adminSettings: '/admin/settings',
+  adminAudit: '/admin/audit',
+  adminUserAudit: (id: string) => `/admin/audit?targetType=user&targetId=${encodeURIComponent(id)}`,
 } as const;

@@ -112,6 +112,10 @@ export const routes: {
             import('../features/admin/settings-page').then((m) => ({ Component: m.AdminSettingsPage })),
         },
         {
+          path: 'audit',
+          lazy: () => import('../features/admin/audit/audit-page').then((m) => ({ Component: m.AuditPage })),
+        },
+        {
           path: 'users',
           lazy: () => import('../features/admin-review/users-page').then((m) => ({ Component: m.UsersPage })),
         },

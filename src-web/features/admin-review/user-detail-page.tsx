@@ -81,6 +81,9 @@ export function UserDetailPage() {
         >
           {editing ? t('detail.cancelEdit') : t('detail.edit')}
         </button>
+        <Link className="btn btn-ghost" to={paths.adminUserAudit(u._id)} data-testid="user-audit-link">
+          {t('audit.userLink')}
+        </Link>
       </header>
       {editing ? (
         <UserDetailForm key={u.updatedAt} user={u} onDone={() => setEditing(false)} />

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router-dom';
 import { paths } from '../../app/paths';
-import { CheckIcon, ListIcon, UserIcon, WalletIcon } from '../../components/icons';
+import { CheckIcon, ListIcon, ShieldIcon, UserIcon, WalletIcon } from '../../components/icons';
 import { LanguageSwitch } from '../../components/language-switch';
 import { useSettings } from '../../lib/settings';
 import { BellIcon, GridIcon, SettingsIcon } from './admin-icons';
@@ -21,6 +21,7 @@ const ITEMS: MenuItem[] = [
   { to: paths.adminSubmissions, key: 'submissions', icon: <CheckIcon size={18} /> },
   { to: paths.adminWithdrawals, key: 'withdrawals', icon: <WalletIcon size={18} /> },
   { to: paths.adminSettings, key: 'settings', icon: <SettingsIcon /> },
+  { to: paths.adminAudit, key: 'audit', icon: <ShieldIcon size={18} /> },
 ];
 
 /** The admin menu: the pages, the send-notification entry, the language switch and the way back. */

@@ -25,6 +25,8 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+          // a page that loads a lazy route on a busy CI machine can take more than the 1 s default
+          expect: { poll: { timeout: 5_000 } },
           globalSetup: ['src-web/e2e/global-setup.ts'],
         },
       },

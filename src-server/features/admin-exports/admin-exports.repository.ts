@@ -45,12 +45,11 @@ export function submissionsBatch(
   if (f.status) q = q.where('s.status', '=', f.status);
   if (f.q) q = q.where(submissionSearch(f.q));
   if (cursor) {
-    q = q.where((eb) =>
-      eb.or([
-        eb('s.created_at', '<', cursor.createdAt),
-        eb.and([eb('s.created_at', '=', cursor.createdAt), eb('s._id', '<', cursor.id)]),
-      ]),
-    );
+    // the bound on created_at alone lets the index seek to the cursor; the OR alone made every
+    // batch scan the index from the newest row (each batch slower than the last)
+    q = q
+      .where('s.created_at', '<=', cursor.createdAt)
+      .where((eb) => eb.or([eb('s.created_at', '<', cursor.createdAt), eb('s._id', '<', cursor.id)]));
   }
   return q.orderBy('s.created_at', 'desc').orderBy('s._id', 'desc').limit(limit).execute();
 }
@@ -100,12 +99,11 @@ export function withdrawalsBatch(
     );
   }
   if (cursor) {
-    q = q.where((eb) =>
-      eb.or([
-        eb('w.created_at', '<', cursor.createdAt),
-        eb.and([eb('w.created_at', '=', cursor.createdAt), eb('w._id', '<', cursor.id)]),
-      ]),
-    );
+    // the bound on created_at alone lets the index seek to the cursor; the OR alone made every
+    // batch scan the index from the newest row (each batch slower than the last)
+    q = q
+      .where('w.created_at', '<=', cursor.createdAt)
+      .where((eb) => eb.or([eb('w.created_at', '<', cursor.createdAt), eb('w._id', '<', cursor.id)]));
   }
   return q.orderBy('w.created_at', 'desc').orderBy('w._id', 'desc').limit(limit).execute();
 }
@@ -150,12 +148,11 @@ export function usersBatch(
     );
   }
   if (cursor) {
-    q = q.where((eb) =>
-      eb.or([
-        eb('created_at', '<', cursor.createdAt),
-        eb.and([eb('created_at', '=', cursor.createdAt), eb('_id', '<', cursor.id)]),
-      ]),
-    );
+    // the bound on created_at alone lets the index seek to the cursor; the OR alone made every
+    // batch scan the index from the newest row (each batch slower than the last)
+    q = q
+      .where('created_at', '<=', cursor.createdAt)
+      .where((eb) => eb.or([eb('created_at', '<', cursor.createdAt), eb('_id', '<', cursor.id)]));
   }
   return q.orderBy('created_at', 'desc').orderBy('_id', 'desc').limit(limit).execute();
 }

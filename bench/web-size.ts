@@ -3,7 +3,7 @@
 // that no admin code is among them. Sizes are each file compressed (gzip level 9, brotli
 // quality 11), as a compressing proxy would send them; `jsRaw`/`cssRaw` are the bytes this
 // server itself sends (it does not compress). Admin chunks are the built files whose source map
-// lists a module under src-web/features/admin or src-web/features/admin-review.
+// lists a module under src-web/features/admin or src-web/components/admin.
 //   node dist/bench/web-size.cjs   (or through bench/run.ts)
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -42,7 +42,7 @@ export interface WebSizeOptions {
 }
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const ADMIN_SOURCE = /(^|\/)src-web\/features\/admin(-review)?\//;
+const ADMIN_SOURCE = /(^|\/)src-web\/(features|components)\/admin\//;
 
 /** The built .js files whose source map names an admin module, as URL paths ("/assets/chunk-X.js"). */
 export function adminChunks(webDir: string): string[] {

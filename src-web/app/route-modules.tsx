@@ -83,33 +83,42 @@ export const routes: {
     {
       // the admin namespaces of the locales come with the admin screens, not with the first page
       lazy: () =>
-        Promise.all([import('../features/admin/admin-layout'), loadAdminLocales()]).then(([m]) => ({
+        Promise.all([import('../features/admin/shell/admin-layout'), loadAdminLocales()]).then(([m]) => ({
           Component: m.AdminLayout,
         })),
       children: [
         {
           index: true,
           lazy: () =>
-            import('../features/admin/dashboard-page').then((m) => ({ Component: m.DashboardPage })),
+            import('../features/admin/dashboard/dashboard-page').then((m) => ({
+              Component: m.DashboardPage,
+            })),
         },
         {
           path: 'tasks',
-          lazy: () => import('../features/admin/tasks-page').then((m) => ({ Component: m.AdminTasksPage })),
+          lazy: () =>
+            import('../features/admin/tasks/tasks-page').then((m) => ({ Component: m.AdminTasksPage })),
         },
         {
           path: 'tasks/new',
           lazy: () =>
-            import('../features/admin/task-form-page').then((m) => ({ Component: m.AdminTaskFormPage })),
+            import('../features/admin/tasks/task-form-page').then((m) => ({
+              Component: m.AdminTaskFormPage,
+            })),
         },
         {
           path: 'tasks/edit/:id',
           lazy: () =>
-            import('../features/admin/task-form-page').then((m) => ({ Component: m.AdminTaskFormPage })),
+            import('../features/admin/tasks/task-form-page').then((m) => ({
+              Component: m.AdminTaskFormPage,
+            })),
         },
         {
           path: 'settings',
           lazy: () =>
-            import('../features/admin/settings-page').then((m) => ({ Component: m.AdminSettingsPage })),
+            import('../features/admin/settings/settings-page').then((m) => ({
+              Component: m.AdminSettingsPage,
+            })),
         },
         {
           path: 'audit',
@@ -117,26 +126,26 @@ export const routes: {
         },
         {
           path: 'users',
-          lazy: () => import('../features/admin-review/users-page').then((m) => ({ Component: m.UsersPage })),
+          lazy: () => import('../features/admin/users/users-page').then((m) => ({ Component: m.UsersPage })),
         },
         {
           path: 'users/:id',
           lazy: () =>
-            import('../features/admin-review/user-detail-page').then((m) => ({
+            import('../features/admin/users/user-detail-page').then((m) => ({
               Component: m.UserDetailPage,
             })),
         },
         {
           path: 'submissions',
           lazy: () =>
-            import('../features/admin-review/submissions-page').then((m) => ({
+            import('../features/admin/submissions/submissions-page').then((m) => ({
               Component: m.SubmissionsPage,
             })),
         },
         {
           path: 'withdrawals',
           lazy: () =>
-            import('../features/admin-review/withdrawals-page').then((m) => ({
+            import('../features/admin/withdrawals/withdrawals-page').then((m) => ({
               Component: m.WithdrawalsPage,
             })),
         },

@@ -5,13 +5,13 @@ import type { AdminUserSummaryDto } from '../../../../src-server/contract/admin'
 import { AUDIT_ACTIONS, AUDIT_TARGETS, type AuditEntryDto } from '../../../../src-server/contract/audit';
 import type { Page } from '../../../../src-server/contract/types';
 import { paths } from '../../../app/paths';
+import { ListBody } from '../../../components/admin/list-body';
+import { ListPageHead, RangeText } from '../../../components/admin/list-parts';
+import { columnHeaders, ReviewTable } from '../../../components/admin/review-table';
+import { useListPage } from '../../../components/admin/use-list-page';
 import { getData } from '../../../lib/api';
 import { formatDateTime, formatMoney } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/page-title';
-import { ListBody } from '../../admin-review/list-body';
-import { ListPageHead, RangeText } from '../../admin-review/list-parts';
-import { columnHeaders, ReviewTable } from '../../admin-review/review-table';
-import { useListPage } from '../../admin-review/use-list-page';
 import { type AuditListState, auditSearch, isReversed, readAuditList } from './audit-query';
 
 const COLUMNS = ['at', 'actor', 'action', 'target', 'changes'] as const;

@@ -1,0 +1,194 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AdminSubmissionDto } from '../../../../src-server/contract/admin';
+import { ReviewStatusBadge } from '../../../components/admin/badges';
+import { Modal } from '../../../components/modal';
+import { ProofContent } from '../../../components/proof-content';
+import { useIsSelf } from '../../../lib/auth';
+import { shownFeedback } from '../../../lib/feedback';
+import { formatDateTime, formatMoney } from '../../../lib/format';
+import { AppealDecision, AppealSummary } from './appeal-decision';
+import { QuickActions } from './quick-actions';
+import { quickApproveRequest, quickRejectRequest } from './review-form';
+import { useReview } from './use-review';
+
+/**
+ * The proof image of a submission with its details; for a pending one, quick approve (the fixed
+ * feedback) or quick reject with a preset reason, or the full review. Escape or a click on the
+ * backdrop closes it.
+ */
+export function EvidenceModal({
+  item,
+  onClose,
+  onReview,
+  onExpired,
+  onDecided = onClose,
+  focusReason = false,
+}: {
+  item: AdminSubmissionDto | null;
+  onClose(): void;
+  onReview(item: AdminSubmissionDto): void;
+  onExpired(): void;
+  /** after a quick decision (the review queue opens the next item); closes by default */
+  onDecided?(item: AdminSubmissionDto): void;
+  /** start at the reason picker (the queue's `r`) */
+  focusReason?: boolean;
+}) {
+  const { t } = useTranslation('adminReview');
+  const isSelf = useIsSelf();
+  const itemId = item?._id;
+  // another item shown in the open modal (the queue moved on): start reading at its title
+  useEffect(() => {
+    if (!itemId) return;
+    const dialog = document.querySelector('dialog[open]');
+    const reason = focusReason ? document.getElementById('quick-reason') : null;
+    (reason ?? dialog?.querySelector<HTMLElement>('[data-dialog-title]'))?.focus();
+  }, [itemId, focusReason]);
+  // the decision sits in the footer: always in view, while the proof and its details scroll
+  const appealFooter = item?.appeal?.status === 'pending' && !isSelf(item.user._id) && (
+    <AppealDecision key={item._id} item={item} onDone={onClose} />
+  );
+  const footer = item?.status === 'pending' && (
+    <EvidenceActions
+      key={item._id}
+      item={item}
+      onDone={() => onDecided(item)}
+      onReview={() => onReview(item)}
+    />
+  );
+  return (
+    <Modal
+      open={item !== null}
+      title={t('evidence.title', { title: item?.task.title ?? '' })}
+      onClose={onClose}
+      size="lg"
+      footer={footer || appealFooter || undefined}
+      scrollableBody
+    >
+      {item && <EvidenceBody key={item._id} item={item} onExpired={onExpired} />}
+    </Modal>
+  );
+}
+
+/** Quick approve, quick reject with a reason, or the full review; an admin's own item gets a note instead. */
+function EvidenceActions({
+  item,
+  onDone,
+  onReview,
+}: {
+  item: AdminSubmissionDto;
+  onDone(): void;
+  onReview(): void;
+}) {
+  const { t } = useTranslation('adminReview');
+  const review = useReview(item._id, onDone);
+  const own = useIsSelf()(item.user._id);
+  if (own) {
+    return (
+      <p className="notice notice-info ar-footer-note" data-testid="own-item">
+        {t('ownItem')}
+      </p>
+    );
+  }
+  return (
+    <div className="ar-evidence-actions">
+      {review.failure && (
+        <p className="notice notice-error" role="alert" data-testid="review-failure">
+          {review.failure}
+        </p>
+      )}
+      <QuickActions
+        sending={review.sending}
+        pendingStatus={review.pendingStatus}
+        onApprove={() => review.send(quickApproveRequest(), 'approvalProcessError')}
+        onReject={(reason) => review.send(quickRejectRequest(reason), 'rejectionProcessError')}
+        onReview={onReview}
+      />
+    </div>
+  );
+}
+
+function EvidenceBody({ item, onExpired }: { item: AdminSubmissionDto; onExpired(): void }) {
+  const { t } = useTranslation('adminReview');
+  const feedback = shownFeedback(t, item);
+  const [failedUrl, setFailedUrl] = useState<string | null>(null);
+  const [retried, setRetried] = useState(false);
+  const url = item.proofImageUrl;
+  const reasonLabel = item.rejectionReason
+    ? t(`rejectionReasons.${item.rejectionReason}`, { defaultValue: item.rejectionReason })
+    : null;
+
+  return (
+    <div className="ar-evidence" data-testid="evidence-modal" data-id={item._id}>
+      <div className="ar-evidence-image">
+        {item.proofType !== 'screenshot' ? (
+          <ProofContent item={item} />
+        ) : url && failedUrl !== url ? (
+          <img
+            className="proof-image"
+            src={url}
+            alt={t('evidence.alt', { name: item.user.name, title: item.task.title })}
+            data-testid="evidence-image"
+            onError={() => {
+              setFailedUrl(url);
+              // the signed URL may have expired: ask the list for fresh ones once
+              if (!retried) {
+                setRetried(true);
+                onExpired();
+              }
+            }}
+          />
+        ) : (
+          <p className="notice notice-info">{url ? t('evidence.loadError') : t('evidence.noImage')}</p>
+        )}
+      </div>
+      <dl className="ar-info ar-evidence-info">
+        <div>
+          <dt>{t('evidence.sender')}</dt>
+          <dd className="ar-break">{item.user.name}</dd>
+        </div>
+        <div>
+          <dt>{t('evidence.date')}</dt>
+          <dd>{formatDateTime(item.createdAt)}</dd>
+        </div>
+        <div>
+          <dt>{t('evidence.reward')}</dt>
+          <dd>{formatMoney(item.reward)}</dd>
+        </div>
+        <div>
+          <dt>{t('submissions.columns.status')}</dt>
+          <dd>
+            <ReviewStatusBadge status={item.status} />
+          </dd>
+        </div>
+        <div className="ar-span-all">
+          <dt>{t('evidence.description')}</dt>
+          <dd className={item.description ? 'pre-line ar-break' : 'muted'}>
+            {item.description || t('evidence.noDescription')}
+          </dd>
+        </div>
+        {item.automaticComment && (
+          <div className="ar-span-all">
+            <dt>{t('evidence.automaticComment')}</dt>
+            <dd className="pre-line ar-break" data-testid="evidence-comment">
+              {item.automaticComment}
+            </dd>
+          </div>
+        )}
+        {reasonLabel && (
+          <div className="ar-span-all">
+            <dt>{t('evidence.rejectionReason')}</dt>
+            <dd>{reasonLabel}</dd>
+          </div>
+        )}
+        <AppealSummary item={item} />
+        {item.status !== 'pending' && feedback && (
+          <div className="ar-span-all">
+            <dt>{t('evidence.feedback')}</dt>
+            <dd className="pre-line ar-break">{feedback}</dd>
+          </div>
+        )}
+      </dl>
+    </div>
+  );
+}

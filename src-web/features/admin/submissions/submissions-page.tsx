@@ -1,0 +1,196 @@
+import { useCallback, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AdminSubmissionDto } from '../../../../src-server/contract/admin';
+import type { ReviewRequest } from '../../../../src-server/contract/review';
+import {
+  adminKeys,
+  bulkReviewSubmissions,
+  fetchPendingIds,
+  fetchSubmissions,
+} from '../../../components/admin/admin-api';
+import { BulkBar, bulkRejectRequest, useBulkRun, useSelection } from '../../../components/admin/bulk-review';
+import { ExportButtons } from '../../../components/admin/export-button';
+import { ListBody } from '../../../components/admin/list-body';
+import { ListPageHead, RangeText } from '../../../components/admin/list-parts';
+import {
+  readSubmissionList,
+  SUBMISSION_FILTERS,
+  type SubmissionListState,
+  submissionListApiQuery,
+  submissionListSearch,
+} from '../../../components/admin/list-queries';
+import { useListPage } from '../../../components/admin/use-list-page';
+import { useSearchText } from '../../../components/admin/use-search-text';
+import { useIsSelf } from '../../../lib/auth';
+import { usePageTitle } from '../../../lib/page-title';
+import { EvidenceModal } from './evidence-modal';
+import { KeyboardHelp } from './keyboard-help';
+import { quickApproveRequest } from './review-form';
+import { ReviewModal } from './review-modal';
+import { SubmissionsTable } from './submissions-table';
+import { useReviewQueue } from './use-review-queue';
+
+/**
+ * /admin/submissions ("task completion"): the proofs by status and search, pending first, with
+ * their review one by one (also from the keyboard) or many at once.
+ */
+export function SubmissionsPage() {
+  const { t } = useTranslation('adminReview');
+  usePageTitle(t('common:titles.submissions'));
+  const { state, list, go, patch } = useListPage<
+    SubmissionListState,
+    Awaited<ReturnType<typeof fetchSubmissions>>
+  >({
+    read: readSubmissionList,
+    search: submissionListSearch,
+    queryKey: adminKeys.submissions,
+    fetchList: fetchSubmissions,
+  });
+  const isSelf = useIsSelf();
+  const reviewable = useCallback(
+    (s: AdminSubmissionDto) => s.status === 'pending' && !isSelf(s.user._id),
+    [isSelf],
+  );
+  // ticks belong to one filter and search (select all matching goes beyond the page)
+  const selection = useSelection(`${state.status}\n${state.q}`);
+  const bulk = useBulkRun((ids: readonly string[], request: ReviewRequest, key: string) =>
+    bulkReviewSubmissions(ids, request, key),
+  );
+  const [reviewing, setReviewing] = useState<string | null>(null);
+  const queue = useReviewQueue({
+    items: list.data?.items,
+    reviewable,
+    toggle: selection.toggle,
+    busy: reviewing !== null || bulk.sending,
+  });
+  const find = (id: string | null) => list.data?.items.find((s) => s._id === id) ?? null;
+  const onSearch = useCallback((q: string) => patch({ q, page: 1 }), [patch]);
+  const search = useSearchText(state.q, onSearch);
+  const selectMatching = async () => {
+    const { ids } = await fetchPendingIds(state.q);
+    selection.replace(ids);
+  };
+
+  return (
+    <section className="ar-page" aria-labelledby="submissions-title">
+      <ListPageHead
+        id="submissions-title"
+        title={t('submissions.title')}
+        subtitle={t('submissions.subtitle')}
+        actions={
+          <>
+            <button
+              type="button"
+              className="btn btn-outline btn-sm"
+              onClick={queue.openHelp}
+              data-testid="keys-help"
+            >
+              {t('keys.button')}
+            </button>
+            <ExportButtons kind="submissions" apiQuery={submissionListApiQuery(state)} />
+          </>
+        }
+      />
+      <form
+        className="ar-toolbar"
+        aria-label={t('submissions.search')}
+        onSubmit={(e) => {
+          e.preventDefault();
+          search.submit();
+        }}
+      >
+        <div className="field ar-grow">
+          <label htmlFor="submission-search">{t('submissions.search')}</label>
+          <input
+            id="submission-search"
+            type="search"
+            value={search.text}
+            placeholder={t('submissions.searchPlaceholder')}
+            onChange={(e) => search.setText(e.target.value)}
+            maxLength={200}
+            data-testid="submission-search"
+          />
+        </div>
+      </form>
+      <fieldset className="status-filter">
+        <legend className="sr-only">{t('submissions.filterLabel')}</legend>
+        {SUBMISSION_FILTERS.map((f) => (
+          <button
+            key={f}
+            type="button"
+            className={`chip${state.status === f ? ' is-active' : ''}`}
+            aria-pressed={state.status === f}
+            onClick={() => go({ status: f, q: state.q, page: 1 })}
+            data-testid={`submissions-filter-${f}`}
+          >
+            {t(`submissions.filters.${f}`)}
+          </button>
+        ))}
+      </fieldset>
+      <BulkBar
+        testId="submissions-bulk"
+        count={selection.ids.size}
+        sending={bulk.sending}
+        matching={state.status === 'pending' && list.data ? { total: list.data.total, limit: 500 } : null}
+        onSelectMatching={() => void selectMatching()}
+        onClear={selection.clear}
+        onApprove={() => bulk.run([...selection.ids], quickApproveRequest(), selection.clear)}
+        onReject={(reason, feedback) =>
+          bulk.run([...selection.ids], bulkRejectRequest(reason, feedback), selection.clear)
+        }
+        approveConfirm={{
+          title: t('bulk.approveTitle', { count: selection.ids.size }),
+          body: t('bulk.approveBody'),
+        }}
+        reasons="preset"
+      />
+      <ListBody
+        list={list}
+        errorText={t('submissionsLoadError')}
+        errorTestId="submissions-error"
+        empty={
+          <p className="card ar-empty" data-testid="submissions-empty">
+            {state.q ? t('submissions.noMatch') : t(`submissions.empty.${state.status}`)}
+          </p>
+        }
+        page={state.page}
+        onPage={(page) => patch({ page })}
+      >
+        {(data) => (
+          <>
+            <RangeText
+              page={data.page}
+              limit={data.limit}
+              total={data.total}
+              textKey="submissions.range"
+              testId="submissions-range"
+            />
+            <p className="muted small ar-keys-hint">{t('keys.hint')}</p>
+            <SubmissionsTable
+              items={data.items}
+              reviewable={reviewable}
+              selection={selection}
+              currentId={queue.currentId}
+              onCurrent={queue.setCurrentId}
+              onView={(s) => queue.setViewing(s._id)}
+              onReview={(s) => setReviewing(s._id)}
+            />
+          </>
+        )}
+      </ListBody>
+      <EvidenceModal
+        item={find(queue.viewing)}
+        focusReason={queue.focusReason}
+        onClose={() => queue.setViewing(null)}
+        onDecided={(s) => queue.decided(s, true)}
+        onReview={(s) => {
+          queue.setViewing(null);
+          setReviewing(s._id);
+        }}
+        onExpired={() => void list.refetch()}
+      />
+      <ReviewModal item={find(reviewing)} onClose={() => setReviewing(null)} />
+      <KeyboardHelp open={queue.helpOpen} onClose={queue.closeHelp} />
+    </section>
+  );
+}

@@ -1,0 +1,178 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { WithdrawalDto } from '../../../../src-server/contract/withdrawals';
+import {
+  adminKeys,
+  approveWithdrawal,
+  bulkReviewWithdrawals,
+  fetchWithdrawals,
+} from '../../../components/admin/admin-api';
+import { BulkBar, useBulkRun, useSelection } from '../../../components/admin/bulk-review';
+import { ExportButtons } from '../../../components/admin/export-button';
+import { newIdempotencyKey } from '../../../components/admin/idempotency-key';
+import { ListBody } from '../../../components/admin/list-body';
+import { ListPageHead, RangeText } from '../../../components/admin/list-parts';
+import {
+  EMPTY_WITHDRAWAL_FILTERS,
+  isReversedRange,
+  readWithdrawalList,
+  type WithdrawalListState,
+  withdrawalListApiQuery,
+  withdrawalListSearch,
+} from '../../../components/admin/list-queries';
+import { serverErrorText } from '../../../components/admin/server-error';
+import { useListPage } from '../../../components/admin/use-list-page';
+import { ConfirmModal } from '../../../components/confirm-modal';
+import { useToast } from '../../../components/toast';
+import { formatAccountNumber, formatMoney } from '../../../lib/format';
+import { usePageTitle } from '../../../lib/page-title';
+import { RejectWithdrawalModal } from './reject-withdrawal-modal';
+import { WithdrawalsFilters } from './withdrawals-filters';
+import { WithdrawalsTable } from './withdrawals-table';
+
+/** /admin/withdrawals: filters, the total, the table and the approve and reject actions. */
+export function WithdrawalsPage() {
+  const { t } = useTranslation('adminReview');
+  usePageTitle(t('common:titles.withdrawals'));
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const { state, list, go, patch } = useListPage<
+    WithdrawalListState,
+    Awaited<ReturnType<typeof fetchWithdrawals>>
+  >({
+    read: readWithdrawalList,
+    search: withdrawalListSearch,
+    queryKey: adminKeys.withdrawals,
+    fetchList: fetchWithdrawals,
+    enabled: (s) => !isReversedRange(s),
+  });
+  // the payout run: many pending withdrawals approved, or rejected with one reason, at once
+  // ticks belong to the page shown: the confirmation adds up what is on screen
+  const selection = useSelection(withdrawalListSearch(state));
+  const bulk = useBulkRun(
+    (
+      ids: readonly string[],
+      decision: { status: 'approved' } | { status: 'rejected'; reason: string },
+      key: string,
+    ) => bulkReviewWithdrawals(ids, decision, key),
+  );
+  const selectedTotal = (list.data?.items ?? [])
+    .filter((w) => selection.ids.has(w._id))
+    .reduce((sum, w) => sum + Math.round(w.amount * 100), 0);
+  const [rejecting, setRejecting] = useState<WithdrawalDto | null>(null);
+  // approving pays real money: asked first, like the reject asks for a reason
+  const [approving, setApproving] = useState<WithdrawalDto | null>(null);
+  // one key per withdrawal: a retry after a lost reply is answered, not paid twice
+  const keys = useRef(new Map<string, string>());
+  const keyFor = (id: string) => {
+    const known = keys.current.get(id);
+    if (known) return known;
+    const key = newIdempotencyKey();
+    keys.current.set(id, key);
+    return key;
+  };
+  const approve = useMutation({
+    mutationFn: (w: WithdrawalDto) => approveWithdrawal(w._id, keyFor(w._id)),
+    onSuccess: () => {
+      setApproving(null);
+      toast.success(t('withdrawalsApproveSuccess'));
+    },
+    onError: (err) => toast.error(serverErrorText(t, err, 'adminReview:withdrawalsApproveError')),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.all }),
+  });
+
+  return (
+    <section className="ar-page" aria-labelledby="withdrawals-title">
+      <ListPageHead
+        id="withdrawals-title"
+        title={t('withdrawals.title')}
+        subtitle={t('withdrawals.subtitle')}
+        actions={<ExportButtons kind="withdraws" apiQuery={withdrawalListApiQuery(state)} />}
+      />
+      <WithdrawalsFilters
+        state={state}
+        onChange={(change) => patch({ ...change, page: 1 })}
+        onReset={() => go(EMPTY_WITHDRAWAL_FILTERS)}
+      />
+      <BulkBar
+        testId="withdrawals-bulk"
+        count={selection.ids.size}
+        sending={bulk.sending}
+        onClear={selection.clear}
+        onApprove={() => bulk.run([...selection.ids], { status: 'approved' }, selection.clear)}
+        onReject={(reason) => bulk.run([...selection.ids], { status: 'rejected', reason }, selection.clear)}
+        approveConfirm={{
+          title: t('withdrawals.bulkApproveTitle', { count: selection.ids.size }),
+          body: t('withdrawals.bulkApproveBody', { amount: formatMoney(selectedTotal / 100) }),
+        }}
+        reasons="written"
+      />
+      {isReversedRange(state) ? (
+        <p className="card ar-empty" data-testid="withdrawals-reversed">
+          {t('withdrawals.reversedRange')}
+        </p>
+      ) : (
+        <ListBody
+          list={list}
+          errorText={t('withdrawalsLoadError')}
+          errorTestId="withdrawals-error"
+          page={state.page}
+          onPage={(page) => patch({ page })}
+        >
+          {(data) => (
+            <>
+              <div className="ar-summary">
+                <strong data-testid="withdrawals-total">
+                  {t('withdrawals.total', { count: data.total })}
+                </strong>
+                <RangeText
+                  page={data.page}
+                  limit={data.limit}
+                  total={data.total}
+                  textKey="withdrawals.range"
+                  testId="withdrawals-range"
+                />
+              </div>
+              {data.items.length === 0 ? (
+                <p className="card ar-empty" data-testid="withdrawals-empty">
+                  {t('withdrawals.empty')}
+                </p>
+              ) : (
+                <WithdrawalsTable
+                  items={data.items}
+                  busyId={approve.isPending ? (approve.variables?._id ?? null) : null}
+                  selection={selection}
+                  onApprove={setApproving}
+                  onReject={setRejecting}
+                />
+              )}
+            </>
+          )}
+        </ListBody>
+      )}
+      <RejectWithdrawalModal item={rejecting} onClose={() => setRejecting(null)} />
+      <ConfirmModal
+        open={approving !== null}
+        title={t('withdrawals.approveTitle')}
+        confirmLabel={t('withdrawals.approveConfirm')}
+        confirmTestId="confirm-approve"
+        pending={approve.isPending}
+        tone="success"
+        onClose={() => setApproving(null)}
+        onConfirm={() => approving && approve.mutate(approving)}
+      >
+        {approving && (
+          <p data-testid="approve-summary">
+            {t('withdrawals.approveText', {
+              amount: formatMoney(approving.amount),
+              name: approving.accountDetails.fullName,
+              method: t(`methods.${approving.paymentMethod}`),
+              account: formatAccountNumber(approving.accountDetails.accountNumber),
+            })}
+          </p>
+        )}
+      </ConfirmModal>
+    </section>
+  );
+}

@@ -1,0 +1,119 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import type { WithdrawalDto } from '../../../../src-server/contract/withdrawals';
+import { paths } from '../../../app/paths';
+import { ReviewStatusBadge } from '../../../components/admin/badges';
+import {
+  SelectCell,
+  type Selection,
+  SelectPage,
+  useSelectColumn,
+} from '../../../components/admin/bulk-review';
+import { columnHeaders, ReviewTable } from '../../../components/admin/review-table';
+import { useIsSelf } from '../../../lib/auth';
+import { formatAccountNumber, formatDateTime, formatMoney } from '../../../lib/format';
+
+const COLUMNS = ['date', 'user', 'amount', 'method', 'account', 'status', 'description', 'actions'] as const;
+
+/** Every withdrawal of the page; approve, reject and a tick box for the payout run only on pending ones. */
+export function WithdrawalsTable({
+  items,
+  busyId,
+  selection,
+  onApprove,
+  onReject,
+}: {
+  items: readonly WithdrawalDto[];
+  busyId: string | null;
+  selection: Selection;
+  onApprove(w: WithdrawalDto): void;
+  onReject(w: WithdrawalDto): void;
+}) {
+  const { t } = useTranslation('adminReview');
+  const isSelf = useIsSelf();
+  const label = (key: (typeof COLUMNS)[number]) => t(`withdrawals.columns.${key}`);
+  const decidable = (w: WithdrawalDto) => w.status === 'pending' && !isSelf(w.user._id);
+  const select = useSelectColumn();
+  const selectable = items.filter(decidable).map((x) => x._id);
+  return (
+    <>
+      <SelectPage selectable={selectable} selection={selection} label={t('withdrawals.selectPage')} />
+      <ReviewTable
+        className="ar-withdrawals-table"
+        headers={[select.header, ...columnHeaders(COLUMNS, label)]}
+        headerCell={select.headerCell}
+      >
+        {items.map((w) => {
+          const amount = formatMoney(w.amount);
+          return (
+            <tr key={w._id} data-testid="withdrawal-row" data-status={w.status}>
+              <SelectCell
+                id={w._id}
+                show={decidable(w)}
+                label={t('withdrawals.selectItem', { amount, name: w.user.name })}
+                selection={selection}
+              />
+              <td className="ar-cell-head">{formatDateTime(w.createdAt)}</td>
+              <td data-label={label('user')} className="ar-break">
+                <Link to={paths.adminUser(w.user._id)}>{w.user.name}</Link>
+              </td>
+              <td data-label={label('amount')} className="ar-money" data-testid="withdrawal-amount">
+                {amount}
+              </td>
+              <td data-label={label('method')}>{t(`methods.${w.paymentMethod}`)}</td>
+              <td data-label={label('account')}>
+                <span className="ar-stack">
+                  <span className="ar-break">{w.accountDetails.fullName}</span>
+                  <span className="muted small ar-mono ar-account">
+                    {formatAccountNumber(w.accountDetails.accountNumber)}
+                  </span>
+                </span>
+              </td>
+              <td data-label={label('status')}>
+                <ReviewStatusBadge status={w.status} />
+              </td>
+              <td data-label={label('description')} className="ar-break" data-testid="withdrawal-note">
+                {w.rejectionReason || w.description || '—'}
+              </td>
+              <td
+                data-label={label('actions')}
+                className={w.status === 'pending' ? undefined : 'ar-hide-phone'}
+              >
+                {w.status === 'pending' && isSelf(w.user._id) ? (
+                  <span className="muted small" data-testid="own-item">
+                    {t('ownItem')}
+                  </span>
+                ) : w.status === 'pending' ? (
+                  <div className="ar-actions">
+                    <button
+                      type="button"
+                      className="btn btn-success btn-sm"
+                      disabled={busyId === w._id}
+                      onClick={() => onApprove(w)}
+                      aria-label={t('withdrawals.approveItem', { amount, name: w.user.name })}
+                      data-testid="withdrawal-approve"
+                    >
+                      {t('withdrawals.approve')}
+                    </button>
+                    <button
+                      type="button"
+                      className="btn btn-danger btn-sm"
+                      disabled={busyId === w._id}
+                      onClick={() => onReject(w)}
+                      aria-label={t('withdrawals.rejectItem', { amount, name: w.user.name })}
+                      data-testid="withdrawal-reject"
+                    >
+                      {t('withdrawals.reject')}
+                    </button>
+                  </div>
+                ) : (
+                  <span className="muted">—</span>
+                )}
+              </td>
+            </tr>
+          );
+        })}
+      </ReviewTable>
+    </>
+  );
+}

@@ -103,6 +103,14 @@ const searchQuery = z.preprocess(
   z.string().trim().max(200, FIELD_MESSAGES.tooLong).optional(),
 );
 
+const idFilter = z.preprocess(
+  (v) => (v === '' ? undefined : v),
+  z
+    .string()
+    .regex(/^[0-9a-f]{24}$/, FIELD_MESSAGES.invalidValue)
+    .optional(),
+);
+
 export const submissionListQuerySchema = z.object({
   status: statusFilter,
   q: searchQuery,
@@ -111,11 +119,14 @@ export const submissionListQuerySchema = z.object({
     (v) => (v === '' ? undefined : v),
     z.enum(['pending'], { error: FIELD_MESSAGES.invalidValue }).optional(),
   ),
+  /** one task's proofs, one worker's proofs (ids) */
+  task: idFilter,
+  user: idFilter,
   ...pageQuery,
 });
 
 /** GET /api/admin/submissions/pending-ids: the review screen's search. */
-export const pendingIdsQuerySchema = z.object({ q: searchQuery });
+export const pendingIdsQuerySchema = z.object({ q: searchQuery, task: idFilter, user: idFilter });
 
 /** A submission as its owner and admins see it (SPEC.md section 3). Money in TL. */
 export interface SubmissionDto {

@@ -19,6 +19,9 @@ export const paths = {
   adminUser: (id: string) => `/admin/users/${encodeURIComponent(id)}`,
   adminSubmissions: '/admin/submissions',
   adminWithdrawals: '/admin/withdrawals',
+  /** the review screen for one task's or one worker's proofs, every status */
+  adminSubmissionsOf: ({ task, user }: { task?: string; user?: string }) =>
+    `/admin/submissions?status=all${task ? `&task=${encodeURIComponent(task)}` : ''}${user ? `&user=${encodeURIComponent(user)}` : ''}`,
   adminSettings: '/admin/settings',
   adminAudit: '/admin/audit',
   adminUserAudit: (id: string) => `/admin/audit?targetType=user&targetId=${encodeURIComponent(id)}`,

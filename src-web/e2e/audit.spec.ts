@@ -41,6 +41,14 @@ describe('the audit log', () => {
       localStorage.setItem('installBannerDismissed', '1');
     }, adminToken);
     await page.goto(`/admin/users/${userId}`);
+    await page.locator('[data-testid=user-detail-name]').waitFor();
+    await snap(page, `audit-user-detail-${lang}-${device}`);
+    // the worker's proofs: the review screen for them alone (none yet)
+    await page.locator('[data-testid=user-proofs-link]').click();
+    await page.waitForURL(new RegExp(`/admin/submissions\\?status=all&user=${userId}`));
+    await page.locator('[data-testid=submissions-scope]').waitFor();
+    await page.locator('[data-testid=submissions-empty]').waitFor();
+    await page.goBack();
     await page.locator('[data-testid=user-audit-link]').click();
     await page.waitForURL(/\/admin\/audit\?targetType=user/);
     const rows = page.locator('[data-testid=audit-row]');

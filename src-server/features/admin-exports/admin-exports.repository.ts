@@ -19,7 +19,7 @@ export interface Cursor {
  */
 export function submissionsBatch(
   db: Db,
-  f: { status?: ReviewStatus; q?: string },
+  f: { status?: ReviewStatus; q?: string; task?: string; user?: string },
   cursor: Cursor | null,
   limit: number,
 ) {
@@ -44,6 +44,8 @@ export function submissionsBatch(
     ]);
   if (f.status) q = q.where('s.status', '=', f.status);
   if (f.q) q = q.where(submissionSearch(f.q));
+  if (f.task) q = q.where('s.task_id', '=', f.task);
+  if (f.user) q = q.where('s.user_id', '=', f.user);
   if (cursor) {
     // the bound on created_at alone lets the index seek to the cursor; the OR alone made every
     // batch scan the index from the newest row (each batch slower than the last)

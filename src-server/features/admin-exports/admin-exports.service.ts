@@ -10,7 +10,7 @@ import { type Cell, type CsvDialect, csvLine } from './csv';
 export const EXPORT_BATCH = 1000;
 
 export type ExportFilters =
-  | { kind: 'submissions'; status?: ReviewStatus; q?: string }
+  | { kind: 'submissions'; status?: ReviewStatus; q?: string; task?: string; user?: string }
   | { kind: 'withdraws'; filter: Pick<AdminWithdrawalsQuery, 'status' | 'from' | 'to' | 'q' | 'userId'> }
   | { kind: 'users'; filter: Pick<AdminUsersQuery, 'q' | 'status'> };
 

@@ -14,8 +14,8 @@ export const adminSubmissionsRoutes = new Hono<AppEnv>()
     return c.json({ success: true, data: await recentSubmissions(c.var.deps, limit) });
   })
   .get('/pending-ids', async (c) => {
-    const { q } = check(pendingIdsQuerySchema, c.req.query());
-    return c.json({ success: true, data: await reviewableIds(c.var.deps, c.var.user._id, q) });
+    const filter = check(pendingIdsQuerySchema, c.req.query());
+    return c.json({ success: true, data: await reviewableIds(c.var.deps, c.var.user._id, filter) });
   })
   .get('/', async (c) => {
     const query = check(submissionListQuerySchema, c.req.query());

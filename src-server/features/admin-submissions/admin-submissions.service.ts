@@ -1,6 +1,5 @@
 import type { AdminSubmissionDto } from '../../contract/admin';
 import { MAX_BULK_IDS } from '../../contract/bulk-review';
-import type { ReviewStatus } from '../../contract/constants';
 import type { SubmissionDto } from '../../contract/submissions';
 import type { Page } from '../../contract/types';
 import type { AppDeps } from '../../deps';
@@ -32,7 +31,7 @@ async function withEmails(deps: Deps, items: SubmissionDto[]): Promise<AdminSubm
 /** GET /api/admin/submissions: one page, newest first, with a status filter and a search. */
 export async function adminSubmissions(
   deps: Deps,
-  query: { status?: ReviewStatus; q?: string; appeal?: 'pending'; page: number; limit: number },
+  query: Parameters<typeof allSubmissions>[1],
 ): Promise<Page<AdminSubmissionDto>> {
   const page = await allSubmissions(deps, query);
   return { ...page, items: await withEmails(deps, page.items) };
@@ -51,9 +50,10 @@ export async function recentSubmissions(deps: Deps, limit: number): Promise<Admi
 export function reviewableIds(
   deps: Deps,
   adminId: string,
-  q: string | undefined,
+  filter: { q?: string; task?: string; user?: string },
 ): Promise<{ ids: string[]; total: number; limit: number }> {
-  return pendingSubmissionIds(deps.db, { q, exceptUserId: adminId }, MAX_BULK_IDS).then((r) => ({
+  const query = { q: filter.q, taskId: filter.task, userId: filter.user, exceptUserId: adminId };
+  return pendingSubmissionIds(deps.db, query, MAX_BULK_IDS).then((r) => ({
     ...r,
     limit: MAX_BULK_IDS,
   }));

@@ -35,6 +35,28 @@ const get = (path: string) => t.call('GET', path, { token: adminToken });
 const idsOf = (items: { _id: string }[]) => items.map((s) => s._id);
 
 describe('GET /api/admin/submissions', () => {
+  it('filters by one task and by one worker, with the status, and refuses an id that is not one', async () => {
+    const firstTask = (
+      await t.deps.db
+        .selectFrom('submissions')
+        .select('task_id')
+        .where('_id', '=', ids[0]!)
+        .executeTakeFirstOrThrow()
+    ).task_id;
+    const byTask = await get(`/api/admin/submissions?task=${firstTask}`);
+    expect([byTask.body.data.total, idsOf(byTask.body.data.items)]).toEqual([1, [ids[0]]]);
+    const byWorker = await get(`/api/admin/submissions?user=${ayse._id}`);
+    expect(idsOf(byWorker.body.data.items)).toEqual([ids[6], ids[4], ids[2], ids[0]]);
+    const pendingOfWorker = await get(`/api/admin/submissions?user=${ayse._id}&status=pending`);
+    expect(idsOf(pendingOfWorker.body.data.items)).toEqual([ids[6], ids[0]]);
+    const csv = await t.app.request(`/api/admin/submissions/export.csv?user=${ayse._id}&format=rfc4180`, {
+      headers: { Authorization: `Bearer ${adminToken}` },
+    });
+    expect((await csv.text()).trim().split('\n')).toHaveLength(1 + 4);
+    for (const bad of ['?task=x', "?user=1' OR 1=1"])
+      expect((await get(`/api/admin/submissions${bad}`)).status).toBe(422);
+  });
+
   it('pages every submission newest first, each with its task, sender and email, and a signed proof URL', async () => {
     const res = await get('/api/admin/submissions?limit=3');
     expect(res.status).toBe(200);

@@ -81,10 +81,10 @@ export function listUserSubmissions(
  */
 export async function listSubmissions(
   db: Conn,
-  filter: { status?: ReviewStatus; q?: string; appealPending?: boolean },
+  filter: { status?: ReviewStatus; q?: string; appealPending?: boolean; taskId?: string; userId?: string },
   page: { offset: number; limit: number },
 ): Promise<{ rows: SubmissionRow[]; total: number }> {
-  if (!filter.q && !filter.appealPending) {
+  if (!filter.q && !filter.appealPending && !filter.taskId && !filter.userId) {
     let count = db.selectFrom('submissions').select((eb) => eb.fn.countAll<number>().as('n'));
     let ids = db.selectFrom('submissions').select('_id');
     if (filter.status) {
@@ -121,6 +121,15 @@ export async function listSubmissions(
     rows = rows.where(search);
     count = count.where(search);
   }
+  // one task's or one worker's proofs (indexes submissions_task, submissions_user)
+  if (filter.taskId) {
+    rows = rows.where('s.task_id', '=', filter.taskId);
+    count = count.where('s.task_id', '=', filter.taskId);
+  }
+  if (filter.userId) {
+    rows = rows.where('s.user_id', '=', filter.userId);
+    count = count.where('s.user_id', '=', filter.userId);
+  }
   if (filter.appealPending) {
     const pending = db.selectFrom('appeals').select('submission_id').where('status', '=', 'pending');
     rows = rows.where('s._id', 'in', pending);
@@ -143,7 +152,7 @@ export async function listSubmissions(
  */
 export async function pendingSubmissionIds(
   db: Conn,
-  filter: { q?: string; exceptUserId: string },
+  filter: { q?: string; taskId?: string; userId?: string; exceptUserId: string },
   limit: number,
 ): Promise<{ ids: string[]; total: number }> {
   let base = db
@@ -153,6 +162,8 @@ export async function pendingSubmissionIds(
     .where('s.status', '=', 'pending')
     .where('s.user_id', '<>', filter.exceptUserId);
   if (filter.q) base = base.where(submissionSearch(filter.q));
+  if (filter.taskId) base = base.where('s.task_id', '=', filter.taskId);
+  if (filter.userId) base = base.where('s.user_id', '=', filter.userId);
   const [rows, count] = await Promise.all([
     base.select('s._id').orderBy('s.created_at', 'desc').orderBy('s._id', 'desc').limit(limit).execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),

@@ -170,11 +170,25 @@ export async function mySubmissions(
 /** GET /api/submissions (admins): one page, newest first. */
 export async function allSubmissions(
   deps: Pick<AppDeps, 'db' | 'clock' | 'secret'>,
-  query: { status?: ReviewStatus; q?: string; appeal?: 'pending'; page: number; limit: number },
+  query: {
+    status?: ReviewStatus;
+    q?: string;
+    appeal?: 'pending';
+    task?: string;
+    user?: string;
+    page: number;
+    limit: number;
+  },
 ): Promise<Page<SubmissionDto>> {
   const { rows, total } = await listSubmissions(
     deps.db,
-    { status: query.status, q: query.q, appealPending: query.appeal === 'pending' },
+    {
+      status: query.status,
+      q: query.q,
+      appealPending: query.appeal === 'pending',
+      taskId: query.task,
+      userId: query.user,
+    },
     { offset: (query.page - 1) * query.limit, limit: query.limit },
   );
   const signing = { secret: deps.secret, now: deps.clock() };

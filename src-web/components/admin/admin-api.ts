@@ -111,10 +111,17 @@ export const reviewSubmission = (submissionId: string, request: ReviewRequest, k
   });
 
 /** The pending submissions matching the search that this admin may review (at most `limit`). */
-export const fetchPendingIds = (q: string) =>
-  getData<{ ids: string[]; total: number; limit: number }>(
-    `/admin/submissions/pending-ids${q ? `?q=${encodeURIComponent(q)}` : ''}`,
+/** The pending ids matching the screen's search and its task or worker. */
+export const fetchPendingIds = (filter: { q: string; task: string; user: string }) => {
+  const params = new URLSearchParams();
+  if (filter.q) params.set('q', filter.q);
+  if (filter.task) params.set('task', filter.task);
+  if (filter.user) params.set('user', filter.user);
+  const query = params.toString();
+  return getData<{ ids: string[]; total: number; limit: number }>(
+    `/admin/submissions/pending-ids${query ? `?${query}` : ''}`,
   );
+};
 
 /** Many submissions decided alike, each its own money move; the reply lists each id's result. */
 export const bulkReviewSubmissions = (ids: readonly string[], request: ReviewRequest, key: string) =>

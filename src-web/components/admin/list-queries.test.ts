@@ -49,8 +49,14 @@ describe('the user list query', () => {
 
 describe('the submission list query', () => {
   it('defaults to pending', () => {
-    expect(readSubmissionList(params(''))).toEqual({ status: 'pending', q: '', page: 1 });
-    expect(readSubmissionList(params('status=nope'))).toEqual({ status: 'pending', q: '', page: 1 });
+    expect(readSubmissionList(params(''))).toEqual({ status: 'pending', q: '', task: '', user: '', page: 1 });
+    expect(readSubmissionList(params('status=nope'))).toEqual({
+      status: 'pending',
+      q: '',
+      task: '',
+      user: '',
+      page: 1,
+    });
   });
 
   it('keeps all, approved and rejected', () => {
@@ -58,25 +64,48 @@ describe('the submission list query', () => {
     expect(readSubmissionList(params('status=rejected&page=2'))).toEqual({
       status: 'rejected',
       q: '',
+      task: '',
+      user: '',
       page: 2,
     });
     expect(readSubmissionList(params('q=%20Ay%C5%9Fe%20'))).toEqual({
       status: 'pending',
       q: 'Ayşe',
+      task: '',
+      user: '',
       page: 1,
     });
   });
 
+  it('reads one task and one worker by id, and ignores anything else there', () => {
+    const id = '0123456789abcdef01234567';
+    expect(readSubmissionList(params(`task=${id}&user=nope`))).toMatchObject({ task: id, user: '' });
+    expect(submissionListSearch({ status: 'all', q: '', task: id, user: '', page: 1 })).toBe(
+      `?status=all&task=${id}`,
+    );
+    expect(submissionListApiQuery({ status: 'pending', q: '', task: '', user: id, page: 1 })).toBe(
+      `?status=pending&user=${id}&page=1&limit=10`,
+    );
+  });
+
   it('puts only the non-defaults in the URL', () => {
-    expect(submissionListSearch({ status: 'pending', q: '', page: 1 })).toBe('');
-    expect(submissionListSearch({ status: 'pending', q: 'ayşe', page: 1 })).toBe('?q=ay%C5%9Fe');
-    expect(submissionListSearch({ status: 'all', q: '', page: 3 })).toBe('?status=all&page=3');
+    expect(submissionListSearch({ status: 'pending', q: '', task: '', user: '', page: 1 })).toBe('');
+    expect(submissionListSearch({ status: 'pending', q: 'ayşe', task: '', user: '', page: 1 })).toBe(
+      '?q=ay%C5%9Fe',
+    );
+    expect(submissionListSearch({ status: 'all', q: '', task: '', user: '', page: 3 })).toBe(
+      '?status=all&page=3',
+    );
   });
 
   it('sends no status for all', () => {
-    expect(submissionListApiQuery({ status: 'all', q: '', page: 1 })).toBe('?page=1&limit=10');
-    expect(submissionListApiQuery({ status: 'all', q: 'bora', page: 1 })).toBe('?q=bora&page=1&limit=10');
-    expect(submissionListApiQuery({ status: 'pending', q: '', page: 2 })).toBe(
+    expect(submissionListApiQuery({ status: 'all', q: '', task: '', user: '', page: 1 })).toBe(
+      '?page=1&limit=10',
+    );
+    expect(submissionListApiQuery({ status: 'all', q: 'bora', task: '', user: '', page: 1 })).toBe(
+      '?q=bora&page=1&limit=10',
+    );
+    expect(submissionListApiQuery({ status: 'pending', q: '', task: '', user: '', page: 2 })).toBe(
       '?status=pending&page=2&limit=10',
     );
   });

@@ -64,19 +64,32 @@ export interface SubmissionListState {
   status: SubmissionFilter;
   /** the task's title, or the sender's name or email */
   q: string;
+  /** one task's proofs, one worker's proofs (ids; '' for any) */
+  task: string;
+  user: string;
   page: number;
 }
+
+const idParam = (v: string | null) => (v && /^[0-9a-f]{24}$/.test(v) ? v : '');
 
 /** Pending is the default: the review queue is what the screen is for. */
 export function readSubmissionList(params: URLSearchParams): SubmissionListState {
   const status = SUBMISSION_FILTERS.find((f) => f === params.get('status')) ?? 'pending';
-  return { status, q: (params.get('q') ?? '').trim(), page: readPage(params.get('page')) };
+  return {
+    status,
+    q: (params.get('q') ?? '').trim(),
+    task: idParam(params.get('task')),
+    user: idParam(params.get('user')),
+    page: readPage(params.get('page')),
+  };
 }
 
 export function submissionListSearch(state: SubmissionListState): string {
   return queryString({
     status: state.status === 'pending' ? undefined : state.status,
     q: state.q || undefined,
+    task: state.task || undefined,
+    user: state.user || undefined,
     page: state.page > 1 ? state.page : undefined,
   });
 }
@@ -86,6 +99,8 @@ export function submissionListApiQuery(state: SubmissionListState): string {
     status: state.status === 'all' || state.status === 'appeals' ? undefined : state.status,
     appeal: state.status === 'appeals' ? 'pending' : undefined,
     q: state.q || undefined,
+    task: state.task || undefined,
+    user: state.user || undefined,
     page: state.page,
     limit: SUBMISSIONS_PAGE_SIZE,
   });

@@ -67,7 +67,7 @@ export function SubmissionsPage() {
   const onSearch = useCallback((q: string) => patch({ q, page: 1 }), [patch]);
   const search = useSearchText(state.q, onSearch);
   const selectMatching = async () => {
-    const { ids } = await fetchPendingIds(state.q);
+    const { ids } = await fetchPendingIds(state);
     selection.replace(ids);
   };
 
@@ -112,6 +112,18 @@ export function SubmissionsPage() {
           />
         </div>
       </form>
+      {(state.task || state.user) && (
+        <p className="audit-scope" data-testid="submissions-scope">
+          {state.task ? t('submissions.scopeTask') : t('submissions.scopeUser')}{' '}
+          <button
+            type="button"
+            className="btn btn-ghost btn-sm"
+            onClick={() => patch({ task: '', user: '', page: 1 })}
+          >
+            {t('audit.clearScope')}
+          </button>
+        </p>
+      )}
       <fieldset className="status-filter">
         <legend className="sr-only">{t('submissions.filterLabel')}</legend>
         {SUBMISSION_FILTERS.map((f) => (
@@ -120,7 +132,7 @@ export function SubmissionsPage() {
             type="button"
             className={`chip${state.status === f ? ' is-active' : ''}`}
             aria-pressed={state.status === f}
-            onClick={() => go({ status: f, q: state.q, page: 1 })}
+            onClick={() => go({ ...state, status: f, page: 1 })}
             data-testid={`submissions-filter-${f}`}
           >
             {t(`submissions.filters.${f}`)}

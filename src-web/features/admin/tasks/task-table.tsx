@@ -75,10 +75,17 @@ export function TaskTable({ tasks, featuring, onFeature, onDelete }: Props) {
                 </button>
               </td>
               <td className="nowrap" data-testid="completions" data-label={t('tasks.columns.completions')}>
-                {t('tasks.completions', {
-                  done: formatCount(task.totalCompleted),
-                  max: formatCount(task.maxCompletions),
-                })}
+                {/* the task's proofs on the review screen */}
+                <Link
+                  to={paths.adminSubmissionsOf({ task: task._id })}
+                  title={t('tasks.proofsOf', { title: task.title })}
+                  data-testid="task-proofs"
+                >
+                  {t('tasks.completions', {
+                    done: formatCount(task.totalCompleted),
+                    max: formatCount(task.maxCompletions),
+                  })}
+                </Link>
               </td>
               <td className="nowrap" data-label={t('tasks.columns.createdAt')}>
                 {formatDate(task.createdAt)}

@@ -81,6 +81,13 @@ export function UserDetailPage() {
         >
           {editing ? t('detail.cancelEdit') : t('detail.edit')}
         </button>
+        <Link
+          className="btn btn-ghost"
+          to={paths.adminSubmissionsOf({ user: u._id })}
+          data-testid="user-proofs-link"
+        >
+          {t('submissions.ofUser')}
+        </Link>
         <Link className="btn btn-ghost" to={paths.adminUserAudit(u._id)} data-testid="user-audit-link">
           {t('audit.userLink')}
         </Link>

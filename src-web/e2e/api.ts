@@ -97,3 +97,38 @@ export function makePng(
   }
   return PNG.sync.write(image);
 }
+
+export interface RegisteredUser {
+  id: string;
+  token: string;
+  name: string;
+  email: string;
+}
+
+/**
+ * Signs people up over the API, each from its own address of `subnet` (`10.40` gives 10.40.x.y:
+ * the per-address sign-up limit never trips) and, unless given, with an email made of `prefix`
+ * and a counter. One per spec: the counter is its own.
+ */
+export function registrar(baseURL: () => string, subnet: string, prefix: string) {
+  let count = 0;
+  return async (
+    name: string,
+    email?: string,
+    extra: Record<string, string> = {},
+  ): Promise<RegisteredUser> => {
+    count++;
+    const address = email ?? `${prefix}${count}@example.test`;
+    const res = await fetch(`${baseURL()}/api/auth/register`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        'X-Forwarded-For': `${subnet}.${count >> 8}.${count & 255}`,
+      },
+      body: JSON.stringify({ name, email: address, password: 'secret123', ...extra }),
+    });
+    const body = (await res.json()) as { token: string; data: { _id: string } };
+    if (!res.ok) throw new Error(`register failed: ${JSON.stringify(body)}`);
+    return { id: body.data._id, token: body.token, name, email: address };
+  };
+}

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import enCommon from '../locales/en/common.json';
-import { apiClient, apiLogin } from './api';
+import { apiClient, apiLogin, registrar } from './api';
 import { localeKeys, snapWith } from './checks';
 import { COMBOS, newPage, PHONE, withServerAndBrowser } from './harness';
 
@@ -14,25 +14,13 @@ import { COMBOS, newPage, PHONE, withServerAndBrowser } from './harness';
 
 const suite = withServerAndBrowser({ TRUST_PROXY: '1' });
 const { ok, createTask } = apiClient(() => suite.server.url);
+const register = registrar(() => suite.server.url, '10.41', 'inbox');
 const snap = snapWith({ rawKeys: localeKeys(enCommon.inbox, 'inbox') });
 let adminToken: string;
-let registrations = 0;
 
 beforeAll(async () => {
   adminToken = await apiLogin(suite.server.url);
 });
-
-async function register(name: string) {
-  registrations++;
-  const res = await fetch(`${suite.server.url}/api/auth/register`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `10.41.0.${registrations}` },
-    body: JSON.stringify({ name, email: `inbox${registrations}@example.test`, password: 'secret123' }),
-  });
-  const body = (await res.json()) as { token: string; data: { _id: string } };
-  if (!res.ok) throw new Error(`register failed: ${JSON.stringify(body)}`);
-  return { token: body.token, user: body.data };
-}
 
 async function signedIn(token: string, lang: 'tr' | 'en', device: string) {
   const size = device === 'phone' ? PHONE : undefined;
@@ -49,7 +37,9 @@ describe('the inbox', () => {
   it.each(COMBOS)(
     'shows events in the reader’s language, marks one and then all read (%s, %s)',
     async (lang, device) => {
-      const { token, user } = await register(`Kutu ${lang} ${device}`);
+      const registered = await register(`Kutu ${lang} ${device}`);
+      const { token } = registered;
+      const user = { _id: registered.id };
       // an approved proof
       const taskId = await createTask(adminToken, {
         title: `Kutu görevi ${lang} ${device}`,
@@ -68,7 +58,7 @@ describe('the inbox', () => {
       // a rejected withdrawal, with its reason
       await ok('PUT', `/admin/users/${user._id}`, adminToken, {
         name: `Kutu ${lang} ${device}`,
-        email: `inbox${registrations}@example.test`,
+        email: registered.email,
         balance: 504,
       });
       const withdrawal = await ok<{ _id: string }>('POST', '/withdraws', token, {

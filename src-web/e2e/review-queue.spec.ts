@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import enAdminReview from '../locales/en/adminReview.json';
-import { apiClient, apiLogin, makePng } from './api';
+import { apiClient, apiLogin, makePng, registrar } from './api';
 import { localeKeys, snapWith } from './checks';
 import { type Lang, newPage, PHONE, withServerAndBrowser } from './harness';
 
@@ -15,10 +15,10 @@ const LAPTOP = { width: 1280, height: 800 };
 const SMALL_LAPTOP = { width: 1366, height: 768 };
 const suite = withServerAndBrowser({ TRUST_PROXY: '1' });
 const { ok, createTask, startAndSubmit } = apiClient(() => suite.server.url);
+const register = registrar(() => suite.server.url, '10.30', 'queue');
 const snap = snapWith({ rawKeys: localeKeys(enAdminReview) });
 let adminToken: string;
 let proof: Buffer;
-let registrations = 0;
 
 beforeAll(async () => {
   adminToken = await apiLogin(suite.server.url);
@@ -28,21 +28,6 @@ beforeAll(async () => {
 interface Worker {
   id: string;
   token: string;
-}
-
-async function register(name: string): Promise<Worker> {
-  registrations++;
-  const res = await fetch(`${suite.server.url}/api/auth/register`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      'X-Forwarded-For': `10.30.${registrations >> 8}.${registrations & 255}`,
-    },
-    body: JSON.stringify({ name, email: `queue${registrations}@example.test`, password: 'secret123' }),
-  });
-  const body = (await res.json()) as { token: string; data: { _id: string } };
-  if (!res.ok) throw new Error(`register failed: ${JSON.stringify(body)}`);
-  return { id: body.data._id, token: body.token };
 }
 
 /** `tasks` tasks of 2.50 TL and `workers` workers who each send a proof for every task. */

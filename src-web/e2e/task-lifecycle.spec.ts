@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import enTasks from '../locales/en/tasks.json';
-import { apiClient, apiLogin } from './api';
+import { apiClient, apiLogin, registrar } from './api';
 import { localeKeys, snapWith } from './checks';
 import { COMBOS, newPage, PHONE, withServerAndBrowser } from './harness';
 
@@ -13,25 +13,14 @@ import { COMBOS, newPage, PHONE, withServerAndBrowser } from './harness';
 
 const suite = withServerAndBrowser({ TRUST_PROXY: '1' });
 const { ok, createTask } = apiClient(() => suite.server.url);
+const signUp = registrar(() => suite.server.url, '10.40', 'life');
+const register = async (name: string) => (await signUp(name)).token;
 const snap = snapWith({ rawKeys: localeKeys(enTasks) });
 let adminToken: string;
-let registrations = 0;
 
 beforeAll(async () => {
   adminToken = await apiLogin(suite.server.url);
 });
-
-async function register(name: string) {
-  registrations++;
-  const res = await fetch(`${suite.server.url}/api/auth/register`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `10.40.0.${registrations}` },
-    body: JSON.stringify({ name, email: `life${registrations}@example.test`, password: 'secret123' }),
-  });
-  const body = (await res.json()) as { token: string };
-  if (!res.ok) throw new Error(`register failed: ${JSON.stringify(body)}`);
-  return body.token;
-}
 
 describe('a started task counts down', () => {
   it.each(COMBOS)(

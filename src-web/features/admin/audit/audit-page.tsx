@@ -5,6 +5,7 @@ import type { AdminUserSummaryDto } from '../../../../src-server/contract/admin'
 import { AUDIT_ACTIONS, AUDIT_TARGETS, type AuditEntryDto } from '../../../../src-server/contract/audit';
 import type { Page } from '../../../../src-server/contract/types';
 import { paths } from '../../../app/paths';
+import { DateRangeFields } from '../../../components/admin/date-range-fields';
 import { ListBody } from '../../../components/admin/list-body';
 import { ListPageHead, RangeText } from '../../../components/admin/list-parts';
 import { columnHeaders, ReviewTable } from '../../../components/admin/review-table';
@@ -101,7 +102,6 @@ export function AuditPage() {
     enabled: (s) => !isReversed(s),
   });
   const admins = useAdmins();
-  const reversed = isReversed(state);
   const label = (key: (typeof COLUMNS)[number]) => t(`audit.columns.${key}`);
   return (
     <section className="ar-page" aria-labelledby="audit-title">
@@ -164,33 +164,17 @@ export function AuditPage() {
             ))}
           </select>
         </div>
-        <div className="field">
-          <label htmlFor="audit-from">{t('audit.filters.from')}</label>
-          <input
-            id="audit-from"
-            type="date"
-            value={state.from}
-            max={state.to || undefined}
-            onChange={(e) => patch({ from: e.target.value, page: 1 })}
-          />
-        </div>
-        <div className={`field${reversed ? ' has-error' : ''}`}>
-          <label htmlFor="audit-to">{t('audit.filters.to')}</label>
-          <input
-            id="audit-to"
-            type="date"
-            value={state.to}
-            min={state.from || undefined}
-            aria-invalid={reversed || undefined}
-            aria-describedby={reversed ? 'audit-to-error' : undefined}
-            onChange={(e) => patch({ to: e.target.value, page: 1 })}
-          />
-          {reversed && (
-            <p className="field-error" id="audit-to-error" role="alert">
-              {t('audit.filters.reversed')}
-            </p>
-          )}
-        </div>
+        <DateRangeFields
+          id="audit"
+          from={state.from}
+          to={state.to}
+          labels={{
+            from: t('audit.filters.from'),
+            to: t('audit.filters.to'),
+            reversed: t('audit.filters.reversed'),
+          }}
+          onChange={(change) => patch({ ...change, page: 1 })}
+        />
       </form>
       {state.targetId && (
         <p className="audit-scope" data-testid="audit-scope">

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DateRangeFields } from '../../../components/admin/date-range-fields';
 import {
   hasWithdrawalFilters,
-  isReversedRange,
   WITHDRAWAL_FILTERS,
   type WithdrawalListState,
 } from '../../../components/admin/list-queries';
@@ -20,7 +20,6 @@ export function WithdrawalsFilters({
   onReset(): void;
 }) {
   const { t } = useTranslation('adminReview');
-  const reversed = isReversedRange(state);
   const [text, setText] = useState(state.q);
   const applied = useRef(state.q);
   const change = useRef(onChange);
@@ -66,33 +65,17 @@ export function WithdrawalsFilters({
           ))}
         </select>
       </div>
-      <div className="field">
-        <label htmlFor="withdrawal-from">{t('withdrawals.filters.from')}</label>
-        <input
-          id="withdrawal-from"
-          type="date"
-          value={state.from}
-          max={state.to || undefined}
-          onChange={(e) => onChange({ from: e.target.value })}
-        />
-      </div>
-      <div className={`field${reversed ? ' has-error' : ''}`}>
-        <label htmlFor="withdrawal-to">{t('withdrawals.filters.to')}</label>
-        <input
-          id="withdrawal-to"
-          type="date"
-          value={state.to}
-          min={state.from || undefined}
-          aria-invalid={reversed || undefined}
-          aria-describedby={reversed ? 'withdrawal-to-error' : undefined}
-          onChange={(e) => onChange({ to: e.target.value })}
-        />
-        {reversed && (
-          <p className="field-error" id="withdrawal-to-error" role="alert">
-            {t('common:fields.dateRangeReversed')}
-          </p>
-        )}
-      </div>
+      <DateRangeFields
+        id="withdrawal"
+        from={state.from}
+        to={state.to}
+        labels={{
+          from: t('withdrawals.filters.from'),
+          to: t('withdrawals.filters.to'),
+          reversed: t('common:fields.dateRangeReversed'),
+        }}
+        onChange={onChange}
+      />
       <div className="field ar-grow">
         <label htmlFor="withdrawal-search">{t('withdrawals.filters.search')}</label>
         <input

@@ -2,7 +2,15 @@
 // node_modules anywhere near: it serves the web app and the API, and backup, restore and doctor
 // work through it. Run by `npm run test:binary` (which builds the binary first) and by `npm test`.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,8 +47,13 @@ function cli(...args: string[]) {
 
 async function serveOn(
   data: string,
-): Promise<{ url: string; child: ChildProcess; stop(): Promise<number | null> }> {
-  const child = spawn(exe, ['serve', '--data', data], { cwd: box, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<{ url: string; child: ChildProcess; output(): string; stop(): Promise<number | null> }> {
+  const child = spawn(exe, ['serve', '--data', data], {
+    cwd: box,
+    env: { ...env, ...extraEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no "listening on" line: ${out}`)), 20_000);
@@ -59,12 +72,30 @@ async function serveOn(
   return {
     url,
     child,
+    output: () => out,
     stop: () =>
       new Promise((resolve) => {
         child.once('exit', (code) => resolve(code));
         child.kill('SIGTERM');
       }),
   };
+}
+
+/** A profile photo through the server's image pipeline (sharp); the stored photo's content type. */
+async function uploadPhoto(url: string, token: string): Promise<string | null> {
+  const form = new FormData();
+  form.set('name', 'Patron');
+  form.set('profileImage', new Blob([new Uint8Array(pngFile(16, 12))], { type: 'image/png' }), 'me.png');
+  const put = await fetch(`${url}/api/users/me`, {
+    method: 'PUT',
+    headers: { Authorization: `Bearer ${token}` },
+    body: form,
+  });
+  expect(put.status).toBe(200);
+  const photo = ((await put.json()) as { data: { profileImage: string } }).data.profileImage;
+  const image = await fetch(`${url}${photo}`);
+  expect(image.status).toBe(200);
+  return image.headers.get('content-type');
 }
 
 async function login(url: string): Promise<string> {
@@ -166,5 +197,32 @@ describe.runIf(present)('the single binary in an empty folder', () => {
     // it never needed anything beside itself
     expect(existsSync(join(box, 'node_modules'))).toBe(false);
     expect(existsSync(join(box, 'dist'))).toBe(false);
+  });
+
+  it("falls back to sharp's WebAssembly build where the native one cannot load, and says so", async () => {
+    // the native addon unpacked in the cache, made unloadable (as on a CPU or libc it was not built for)
+    const cache = join(box, 'home', '.cache', 'taskreward');
+    const addon = readdirSync(cache, { recursive: true })
+      .map(String)
+      .find((f) => /@img[\\/]sharp-[^\\/]+[\\/]lib[\\/]sharp-[^\\/]+\.node$/.test(f));
+    expect(addon).toBeDefined();
+    writeFileSync(join(cache, addon as string), 'not an addon');
+    const server = await serveOn('data');
+    try {
+      expect(await uploadPhoto(server.url, await login(server.url))).toBe('image/png');
+      expect(server.output()).toMatch(
+        /sharp's native build could not load .*: using its WebAssembly build instead/,
+      );
+    } finally {
+      await server.stop();
+    }
+    // and on request, with the native one there
+    const asked = await serveOn('data', { TASKREWARD_SHARP: 'wasm' });
+    try {
+      expect(await uploadPhoto(asked.url, await login(asked.url))).toBe('image/png');
+      expect(asked.output()).toContain('TASKREWARD_SHARP=wasm: sharp runs its WebAssembly build');
+    } finally {
+      await asked.stop();
+    }
   });
 });

@@ -25,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { serverOptions } from './build.mjs';
 import { nativeParts, underNodeModules } from './sea/native.mjs';
+import { sharpWasmFiles } from './sea/sharp-wasm.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -109,6 +110,8 @@ for (let attempt = 1; ; attempt++) {
 const paths = webFiles(webDir);
 // the native files, under their node_modules paths, and the id of the set: the cache folder's name
 const nativeFiles = new Map(native.flatMap((part) => part.files).map((f) => [underNodeModules(f), f]));
+// sharp's WebAssembly build, the fallback where its native addon cannot load
+for (const [name, file] of sharpWasmFiles()) nativeFiles.set(name, file);
 const nativeId = createHash('sha256');
 for (const [name, file] of [...nativeFiles].sort()) nativeId.update(`${name}\0`).update(readFileSync(file));
 writeFileSync(

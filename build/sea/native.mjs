@@ -12,6 +12,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
+import { SHARP_WASM_ENTRY } from './sharp-wasm.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -86,7 +87,9 @@ export function nativeParts() {
       files: sharpFiles(),
       module: /^\.\/sharp\.[cm]js$/,
       importer: /[\\/]sharp[\\/]dist[\\/]/,
-      standIn: ([addon]) => `module.exports = load(${JSON.stringify(underNodeModules(addon))});`,
+      // the WebAssembly build is the fallback (build/sea/sharp-wasm.mjs, added by build/binary.mjs)
+      standIn: ([addon]) =>
+        `module.exports = require('./src-server/cli/embedded.ts').loadSharpBinding(${JSON.stringify(underNodeModules(addon))}, ${JSON.stringify(SHARP_WASM_ENTRY)});`,
     },
   ];
 }

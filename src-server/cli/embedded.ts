@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import * as sea from 'node:sea';
@@ -98,6 +99,12 @@ let nativeDir: string | null = null;
  * finds a library beside it; then each addon is dlopen'ed from there.
  */
 export function loadEmbeddedAddon(file: string): unknown {
+  const module = { exports: {} as unknown };
+  process.dlopen(module, join(unpackedNative(), ...file.split('/')));
+  return module.exports;
+}
+
+function unpackedNative(): string {
   if (nativeDir === null) {
     const index = JSON.parse(sea.getAsset(NATIVE_INDEX_ASSET, 'utf8')) as { id: string; files: string[] };
     nativeDir = unpackToCache(
@@ -106,7 +113,36 @@ export function loadEmbeddedAddon(file: string): unknown {
       (name) => new Uint8Array(sea.getAsset(`${NATIVE_ASSET_PREFIX}${name}`)),
     );
   }
-  const module = { exports: {} as unknown };
-  process.dlopen(module, join(nativeDir, ...file.split('/')));
-  return module.exports;
+  return nativeDir;
+}
+
+/**
+ * Loads an embedded CommonJS file from the unpacked set (sharp's WebAssembly build and the
+ * runtime it requires, under node_modules/ there so Node's resolution finds one from the other).
+ */
+export function loadEmbeddedScript(file: string): unknown {
+  const path = join(unpackedNative(), ...file.split('/'));
+  return createRequire(path)(path);
+}
+
+/**
+ * sharp's binding in the binary: the native addon, or, when it cannot load (an old CPU, another
+ * libc) or TASKREWARD_SHARP=wasm asks for it, the WebAssembly build, said in the log.
+ */
+export function loadSharpBinding(nativeAddon: string, wasmEntry: string, env = process.env): unknown {
+  if (env.TASKREWARD_SHARP === 'wasm') {
+    console.warn(
+      '[images] TASKREWARD_SHARP=wasm: sharp runs its WebAssembly build (slower than the native one)',
+    );
+    return loadEmbeddedScript(wasmEntry);
+  }
+  try {
+    return loadEmbeddedAddon(nativeAddon);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    console.warn(
+      `[images] sharp's native build could not load (${reason}): using its WebAssembly build instead (slower)`,
+    );
+    return loadEmbeddedScript(wasmEntry);
+  }
 }

@@ -27,6 +27,9 @@ async function recordActivity(c: Context<AppEnv>, user: UserRow): Promise<UserRo
   const now = clock();
   const nowText = now.toISOString();
   const notBefore = new Date(now.getTime() - LAST_ACTIVE_INTERVAL_MS).toISOString();
+  // the row was just read: a fresh value needs no statement at all (an UPDATE, even one that
+  // matches nothing, takes SQLite's write lock on every signed-in read)
+  if (user.last_active !== null && user.last_active >= notBefore) return user;
   try {
     if (await touchLastActive(db, user._id, nowText, notBefore)) return { ...user, last_active: nowText };
   } catch {

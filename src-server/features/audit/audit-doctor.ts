@@ -1,114 +1,102 @@
 import type { Db } from '../../db/database';
+import type { LedgerTable } from '../../db/schema';
 import { auditStart } from './audit.repository';
 
-/** Which audit actions explain a ledger row of each kind (and must have one). */
-const REWARD_ACTIONS = ['submission.approve', 'submission.auto_approve', 'appeal.overturn'];
+/**
+ * How a ledger row and its audit row name each other: the audit row's target is the ledger
+ * row's `ref` (a submission, a withdrawal) or its user; a balance change also shares the instant
+ * (both are written in one transaction with one clock reading). `bothWays`: each audit row of
+ * those actions must have its ledger row too.
+ */
+interface Rule {
+  kind: LedgerTable['kind'];
+  actions: string[];
+  key: 'ref' | 'user_id';
+  sameTime?: boolean;
+  bothWays: boolean;
+  what: string;
+}
+
+const RULES: Rule[] = [
+  {
+    kind: 'reward',
+    actions: ['submission.approve', 'submission.auto_approve', 'appeal.overturn'],
+    key: 'ref',
+    bothWays: true,
+    what: 'approval',
+  },
+  {
+    kind: 'withdrawal_refund',
+    actions: ['withdrawal.reject'],
+    key: 'ref',
+    bothWays: true,
+    what: 'withdrawal rejection',
+  },
+  {
+    kind: 'adjustment',
+    actions: ['user.balance'],
+    key: 'user_id',
+    sameTime: true,
+    bothWays: true,
+    what: 'balance change',
+  },
+  // a deletion without a balance moves nothing: only the forfeit needs its deletion
+  { kind: 'forfeit', actions: ['user.delete'], key: 'user_id', bothWays: false, what: 'deletion' },
+];
+
+/** Ledger rows of the rule's kind, since the log began, that no audit row of its actions names. */
+function ledgerWithoutAudit(db: Db, rule: Rule, start: string) {
+  return db
+    .selectFrom('ledger as l')
+    .select(['l.id', 'l.ref', 'l.user_id'])
+    .where('l.kind', '=', rule.kind)
+    .where('l.created_at', '>=', start)
+    .where(({ not, exists, selectFrom }) => {
+      let audit = selectFrom('audit_log as a')
+        .select('a.id')
+        .where('a.action', 'in', rule.actions)
+        .whereRef('a.target_id', '=', `l.${rule.key}`);
+      if (rule.sameTime) audit = audit.whereRef('a.at', '=', 'l.created_at');
+      return not(exists(audit));
+    })
+    .execute();
+}
+
+/** Audit rows of the rule's actions that no ledger row of its kind answers. */
+function auditWithoutLedger(db: Db, rule: Rule) {
+  return db
+    .selectFrom('audit_log as a')
+    .select(['a.id', 'a.action', 'a.target_id'])
+    .where('a.action', 'in', rule.actions)
+    .where(({ not, exists, selectFrom }) => {
+      let ledger = selectFrom('ledger as l')
+        .select('l.id')
+        .where('l.kind', '=', rule.kind)
+        .whereRef(`l.${rule.key}`, '=', 'a.target_id');
+      if (rule.sameTime) ledger = ledger.whereRef('l.created_at', '=', 'a.at');
+      return not(exists(ledger));
+    })
+    .execute();
+}
 
 /**
  * The doctor's check of the audit log against the ledger (issue 16), from when the log began:
  * every reward has its approval in the log and every approval its reward; every refund its
- * withdrawal rejection and the other way round; every adjustment its balance change (same user and
- * time: both are written in one transaction with one clock reading) and the other way round; every forfeit its deletion.
+ * withdrawal rejection and the other way round; every adjustment its balance change and the
+ * other way round; every forfeit its deletion.
  */
 export async function checkAuditLedger(db: Db): Promise<string[]> {
   const start = await auditStart(db);
   if (start === null) return [];
   const out: string[] = [];
-  const pairs: { kind: string; actions: string[]; what: string }[] = [
-    { kind: 'reward', actions: REWARD_ACTIONS, what: 'approval' },
-    { kind: 'withdrawal_refund', actions: ['withdrawal.reject'], what: 'withdrawal rejection' },
-  ];
-  for (const p of pairs) {
-    const unlogged = await db
-      .selectFrom('ledger as l')
-      .select(['l.id', 'l.ref'])
-      .where('l.kind', '=', p.kind as 'reward')
-      .where('l.created_at', '>=', start)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('audit_log as a')
-              .select('a.id')
-              .whereRef('a.target_id', '=', 'l.ref')
-              .where('a.action', 'in', p.actions),
-          ),
-        ),
-      )
-      .execute();
-    for (const r of unlogged)
-      out.push(`${p.kind} ledger row ${r.id} (${r.ref}) has no ${p.what} in the audit log`);
-    const unpaid = await db
-      .selectFrom('audit_log as a')
-      .select(['a.id', 'a.action', 'a.target_id'])
-      .where('a.action', 'in', p.actions)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('ledger as l')
-              .select('l.id')
-              .whereRef('l.ref', '=', 'a.target_id')
-              .where('l.kind', '=', p.kind as 'reward'),
-          ),
-        ),
-      )
-      .execute();
-    for (const r of unpaid)
-      out.push(`audit row ${r.id} (${r.action} ${r.target_id}) has no ${p.kind} in the ledger`);
+  for (const rule of RULES) {
+    for (const r of await ledgerWithoutAudit(db, rule, start)) {
+      const about = rule.key === 'ref' ? `(${r.ref})` : `of user ${r.user_id}`;
+      out.push(`${rule.kind} ledger row ${r.id} ${about} has no ${rule.what} in the audit log`);
+    }
+    if (!rule.bothWays) continue;
+    for (const r of await auditWithoutLedger(db, rule))
+      out.push(`audit row ${r.id} (${r.action} ${r.target_id}) has no ${rule.kind} in the ledger`);
   }
-  const unloggedAdjustments = await db
-    .selectFrom('ledger as l')
-    .select(['l.id', 'l.user_id'])
-    .where('l.kind', '=', 'adjustment')
-    .where('l.created_at', '>=', start)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('audit_log as a')
-            .select('a.id')
-            .where('a.action', '=', 'user.balance')
-            .whereRef('a.target_id', '=', 'l.user_id')
-            .whereRef('a.at', '=', 'l.created_at'),
-        ),
-      ),
-    )
-    .execute();
-  for (const r of unloggedAdjustments)
-    out.push(`adjustment ledger row ${r.id} of user ${r.user_id} has no balance change in the audit log`);
-  const unpaidAdjustments = await db
-    .selectFrom('audit_log as a')
-    .select(['a.id', 'a.target_id'])
-    .where('a.action', '=', 'user.balance')
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('ledger as l')
-            .select('l.id')
-            .where('l.kind', '=', 'adjustment')
-            .whereRef('l.user_id', '=', 'a.target_id')
-            .whereRef('l.created_at', '=', 'a.at'),
-        ),
-      ),
-    )
-    .execute();
-  for (const r of unpaidAdjustments)
-    out.push(`audit row ${r.id} (balance change of ${r.target_id}) has no adjustment in the ledger`);
-  const forfeits = await db
-    .selectFrom('ledger as l')
-    .select(['l.id', 'l.user_id'])
-    .where('l.kind', '=', 'forfeit')
-    .where('l.created_at', '>=', start)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('audit_log as a')
-            .select('a.id')
-            .where('a.action', '=', 'user.delete')
-            .whereRef('a.target_id', '=', 'l.user_id'),
-        ),
-      ),
-    )
-    .execute();
-  for (const r of forfeits)
-    out.push(`forfeit ledger row ${r.id} of user ${r.user_id} has no deletion in the audit log`);
   return out;
 }

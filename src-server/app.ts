@@ -11,6 +11,7 @@ import { adminAppealRoutes, appealRoutes } from './features/appeals/appeals.rout
 import { adminAuditRoutes } from './features/audit/audit.routes';
 import { authRoutes } from './features/auth/auth.routes';
 import { filesRoutes } from './features/files/files.routes';
+import { adminFlagsRoutes, adminLinkedRoutes } from './features/fraud/fraud.routes';
 import { inboxRoutes } from './features/inbox/inbox.routes';
 import { notificationStatusRoutes, notificationsRoutes } from './features/notifications/notifications.routes';
 import { profileRoutes } from './features/profile/profile.routes';
@@ -74,7 +75,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route('/admin/withdraws', adminWithdrawalsRoutes);
   api.route('/admin/stats', adminStatsRoutes);
   api.route('/admin/audit', adminAuditRoutes);
+  api.route('/admin/users', adminLinkedRoutes);
   api.route('/admin/users', adminUsersRoutes);
+  api.route('/admin/flags', adminFlagsRoutes);
   api.route('/admin/submissions', adminAppealRoutes);
   api.route('/admin/submissions', adminSubmissionsRoutes);
   api.route('/admin/notifications', notificationStatusRoutes);

@@ -23,6 +23,7 @@ export const AUDIT_ACTIONS = [
   'settings.logo',
   'settings.favicon',
   'notification.send',
+  'flag.dismiss',
   'admin.create',
   'admin.promote',
 ] as const;

@@ -49,6 +49,8 @@ export const ERROR_MESSAGES = {
   image_unreadable: 'The image could not be read, please upload another file',
   already_reviewed: 'This item has already been reviewed',
   own_item: 'Another admin must decide on your own submissions, withdrawals and balance',
+  flag_not_found: 'Flag not found',
+  flag_dismissed: 'This flag was already dismissed',
   feedback_required: 'Please write a feedback',
   rejection_reason_required: 'Please select a rejection reason',
   reason_required: 'You must enter a rejection reason',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AppealDto } from './appeals';
 import type { FeedbackCode, ProofType } from './constants';
 import { REVIEW_STATUSES, type ReviewStatus } from './constants';
+import type { FlagDto } from './fraud';
 import { FIELD_MESSAGES } from './schemas';
 import { pageQuery } from './tasks';
 
@@ -111,6 +112,15 @@ const idFilter = z.preprocess(
     .optional(),
 );
 
+/** `flagged=true`: only items with a fraud signal not dismissed (issue 17). */
+export const flaggedFilter = z.preprocess(
+  (v) => (v === '' || v === 'false' ? undefined : v),
+  z
+    .enum(['true'], { error: FIELD_MESSAGES.invalidValue })
+    .transform(() => true)
+    .optional(),
+);
+
 export const submissionListQuerySchema = z.object({
   status: statusFilter,
   q: searchQuery,
@@ -122,11 +132,18 @@ export const submissionListQuerySchema = z.object({
   /** one task's proofs, one worker's proofs (ids) */
   task: idFilter,
   user: idFilter,
+  /** only the proofs with a fraud signal not dismissed (theirs or their worker's account's) */
+  flagged: flaggedFilter,
   ...pageQuery,
 });
 
 /** GET /api/admin/submissions/pending-ids: the review screen's search. */
-export const pendingIdsQuerySchema = z.object({ q: searchQuery, task: idFilter, user: idFilter });
+export const pendingIdsQuerySchema = z.object({
+  q: searchQuery,
+  task: idFilter,
+  user: idFilter,
+  flagged: flaggedFilter,
+});
 
 /** A submission as its owner and admins see it (SPEC.md section 3). Money in TL. */
 export interface SubmissionDto {
@@ -163,4 +180,6 @@ export interface SubmissionDto {
   proofThumbnailUrl: string | null;
   task: { _id: string; title: string; reward: number };
   user: { _id: string; name: string };
+  /** admins only: its fraud signals and its worker's account's (issue 17); never sent to workers */
+  flags?: FlagDto[];
 }

@@ -56,6 +56,12 @@ export interface TaskDto {
   estimatedTime: number | null;
   /** minutes a started task may take before it expires */
   timeLimitMinutes: number;
+  /**
+   * only for admins and the task's owner (issue 17): the seconds from start to proof below which a
+   * proof is flagged "too fast" as set (null: derived), and the value in force
+   */
+  minSeconds?: number | null;
+  minSecondsInForce?: number;
   rating: number;
   totalCompleted: number;
   /** slots still free: maxCompletions minus records in progress, pending or approved */

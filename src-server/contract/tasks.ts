@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CATEGORIES, DIFFICULTIES, PROOF_TYPES, REWARD_RANGES, TASK_SORTS, TASK_STATUSES } from './constants';
+import { MIN_SECONDS } from './fraud';
 import { tlToKurus } from './money';
 import { FIELD_MESSAGES } from './schemas';
 
@@ -125,6 +126,16 @@ const estimatedTime = z.preprocess(
   blankToUndefined,
   z.number({ error: M.invalidValue }).int(M.invalidValue).min(0, M.invalidValue).max(100_000).optional(),
 );
+/** Seconds from start to proof below which a proof is "too fast" (issue 17); blank derives it. */
+const minSeconds = z.preprocess(
+  blankToUndefined,
+  z
+    .number({ error: M.invalidValue })
+    .int(M.invalidValue)
+    .min(MIN_SECONDS.min, M.invalidValue)
+    .max(MIN_SECONDS.max, M.invalidValue)
+    .optional(),
+);
 /** Minutes a started task may take before it expires (issue 15). */
 export const TIME_LIMIT_MINUTES = { min: 5, max: 10_080, default: 60 } as const;
 const timeLimitMinutes = z.preprocess(
@@ -158,6 +169,7 @@ export const taskCreateSchema = z.object({
   requirements: list.optional(),
   estimatedTime,
   timeLimitMinutes,
+  minSeconds,
   isFeatured: z.boolean({ error: M.invalidValue }).optional(),
 });
 export type TaskCreateInput = z.input<typeof taskCreateSchema>;
@@ -183,6 +195,8 @@ export const taskAdminUpdateSchema = z.object({
   requirements: list.optional(),
   estimatedTime: z.preprocess(blankToNull, estimatedTime.nullable()),
   timeLimitMinutes,
+  /** null or blank: derived from estimatedTime again */
+  minSeconds: z.preprocess(blankToNull, minSeconds.nullable()),
   isFeatured: z.boolean({ error: M.invalidValue }).optional(),
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PAYMENT_METHODS, type PaymentMethod, REVIEW_STATUSES, type ReviewStatus } from './constants';
 import { ERROR_MESSAGES, type ErrorCode } from './errors';
+import type { FlagDto } from './fraud';
 import { tlToKurus } from './money';
 import { FIELD_MESSAGES } from './schemas';
 
@@ -17,6 +18,8 @@ export interface WithdrawalDto {
   rejectionReason: string | null;
   description: string | null;
   user: { _id: string; name: string };
+  /** admins only: its fraud signals and its account's (issue 17); never sent to workers */
+  flags?: FlagDto[];
 }
 
 export const MAX_FULL_NAME_LENGTH = 100;
@@ -193,6 +196,14 @@ export const adminWithdrawalsQuerySchema = z
     to: z.preprocess(blankToUndefined, isoDate.optional()),
     q: z.preprocess(blankToUndefined, z.string().trim().max(100, FIELD_MESSAGES.tooLong).optional()),
     userId: z.preprocess(blankToUndefined, z.string().max(200, FIELD_MESSAGES.tooLong).optional()),
+    /** only withdrawals with a fraud signal not dismissed (theirs or their account's) */
+    flagged: z.preprocess(
+      (v) => (v === '' || v === 'false' ? undefined : v),
+      z
+        .enum(['true'], { error: FIELD_MESSAGES.invalidValue })
+        .transform(() => true)
+        .optional(),
+    ),
     page: z.preprocess(
       blankToUndefined,
       z.coerce

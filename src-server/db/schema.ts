@@ -24,6 +24,8 @@ export interface UsersTable {
   deleted_at: string | null;
   /** the folded name (db/search.ts), written with every change of the name */
   name_search: Generated<string>;
+  /** the client address it registered from (issue 17: linked accounts); cleared on deletion */
+  register_ip: string | null;
 }
 
 export interface TasksTable {
@@ -54,6 +56,8 @@ export interface TasksTable {
   /** folded title, and folded description with the category's words (features/tasks/task-search.ts) */
   search_title: Generated<string>;
   search_body: Generated<string>;
+  /** seconds a proof must take after its start before it is "too fast" (null: derived, issue 17) */
+  min_seconds: number | null;
 }
 
 export interface TaskCommentsTable {
@@ -119,6 +123,13 @@ export interface SubmissionsTable {
   proof_thumb: string | null;
   /** the proof's 64-bit difference hash, 16 hex digits (storage/image.ts proofFingerprint) */
   proof_hash: string | null;
+  /** the proof's 256-bit fingerprint, 64 hex digits (issue 17) */
+  proof_print: string | null;
+  /** proof_hash as four 16-bit bands, each indexed (features/fraud/fingerprint-bands.ts) */
+  proof_b0: number | null;
+  proof_b1: number | null;
+  proof_b2: number | null;
+  proof_b3: number | null;
   created_at: string;
   updated_at: string;
   reviewed_by: string | null;
@@ -215,6 +226,24 @@ export interface AuditLogTable {
   changes: string;
 }
 
+/** A fraud signal (migration 2026-11-27-0900-fraud-signals), one per item and kind. */
+export interface FlagsTable {
+  _id: string;
+  item_type: 'submission' | 'withdrawal' | 'user';
+  item_id: string;
+  /** whose item it is (the account itself for an account's flag) */
+  user_id: string;
+  kind: 'duplicate_proof' | 'too_fast' | 'shared_payout' | 'shared_device' | 'address_burst';
+  message_en: string;
+  message_tr: string;
+  /** JSON array of ids */
+  related: Generated<string>;
+  created_at: string;
+  dismissed_at: string | null;
+  dismissed_by: string | null;
+  dismiss_note: string | null;
+}
+
 export interface DB {
   users: UsersTable;
   tasks: TasksTable;
@@ -230,4 +259,5 @@ export interface DB {
   inbox: InboxTable;
   inbox_reads: InboxReadsTable;
   audit_log: AuditLogTable;
+  flags: FlagsTable;
 }

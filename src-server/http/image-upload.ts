@@ -6,6 +6,7 @@ import { fileStoreFor } from '../storage/file-store';
 import {
   ImageError,
   type ImageFormat,
+  type ProofPrints,
   type SanitizedImage,
   sanitizeImage,
   sanitizeProof,
@@ -105,7 +106,7 @@ export function sanitizeReceivedProof(
   upload: ImageUpload,
   formats: readonly ('png' | 'jpeg')[],
   field: string,
-): Promise<SanitizedImage & { thumbnail: Buffer; hash: string }> {
+): Promise<SanitizedImage & { thumbnail: Buffer } & ProofPrints> {
   return imageWork(field, () =>
     upload.ticket.run(async () => sanitizeProof(await upload.readFile(), { allow: formats })),
   );

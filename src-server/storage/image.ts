@@ -146,11 +146,11 @@ function thumbnailOf(small: Raw): Promise<Buffer> {
  * small WebP thumbnail (THUMBNAIL_SIZE on its long side, never enlarged) and the proof's
  * fingerprint, both from one decode (the background backfill of older proofs).
  */
-export async function proofDerivatives(bytes: Uint8Array): Promise<{ thumbnail: Buffer; hash: string }> {
+export async function proofDerivatives(bytes: Uint8Array): Promise<{ thumbnail: Buffer } & ProofPrints> {
   try {
     const small = await shrink(sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS }));
-    const [thumbnail, hash] = await Promise.all([thumbnailOf(small), fingerprintOf(small)]);
-    return { thumbnail, hash };
+    const [thumbnail, prints] = await Promise.all([thumbnailOf(small), fingerprintOf(small)]);
+    return { thumbnail, ...prints };
   } catch (err) {
     if (err instanceof ImageError) throw err;
     throw new ImageError('unreadable');
@@ -165,7 +165,7 @@ export async function proofDerivatives(bytes: Uint8Array): Promise<{ thumbnail: 
 export async function sanitizeProof(
   bytes: Uint8Array,
   options: { allow: readonly ('png' | 'jpeg')[]; maxPixels?: number },
-): Promise<SanitizedImage & { thumbnail: Buffer; hash: string }> {
+): Promise<SanitizedImage & { thumbnail: Buffer } & ProofPrints> {
   const format = sniffImage(bytes.subarray(0, 16));
   if ((format !== 'png' && format !== 'jpeg') || !options.allow.includes(format))
     throw new ImageError('type');
@@ -182,7 +182,7 @@ export async function sanitizeProof(
       encoded.toBuffer({ resolveWithObject: true }),
       shrink(sharp(pixels.data, rawInput(pixels))),
     ]);
-    const [thumbnail, hash] = await Promise.all([thumbnailOf(small), fingerprintOf(small)]);
+    const [thumbnail, prints] = await Promise.all([thumbnailOf(small), fingerprintOf(small)]);
     return {
       bytes: out.data,
       contentType: format === 'png' ? 'image/png' : 'image/jpeg',
@@ -190,7 +190,7 @@ export async function sanitizeProof(
       height: out.info.height,
       format,
       thumbnail,
-      hash,
+      ...prints,
     };
   } catch (err) {
     if (err instanceof ImageError) throw err;
@@ -199,63 +199,116 @@ export async function sanitizeProof(
   }
 }
 
-const DCT_SIZE = 32;
-/** cos((2x + 1) u pi / 64) for the 32-point DCT, [u][x]. */
-const COSINES = Array.from({ length: 8 }, (_, u) =>
-  Float64Array.from({ length: DCT_SIZE }, (_, x) => Math.cos(((2 * x + 1) * u * Math.PI) / (2 * DCT_SIZE))),
-);
-
-/**
- * A 64-bit perceptual hash (pHash) of an image, as 16 hex digits: the image made grey and 32 x 32
- * pixels (its aspect ignored; reached through the 320 px thumbnail size), its 8 x 8 lowest frequencies taken by a discrete cosine transform,
- * and one bit per frequency, set when it is above their median. Re-encoding, resizing, a crop of a
- * few percent or a light recolouring move few bits; different screenshots differ in about half.
- * Compare two with hammingDistance.
- */
-export async function proofFingerprint(bytes: Uint8Array): Promise<string> {
-  return fingerprintOf(await shrink(sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS })));
+/** A proof's two fingerprints (see fingerprintOf). */
+export interface ProofPrints {
+  /** 64-bit pHash, 16 hex digits: the index key of the duplicate lookup */
+  hash: string;
+  /** 256-bit pHash, 64 hex digits: the finer check of a candidate (issue 17) */
+  print: string;
 }
 
-/** The fingerprint from the thumbnail-sized pixels (the same for a proof however it was reached). */
-async function fingerprintOf(small: Raw): Promise<string> {
-  const grey = await sharp(small.data, rawInput(small))
-    .greyscale()
-    .resize(DCT_SIZE, DCT_SIZE, { fit: 'fill', kernel: 'lanczos3' })
-    .raw()
-    .toBuffer();
-  // separable DCT-II, rows then columns, keeping the 8 lowest frequencies of each
+const GREY_SIZE = 64;
+/** cos((2x + 1) u pi / 2N) for an N-point DCT, [u][x], for the first `keep` frequencies. */
+function cosines(size: number, keep: number): Float64Array[] {
+  return Array.from({ length: keep }, (_, u) =>
+    Float64Array.from({ length: size }, (_, x) => Math.cos(((2 * x + 1) * u * Math.PI) / (2 * size))),
+  );
+}
+const COSINES_32 = cosines(32, 8);
+const COSINES_64 = cosines(GREY_SIZE, 16);
+
+/** The keep x keep lowest frequencies of a size x size grey image (separable DCT-II, rows then columns). */
+function lowFrequencies(grey: Uint8Array, size: number, table: Float64Array[]): number[] {
+  const keep = table.length;
   const rows: Float64Array[] = [];
-  for (let y = 0; y < DCT_SIZE; y++) {
-    const row = new Float64Array(8);
-    for (let u = 0; u < 8; u++) {
+  for (let y = 0; y < size; y++) {
+    const row = new Float64Array(keep);
+    for (let u = 0; u < keep; u++) {
       let sum = 0;
-      for (let x = 0; x < DCT_SIZE; x++) sum += grey[y * DCT_SIZE + x] * COSINES[u][x];
+      for (let x = 0; x < size; x++) sum += grey[y * size + x] * table[u][x];
       row[u] = sum;
     }
     rows.push(row);
   }
-  const coefficients: number[] = [];
-  for (let v = 0; v < 8; v++) {
-    for (let u = 0; u < 8; u++) {
+  const out: number[] = [];
+  for (let v = 0; v < keep; v++) {
+    for (let u = 0; u < keep; u++) {
       let sum = 0;
-      for (let y = 0; y < DCT_SIZE; y++) sum += rows[y][u] * COSINES[v][y];
-      coefficients.push(sum);
+      for (let y = 0; y < size; y++) sum += rows[y][u] * table[v][y];
+      out.push(sum);
     }
   }
-  // the constant term says only how bright the image is: the median is taken without it
-  const median = [...coefficients.slice(1)].sort((a, b) => a - b)[31];
-  let hash = 0n;
-  for (const c of coefficients) hash = (hash << 1n) | (c > median ? 1n : 0n);
-  return hash.toString(16).padStart(16, '0');
+  return out;
 }
 
-/** How many of the 64 bits two fingerprints differ in. */
+/** One bit per frequency, set when above their median (the constant term left out of it), as hex. */
+function medianBits(coefficients: number[]): string {
+  const ac = coefficients.slice(1).sort((a, b) => a - b);
+  const median = ac[Math.floor(ac.length / 2)];
+  let hex = '';
+  for (let i = 0; i < coefficients.length; i += 4) {
+    let nibble = 0;
+    for (let b = 0; b < 4; b++) nibble = (nibble << 1) | (coefficients[i + b] > median ? 1 : 0);
+    hex += nibble.toString(16);
+  }
+  return hex;
+}
+
+/** A 2 x 2 box average: the 64 x 64 grey image made 32 x 32. */
+function halve(grey: Uint8Array, size: number): Uint8Array {
+  const half = size / 2;
+  const out = new Uint8Array(half * half);
+  for (let y = 0; y < half; y++) {
+    for (let x = 0; x < half; x++) {
+      const i = 2 * y * size + 2 * x;
+      out[y * half + x] = (grey[i] + grey[i + 1] + grey[i + size] + grey[i + size + 1] + 2) >> 2;
+    }
+  }
+  return out;
+}
+
+/**
+ * The perceptual hashes (pHash) of an image: the image made grey and 64 x 64 pixels (its aspect
+ * ignored; reached through the 320 px thumbnail size), a discrete cosine transform, and one bit
+ * per low frequency, set when it is above their median. `hash` takes the 8 x 8 lowest
+ * frequencies of the image at 32 x 32 (64 bits), `print` the 16 x 16 lowest at 64 x 64 (256
+ * bits). Re-encoding, resizing, a crop of a few percent or a light recolouring move few bits;
+ * different screenshots differ in about half. The 64-bit hash is the lookup key (a few bits of
+ * distance, found through indexed bands: features/fraud/fingerprint-bands.ts), the 256-bit print
+ * the finer check that keeps similar-looking but different screens apart (measured in
+ * features/fraud/duplicate-detection.test.ts). Compare with hammingDistance.
+ */
+export async function proofFingerprint(bytes: Uint8Array): Promise<string> {
+  return (await fingerprintOf(await shrink(sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS })))).hash;
+}
+
+/** Both fingerprints of an image's bytes. */
+export async function proofPrints(bytes: Uint8Array): Promise<ProofPrints> {
+  return fingerprintOf(await shrink(sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS })));
+}
+
+/** The fingerprints from the thumbnail-sized pixels (the same for a proof however it was reached). */
+async function fingerprintOf(small: Raw): Promise<ProofPrints> {
+  const grey = await sharp(small.data, rawInput(small))
+    .greyscale()
+    .resize(GREY_SIZE, GREY_SIZE, { fit: 'fill', kernel: 'lanczos3' })
+    .raw()
+    .toBuffer();
+  return {
+    hash: medianBits(lowFrequencies(halve(grey, GREY_SIZE), GREY_SIZE / 2, COSINES_32)),
+    print: medianBits(lowFrequencies(grey, GREY_SIZE, COSINES_64)),
+  };
+}
+
+/** How many bits two fingerprints of the same length (hex) differ in. */
 export function hammingDistance(a: string, b: string): number {
-  let x = BigInt(`0x${a}`) ^ BigInt(`0x${b}`);
   let count = 0;
-  while (x > 0n) {
-    count += Number(x & 1n);
-    x >>= 1n;
+  for (let i = 0; i < a.length; i += 8) {
+    let x = (Number.parseInt(a.slice(i, i + 8), 16) ^ Number.parseInt(b.slice(i, i + 8), 16)) >>> 0;
+    while (x) {
+      x &= x - 1;
+      count++;
+    }
   }
   return count;
 }

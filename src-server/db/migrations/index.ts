@@ -14,6 +14,7 @@ import * as userForfeit from './2026-11-26-1200-user-forfeit';
 import * as inbox from './2026-11-26-1300-inbox';
 import * as auditLog from './2026-11-26-1400-audit-log';
 import * as submissionTaskIndex from './2026-11-26-1500-submission-task-index';
+import * as fraudSignals from './2026-11-27-0900-fraud-signals';
 
 /** Every migration, registered by name (a folder-reading provider breaks inside a bundle). */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-1300-inbox': inbox,
   '2026-11-26-1400-audit-log': auditLog,
   '2026-11-26-1500-submission-task-index': submissionTaskIndex,
+  '2026-11-27-0900-fraud-signals': fraudSignals,
 };

@@ -4,7 +4,12 @@ import { pendingIdsQuerySchema, submissionListQuerySchema } from '../../contract
 import { requireAdmin } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { check } from '../../http/validate';
-import { adminSubmissions, recentSubmissions, reviewableIds } from './admin-submissions.service';
+import {
+  adminSubmission,
+  adminSubmissions,
+  recentSubmissions,
+  reviewableIds,
+} from './admin-submissions.service';
 
 /** /api/admin/submissions: the review screen's list, its pending ids, and the dashboard's recent ones. */
 export const adminSubmissionsRoutes = new Hono<AppEnv>()
@@ -16,6 +21,9 @@ export const adminSubmissionsRoutes = new Hono<AppEnv>()
   .get('/pending-ids', async (c) => {
     const filter = check(pendingIdsQuerySchema, c.req.query());
     return c.json({ success: true, data: await reviewableIds(c.var.deps, c.var.user._id, filter) });
+  })
+  .get('/:id{[0-9a-f]{24}}', async (c) => {
+    return c.json({ success: true, data: await adminSubmission(c.var.deps, c.req.param('id')) });
   })
   .get('/', async (c) => {
     const query = check(submissionListQuerySchema, c.req.query());

@@ -3,7 +3,10 @@ import { MAX_BULK_IDS } from '../../contract/bulk-review';
 import type { SubmissionDto } from '../../contract/submissions';
 import type { Page } from '../../contract/types';
 import type { AppDeps } from '../../deps';
-import { pendingSubmissionIds } from '../submissions/submissions.repository';
+import { fail } from '../../http/app-error';
+import { withFlags } from '../fraud/fraud.service';
+import { toSubmissionDto } from '../submissions/submissions.mapper';
+import { findSubmission, pendingSubmissionIds } from '../submissions/submissions.repository';
 import { allSubmissions } from '../submissions/submissions.service';
 import { commentsOf, emailsOf } from './admin-submissions.repository';
 
@@ -21,11 +24,14 @@ async function withEmails(deps: Deps, items: SubmissionDto[]): Promise<AdminSubm
       items.map((s) => s._id),
     ),
   ]);
-  return items.map((s) => ({
-    ...s,
-    user: { ...s.user, email: emails.get(s.user._id) ?? '' },
-    automaticComment: comments.get(s._id) ?? null,
-  }));
+  return withFlags(
+    deps,
+    items.map((s) => ({
+      ...s,
+      user: { ...s.user, email: emails.get(s.user._id) ?? '' },
+      automaticComment: comments.get(s._id) ?? null,
+    })),
+  );
 }
 
 /** GET /api/admin/submissions: one page, newest first, with a status filter and a search. */
@@ -35,6 +41,14 @@ export async function adminSubmissions(
 ): Promise<Page<AdminSubmissionDto>> {
   const page = await allSubmissions(deps, query);
   return { ...page, items: await withEmails(deps, page.items) };
+}
+
+/** GET /api/admin/submissions/{id}: one submission as the review screen shows it (a duplicate's match). */
+export async function adminSubmission(deps: Deps, id: string): Promise<AdminSubmissionDto> {
+  const row = await findSubmission(deps.db, id);
+  if (!row) throw fail.notFound('submission_not_found');
+  const [item] = await withEmails(deps, [toSubmissionDto(row, { secret: deps.secret, now: deps.clock() })]);
+  return item;
 }
 
 /** GET /api/admin/submissions/recent: the newest submissions of any status. */
@@ -50,9 +64,15 @@ export async function recentSubmissions(deps: Deps, limit: number): Promise<Admi
 export function reviewableIds(
   deps: Deps,
   adminId: string,
-  filter: { q?: string; task?: string; user?: string },
+  filter: { q?: string; task?: string; user?: string; flagged?: boolean },
 ): Promise<{ ids: string[]; total: number; limit: number }> {
-  const query = { q: filter.q, taskId: filter.task, userId: filter.user, exceptUserId: adminId };
+  const query = {
+    q: filter.q,
+    taskId: filter.task,
+    userId: filter.user,
+    flagged: filter.flagged,
+    exceptUserId: adminId,
+  };
   return pendingSubmissionIds(deps.db, query, MAX_BULK_IDS).then((r) => ({
     ...r,
     limit: MAX_BULK_IDS,

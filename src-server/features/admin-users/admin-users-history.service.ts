@@ -3,6 +3,7 @@ import type { Page } from '../../contract/types';
 import type { WithdrawalDto } from '../../contract/withdrawals';
 import type { AppDeps } from '../../deps';
 import { listWithdrawals } from '../admin-withdrawals/admin-withdrawals.service';
+import { withFlags } from '../fraud/fraud.service';
 import { toSubmissionDto } from '../submissions/submissions.mapper';
 import { listUserSubmissions } from '../submissions/submissions.repository';
 import { requireUserRow } from './admin-users.service';
@@ -21,7 +22,10 @@ export async function userSubmissionsPage(
   const signing = { secret: deps.secret, now: deps.clock() };
   const start = (query.page - 1) * query.limit;
   return {
-    items: rows.slice(start, start + query.limit).map((row) => toSubmissionDto(row, signing)),
+    items: await withFlags(
+      deps,
+      rows.slice(start, start + query.limit).map((row) => toSubmissionDto(row, signing)),
+    ),
     total: rows.length,
     page: query.page,
     limit: query.limit,

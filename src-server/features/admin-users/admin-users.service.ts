@@ -214,6 +214,7 @@ export async function deleteUserByAdmin(
       profile_image: null,
       one_signal_id: null,
       device_id: null,
+      register_ip: null,
       updated_at: now,
       deleted_at: now,
     });

@@ -3,6 +3,7 @@ import type { AdminWithdrawalsQuery } from '../../contract/withdrawals';
 import type { Db } from '../../db/database';
 import { pageWindow } from '../../db/paging';
 import { containsPattern, foldSearch, likeFolded } from '../../db/search';
+import { hasOpenFlag } from '../fraud/fraud.repository';
 import type { Tx } from '../money/ledger';
 import { type WithdrawalRow, withdrawalsWithUser } from '../withdrawals/withdrawals.repository';
 
@@ -20,6 +21,7 @@ function filtered(db: Db, f: AdminWithdrawalsQuery) {
   if (f.userId) query = query.where('w.user_id', '=', f.userId);
   if (f.from) query = query.where('w.created_at', '>=', dayStart(f.from));
   if (f.to) query = query.where('w.created_at', '<', dayStart(f.to, 1));
+  if (f.flagged) query = query.where(hasOpenFlag('w._id', 'w.user_id'));
   if (f.q) {
     // names folded (users.name_search, withdrawals.full_name_search); account numbers are
     // stored without spaces and in upper case
@@ -43,6 +45,7 @@ function ownFilters(db: Db, f: AdminWithdrawalsQuery) {
   if (f.userId) query = query.where('user_id', '=', f.userId);
   if (f.from) query = query.where('created_at', '>=', dayStart(f.from));
   if (f.to) query = query.where('created_at', '<', dayStart(f.to, 1));
+  if (f.flagged) query = query.where(hasOpenFlag('withdrawals._id', 'withdrawals.user_id'));
   return query;
 }
 

@@ -10,6 +10,7 @@ import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
 import { recordAudit } from '../audit/audit.repository';
+import { withFlags } from '../fraud/fraud.service';
 import { addMessage } from '../inbox/inbox.repository';
 import { type MoneyReply, runMoneyMove } from '../money/idempotency';
 import type { IdempotencyScope } from '../money/idempotency.repository';
@@ -25,7 +26,10 @@ export async function listWithdrawals(
 ): Promise<Page<WithdrawalDto>> {
   const { rows, total } = await pageWithdrawals(deps.db, query);
   return {
-    items: rows.map((r) => toWithdrawalDto(r, { admin: true })),
+    items: await withFlags(
+      deps,
+      rows.map((r) => toWithdrawalDto(r, { admin: true })),
+    ),
     total,
     page: query.page,
     limit: query.limit,

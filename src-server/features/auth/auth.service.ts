@@ -5,6 +5,7 @@ import { fail } from '../../http/app-error';
 import { bannedError } from '../../http/auth';
 import type { UserRow } from '../../http/env';
 import { workKey } from '../../http/expensive-work';
+import { flagAddressBurst, flagSharedDevice } from '../fraud/signals';
 import { findUserByEmail, findUserById, insertUser, newUserRow, updateUser } from '../users/users.repository';
 import { dummyVerify, hashPassword, verifyPassword } from './password';
 import { signToken } from './token';
@@ -39,6 +40,7 @@ export async function register(
         status: 'active',
         one_signal_id: input.oneSignalId,
         device_id: input.device_id,
+        register_ip: ip,
         created_at: now,
         last_active: now,
       }),
@@ -48,6 +50,9 @@ export async function register(
     if (isUniqueViolation(err)) throw fail.conflict('email_in_use');
     throw err;
   }
+  // the fraud signals of a new account (issue 17): flags for the admin, never a refusal
+  await flagSharedDevice(deps.db, { userId: id, deviceId: input.device_id, at: now });
+  await flagAddressBurst(deps.db, { userId: id, address: ip, at: now });
   const user = (await findUserById(deps.db, id))!;
   return { user, token: await signToken(user, false, deps.secret) };
 }
@@ -106,6 +111,8 @@ export async function login(
     ...(input.device_id ? { device_id: input.device_id } : {}),
     ...(input.oneSignalId ? { one_signal_id: input.oneSignalId } : {}),
   });
+  if (input.device_id)
+    await flagSharedDevice(deps.db, { userId: user._id, deviceId: input.device_id, at: now });
   const fresh = (await findUserById(deps.db, user._id))!;
   return { user: fresh, token: await signToken(fresh, input.rememberMe, deps.secret) };
 }

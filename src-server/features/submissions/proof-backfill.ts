@@ -1,12 +1,14 @@
 import type { AppDeps } from '../../deps';
 import { fileStoreFor } from '../../storage/file-store';
 import { proofDerivatives } from '../../storage/image';
-import { proofsWithoutThumbnail, setProofDerivatives } from './submissions.repository';
+import { proofLookupColumns } from '../fraud/fingerprint-bands';
+import { proofsWithoutPrint, setProofDerivatives } from './submissions.repository';
 
 const BATCH = 50;
 
 /**
- * Proofs stored before thumbnails and fingerprints existed (issue 12) get both in the background
+ * Proofs stored before thumbnails and fingerprints existed (issue 12), or before the finer print
+ * and the lookup bands (issue 17), get them in the background
  * after the server starts: one proof at a time, each a job of the fair CPU queue under its own key,
  * so users' uploads take turns with it and are never queued behind the whole backlog. A migration
  * could not do it (decoding every proof of a large site would hold the start for minutes), and
@@ -23,22 +25,30 @@ export async function backfillProofDerivatives(
   let done = 0;
   let after = '';
   while (!stopped()) {
-    const batch = await proofsWithoutThumbnail(deps.db, after, BATCH);
+    const batch = await proofsWithoutPrint(deps.db, after, BATCH);
     if (batch.length === 0) break;
     for (const row of batch) {
       if (stopped()) break;
       after = row._id;
       const file = await store.read('proofs', row.proof_file);
       if (!file) continue; // doctor reports a missing proof; nothing to make a thumbnail of
-      let derived: { thumbnail: Buffer; hash: string };
+      let derived: Awaited<ReturnType<typeof proofDerivatives>>;
       try {
         derived = await deps.work.cpu.run('system:proof-backfill', () => proofDerivatives(file.bytes));
       } catch {
         continue; // a queue full of users' work, or an unreadable file: left for the next start
       }
-      const thumb = await store.save('proofs', derived.thumbnail, 'image/webp');
-      if (await setProofDerivatives(deps.db, row._id, thumb, derived.hash)) done++;
-      else await store.remove('proofs', thumb);
+      // a proof with a thumbnail (issue 12) only needs its print and bands; the hash is made again
+      // the same way as new proofs'
+      const thumb = row.proof_thumb ? null : await store.save('proofs', derived.thumbnail, 'image/webp');
+      if (
+        await setProofDerivatives(deps.db, row._id, thumb, {
+          proof_hash: derived.hash,
+          ...proofLookupColumns(derived),
+        })
+      )
+        done++;
+      else if (thumb) await store.remove('proofs', thumb);
     }
   }
   return done;

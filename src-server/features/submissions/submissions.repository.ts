@@ -3,6 +3,7 @@ import type { ReviewStatus } from '../../contract/constants';
 import { pageWindow } from '../../db/paging';
 import type { SubmissionsTable } from '../../db/schema';
 import { foldSearch, likeFolded } from '../../db/search';
+import { hasOpenFlag } from '../fraud/fraud.repository';
 import type { Conn } from '../tasks/tasks.repository';
 
 /** A submission with its task's headline and its sender's name. */
@@ -81,10 +82,17 @@ export function listUserSubmissions(
  */
 export async function listSubmissions(
   db: Conn,
-  filter: { status?: ReviewStatus; q?: string; appealPending?: boolean; taskId?: string; userId?: string },
+  filter: {
+    status?: ReviewStatus;
+    q?: string;
+    appealPending?: boolean;
+    taskId?: string;
+    userId?: string;
+    flagged?: boolean;
+  },
   page: { offset: number; limit: number },
 ): Promise<{ rows: SubmissionRow[]; total: number }> {
-  if (!filter.q && !filter.appealPending && !filter.taskId && !filter.userId) {
+  if (!filter.q && !filter.appealPending && !filter.taskId && !filter.userId && !filter.flagged) {
     let count = db.selectFrom('submissions').select((eb) => eb.fn.countAll<number>().as('n'));
     let ids = db.selectFrom('submissions').select('_id');
     if (filter.status) {
@@ -130,6 +138,11 @@ export async function listSubmissions(
     rows = rows.where('s.user_id', '=', filter.userId);
     count = count.where('s.user_id', '=', filter.userId);
   }
+  // a fraud signal not dismissed, on the proof or its worker's account (issue 17)
+  if (filter.flagged) {
+    rows = rows.where(hasOpenFlag('s._id', 's.user_id'));
+    count = count.where(hasOpenFlag('s._id', 's.user_id'));
+  }
   if (filter.appealPending) {
     const pending = db.selectFrom('appeals').select('submission_id').where('status', '=', 'pending');
     rows = rows.where('s._id', 'in', pending);
@@ -152,7 +165,7 @@ export async function listSubmissions(
  */
 export async function pendingSubmissionIds(
   db: Conn,
-  filter: { q?: string; taskId?: string; userId?: string; exceptUserId: string },
+  filter: { q?: string; taskId?: string; userId?: string; flagged?: boolean; exceptUserId: string },
   limit: number,
 ): Promise<{ ids: string[]; total: number }> {
   let base = db
@@ -164,6 +177,7 @@ export async function pendingSubmissionIds(
   if (filter.q) base = base.where(submissionSearch(filter.q));
   if (filter.taskId) base = base.where('s.task_id', '=', filter.taskId);
   if (filter.userId) base = base.where('s.user_id', '=', filter.userId);
+  if (filter.flagged) base = base.where(hasOpenFlag('s._id', 's.user_id'));
   const [rows, count] = await Promise.all([
     base.select('s._id').orderBy('s.created_at', 'desc').orderBy('s._id', 'desc').limit(limit).execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
@@ -193,31 +207,41 @@ export async function proofFilesNamed(db: Conn, names: string[]): Promise<Set<st
   return named;
 }
 
-/** Proofs that have no thumbnail yet, by id after `after` (the background backfill). */
-export function proofsWithoutThumbnail(db: Conn, after: string, limit: number) {
+/**
+ * Proofs that have no thumbnail or no print yet (older than issue 12 or 17), by id after `after`
+ * (the background backfill).
+ */
+export function proofsWithoutPrint(db: Conn, after: string, limit: number) {
   return db
     .selectFrom('submissions')
-    .select(['_id', 'proof_file'])
-    .where('proof_thumb', 'is', null)
+    .select(['_id', 'proof_file', 'proof_thumb'])
+    .where('proof_print', 'is', null)
     .where('proof_file', 'is not', null)
     .where('_id', '>', after)
     .orderBy('_id')
     .limit(limit)
-    .execute() as Promise<{ _id: string; proof_file: string }[]>;
+    .execute() as Promise<{ _id: string; proof_file: string; proof_thumb: string | null }[]>;
 }
 
-/** Records a proof's thumbnail and fingerprint unless it has one already; true when written. */
+/**
+ * Records a proof's fingerprints and lookup bands, and its thumbnail when `thumb` is given (it
+ * had none), unless another writer did first; true when written.
+ */
 export async function setProofDerivatives(
   db: Conn,
   id: string,
-  thumb: string,
-  hash: string,
+  thumb: string | null,
+  lookup: Pick<
+    Insertable<SubmissionsTable>,
+    'proof_hash' | 'proof_print' | 'proof_b0' | 'proof_b1' | 'proof_b2' | 'proof_b3'
+  >,
 ): Promise<boolean> {
-  const res = await db
+  let update = db
     .updateTable('submissions')
-    .set({ proof_thumb: thumb, proof_hash: hash })
+    .set({ ...lookup, ...(thumb && { proof_thumb: thumb }) })
     .where('_id', '=', id)
-    .where('proof_thumb', 'is', null)
-    .executeTakeFirst();
+    .where('proof_print', 'is', null);
+  if (thumb) update = update.where('proof_thumb', 'is', null);
+  const res = await update.executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }

@@ -8,6 +8,9 @@ import type { UserRow } from '../../http/env';
 import { type ImageUpload, receiveImageForm, sanitizeReceivedProof } from '../../http/image-upload';
 import { check } from '../../http/validate';
 import { fileStoreFor } from '../../storage/file-store';
+import { proofLookupColumns } from '../fraud/fingerprint-bands';
+import { insertFlag } from '../fraud/fraud.repository';
+import { duplicateProofFlag, findDuplicateProofs, tooFastFlag } from '../fraud/signals';
 import { getSettings } from '../settings/settings.service';
 import { type Conn, findTask } from '../tasks/tasks.repository';
 import {
@@ -79,7 +82,8 @@ export async function submitProof(
     if (await findUserTask(deps.db, user._id, fields.task)) throw fail.conflict('task_closed');
     throw fail.notFound('task_not_found');
   }
-  const refusal = await submitRefusal(deps.db, await findUserTask(deps.db, user._id, task._id), arrivedAt);
+  const started = await findUserTask(deps.db, user._id, task._id);
+  const refusal = await submitRefusal(deps.db, started, arrivedAt);
   if (refusal) throw refusal;
 
   // the proof its task asks for (issue 15): an image, a link, a code, a text or nothing
@@ -95,6 +99,15 @@ export async function submitProof(
   const store = fileStoreFor(deps.config.dataDir);
   const stored = proofType === 'screenshot' ? await storeProofImage(deps, upload) : null;
   const id = newId();
+  // the fraud signals (issue 17), read before the transaction: flags, never a refusal
+  const duplicates = stored
+    ? await findDuplicateProofs(deps.db, {
+        userId: user._id,
+        taskId: task._id,
+        hash: stored.hash,
+        print: stored.print,
+      })
+    : null;
   try {
     await deps.db.transaction().execute(async (trx) => {
       const now = nowIso(deps.clock);
@@ -120,11 +133,26 @@ export async function submitProof(
         proof_file: stored?.name ?? null,
         proof_thumb: stored?.thumb ?? null,
         proof_hash: stored?.hash ?? null,
+        ...proofLookupColumns(stored),
         created_at: now,
         updated_at: now,
         reviewed_by: null,
         reviewed_at: null,
       });
+      if (duplicates) {
+        await insertFlag(
+          trx,
+          duplicateProofFlag(duplicates, { submissionId: id, userId: user._id, at: now }),
+        );
+      }
+      const tooFast = tooFastFlag({
+        submissionId: id,
+        userId: user._id,
+        task: current,
+        startedAt: record.started_at,
+        sentAt: arrivedAt,
+      });
+      if (tooFast) await insertFlag(trx, tooFast);
     });
   } catch (err) {
     if (stored) {
@@ -149,7 +177,7 @@ async function storeProofImage(deps: Deps, upload: ImageUpload) {
   const name = await store.save('proofs', image.bytes, image.contentType);
   try {
     const thumb = await store.save('proofs', image.thumbnail, 'image/webp');
-    return { name, thumb, hash: image.hash };
+    return { name, thumb, hash: image.hash, print: image.print };
   } catch (err) {
     await store.remove('proofs', name);
     throw err;
@@ -176,6 +204,7 @@ export async function allSubmissions(
     appeal?: 'pending';
     task?: string;
     user?: string;
+    flagged?: boolean;
     page: number;
     limit: number;
   },
@@ -188,6 +217,7 @@ export async function allSubmissions(
       appealPending: query.appeal === 'pending',
       taskId: query.task,
       userId: query.user,
+      flagged: query.flagged,
     },
     { offset: (query.page - 1) * query.limit, limit: query.limit },
   );

@@ -1,4 +1,5 @@
 import type { Category, Difficulty, ProofType, ReviewStatus, TaskStatus } from '../../contract/constants';
+import { derivedMinSeconds } from '../../contract/fraud';
 import { kurusToTl } from '../../contract/money';
 import type { TaskDto, UserTaskDto } from '../../contract/tasks';
 import type { CommentCounts, CommentRow } from './task-comments.repository';
@@ -55,6 +56,8 @@ export function toTaskDto(row: TaskRow, view: TaskView): TaskDto {
     },
   };
   if (view.comments) {
+    dto.minSeconds = row.min_seconds;
+    dto.minSecondsInForce = row.min_seconds ?? derivedMinSeconds(row.estimated_time);
     dto.automaticComments = view.comments.map((c) => c.text);
     dto.usedComments = view.comments.filter((c) => c.used).map((c) => c.text);
   }

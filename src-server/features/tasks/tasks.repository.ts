@@ -44,6 +44,7 @@ const TASK_COLUMNS = [
   'tasks.total_completed',
   'tasks.reserved',
   'tasks.time_limit_minutes',
+  'tasks.min_seconds',
   'tasks.created_by',
   'tasks.created_at',
   'tasks.updated_at',

@@ -165,6 +165,7 @@ export async function createTask(deps: Deps & Pick<AppDeps, 'push'>, admin: User
       requirements: JSON.stringify(input.requirements ?? []),
       estimated_time: input.estimatedTime ?? null,
       ...(input.timeLimitMinutes !== undefined && { time_limit_minutes: input.timeLimitMinutes }),
+      min_seconds: input.minSeconds ?? null,
       created_by: admin._id,
       created_at: now,
       updated_at: now,
@@ -222,6 +223,7 @@ export async function updateTaskFor(deps: Deps, user: UserRow, id: string, body:
     ...(input.requirements !== undefined && { requirements: JSON.stringify(input.requirements) }),
     ...(input.estimatedTime !== undefined && { estimated_time: input.estimatedTime }),
     ...(input.timeLimitMinutes !== undefined && { time_limit_minutes: input.timeLimitMinutes }),
+    ...('minSeconds' in input && input.minSeconds !== undefined && { min_seconds: input.minSeconds }),
     ...('isFeatured' in input && input.isFeatured !== undefined && { is_featured: input.isFeatured ? 1 : 0 }),
     updated_at: now,
   };

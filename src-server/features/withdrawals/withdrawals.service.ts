@@ -10,6 +10,7 @@ import { newId, nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { AppError, fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
+import { flagSharedPayout } from '../fraud/signals';
 import { type MoneyReply, runMoneyMove } from '../money/idempotency';
 import type { IdempotencyScope } from '../money/idempotency.repository';
 import { debit } from '../money/ledger';
@@ -78,6 +79,14 @@ export async function requestWithdrawal(
       updated_at: now,
       reviewed_by: null,
       reviewed_at: null,
+    });
+    // a fraud signal (issue 17), in the same transaction: a flag for the admin, never a refusal
+    await flagSharedPayout(tx, {
+      withdrawalId: id,
+      userId: user._id,
+      accountNumber,
+      method: paymentMethod,
+      at: now,
     });
     const row = (await findWithdrawal(tx, id))!;
     return { status: 201, data: toWithdrawalDto(row, { admin: user.role === 'admin' }) };

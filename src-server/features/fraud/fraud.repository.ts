@@ -1,0 +1,276 @@
+import { type Selectable, type SqlBool, sql } from 'kysely';
+import { MAX_LINKED } from '../../contract/fraud';
+import { newId } from '../../db/ids';
+import type { FlagsTable } from '../../db/schema';
+import type { Conn } from '../tasks/tasks.repository';
+import { BANDS, bandLookups } from './fingerprint-bands';
+
+export type FlagRow = Selectable<FlagsTable> & { dismissed_by_name: string | null };
+
+export interface NewFlag {
+  itemType: FlagsTable['item_type'];
+  itemId: string;
+  userId: string;
+  kind: FlagsTable['kind'];
+  en: string;
+  tr: string;
+  related: string[];
+  at: string;
+}
+
+/** A signal on an item created in this transaction: one per item and kind. */
+export async function insertFlag(db: Conn, f: NewFlag): Promise<void> {
+  await db
+    .insertInto('flags')
+    .values({
+      _id: newId(),
+      item_type: f.itemType,
+      item_id: f.itemId,
+      user_id: f.userId,
+      kind: f.kind,
+      message_en: f.en,
+      message_tr: f.tr,
+      related: JSON.stringify(f.related),
+      created_at: f.at,
+      dismissed_at: null,
+      dismissed_by: null,
+      dismiss_note: null,
+    })
+    .onConflict((oc) => oc.columns(['item_id', 'kind']).doNothing())
+    .execute();
+}
+
+/**
+ * An account's signal, found again at every sign-up or sign-in: written once, its explanation
+ * and related accounts brought up to date; a dismissed one opens again only when it names
+ * accounts it did not name (the related ids are kept sorted, so equal lists compare equal).
+ */
+export async function upsertAccountFlag(db: Conn, f: NewFlag): Promise<void> {
+  const related = JSON.stringify([...f.related].sort());
+  const unchanged = sql<SqlBool>`flags.related = ${related}`;
+  await db
+    .insertInto('flags')
+    .values({
+      _id: newId(),
+      item_type: f.itemType,
+      item_id: f.itemId,
+      user_id: f.userId,
+      kind: f.kind,
+      message_en: f.en,
+      message_tr: f.tr,
+      related,
+      created_at: f.at,
+      dismissed_at: null,
+      dismissed_by: null,
+      dismiss_note: null,
+    })
+    .onConflict((oc) =>
+      oc.columns(['item_id', 'kind']).doUpdateSet({
+        message_en: f.en,
+        message_tr: f.tr,
+        related,
+        dismissed_at: sql`CASE WHEN ${unchanged} THEN flags.dismissed_at ELSE NULL END`,
+        dismissed_by: sql`CASE WHEN ${unchanged} THEN flags.dismissed_by ELSE NULL END`,
+        dismiss_note: sql`CASE WHEN ${unchanged} THEN flags.dismiss_note ELSE NULL END`,
+      }),
+    )
+    .execute();
+}
+
+function flagsWithNames(db: Conn) {
+  return db
+    .selectFrom('flags')
+    .leftJoin('users as d', 'd._id', 'flags.dismissed_by')
+    .selectAll('flags')
+    .select('d.name as dismissed_by_name');
+}
+
+/** The flags on these items (submissions, withdrawals, accounts), oldest first. */
+export async function flagsOn(db: Conn, itemIds: string[]): Promise<FlagRow[]> {
+  const ids = [...new Set(itemIds)];
+  if (ids.length === 0) return [];
+  return flagsWithNames(db).where('flags.item_id', 'in', ids).orderBy('flags.created_at').execute();
+}
+
+export function findFlag(db: Conn, id: string): Promise<FlagRow | undefined> {
+  return flagsWithNames(db).where('flags._id', '=', id).executeTakeFirst();
+}
+
+/** Dismisses a flag still open; false when it was dismissed already (or is gone). */
+export async function dismissFlagRow(
+  db: Conn,
+  id: string,
+  by: { adminId: string; note: string; at: string },
+): Promise<boolean> {
+  const res = await db
+    .updateTable('flags')
+    .set({ dismissed_at: by.at, dismissed_by: by.adminId, dismiss_note: by.note })
+    .where('_id', '=', id)
+    .where('dismissed_at', 'is', null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/**
+ * The "flagged" filter: the item, or its account, has a flag not dismissed. `item` and `user`
+ * are the columns of the outer query holding the item's id and its account's id.
+ */
+export function hasOpenFlag(item: string, user: string) {
+  return sql<SqlBool>`EXISTS (SELECT 1 FROM flags f WHERE f.item_id IN (${sql.ref(item)}, ${sql.ref(user)}) AND f.dismissed_at IS NULL)`;
+}
+
+export interface ProofCandidate {
+  _id: string;
+  user_id: string;
+  task_id: string;
+  proof_hash: string;
+  created_at: string;
+}
+
+/** Per band at most this many candidates: a picture thousands of proofs share is caught anyway. */
+const CANDIDATES_PER_BAND = 2000;
+
+/**
+ * The proofs sharing a band value within two bits with this hash (fingerprint-bands.ts): four
+ * index range lookups, each capped. Only the hash is read; the prints of the close ones after.
+ */
+export async function proofCandidates(db: Conn, hash: string): Promise<ProofCandidate[]> {
+  const lookups = bandLookups(hash);
+  const columns = ['proof_b0', 'proof_b1', 'proof_b2', 'proof_b3'] as const;
+  const found = new Map<string, ProofCandidate>();
+  for (let b = 0; b < BANDS; b++) {
+    const rows = (await db
+      .selectFrom('submissions')
+      .select(['_id', 'user_id', 'task_id', 'proof_hash', 'created_at'])
+      .where(columns[b], 'in', lookups[b])
+      .limit(CANDIDATES_PER_BAND)
+      .execute()) as ProofCandidate[];
+    for (const row of rows) found.set(row._id, row);
+  }
+  return [...found.values()];
+}
+
+/** The prints of these proofs (null for a proof the backfill has not reached). */
+export async function printsOf(db: Conn, ids: string[]): Promise<Map<string, string | null>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('submissions')
+    .select(['_id', 'proof_print'])
+    .where('_id', 'in', ids)
+    .execute();
+  return new Map(rows.map((r) => [r._id, r.proof_print]));
+}
+
+/** Other accounts that withdrew to this account number, newest first. */
+export async function accountsWithPayoutNumber(
+  db: Conn,
+  accountNumber: string,
+  exceptUserId: string,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('withdrawals')
+    .select('user_id')
+    .distinct()
+    .where('account_number', '=', accountNumber)
+    .where('user_id', '<>', exceptUserId)
+    .limit(MAX_LINKED)
+    .execute();
+  return rows.map((r) => r.user_id);
+}
+
+/** Other accounts (not deleted) with this device id. */
+export async function accountsWithDevice(
+  db: Conn,
+  deviceId: string,
+  exceptUserId: string,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('users')
+    .select('_id')
+    .where('device_id', '=', deviceId)
+    .where('_id', '<>', exceptUserId)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .limit(MAX_LINKED)
+    .execute();
+  return rows.map((r) => r._id);
+}
+
+/** Other accounts registered from this address since `since`. */
+export async function accountsFromAddress(
+  db: Conn,
+  address: string,
+  exceptUserId: string,
+  since: string,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('users')
+    .select('_id')
+    .where('register_ip', '=', address)
+    .where('created_at', '>=', since)
+    .where('_id', '<>', exceptUserId)
+    .orderBy('created_at', 'desc')
+    .limit(MAX_LINKED)
+    .execute();
+  return rows.map((r) => r._id);
+}
+
+export interface LinkRow {
+  _id: string;
+  name: string;
+  email: string;
+  status: 'active' | 'suspended' | 'banned';
+  deleted_at: string | null;
+  created_at: string;
+  via: 'payout' | 'device' | 'address';
+  detail: string;
+}
+
+/**
+ * The accounts linked to one: those that withdrew to one of its account numbers, those with its
+ * device id, those registered from its address (any time). At most MAX_LINKED of each.
+ */
+export async function linkedAccounts(db: Conn, userId: string): Promise<LinkRow[]> {
+  const me = await db
+    .selectFrom('users')
+    .select(['device_id', 'register_ip'])
+    .where('_id', '=', userId)
+    .executeTakeFirst();
+  if (!me) return [];
+  const person = ['u._id', 'u.name', 'u.email', 'u.status', 'u.deleted_at', 'u.created_at'] as const;
+  const payout = await db
+    .selectFrom('withdrawals as mine')
+    .innerJoin('withdrawals as other', 'other.account_number', 'mine.account_number')
+    .innerJoin('users as u', 'u._id', 'other.user_id')
+    .select(person)
+    .select(['mine.account_number as detail', 'mine.payment_method as method'])
+    .distinct()
+    .where('mine.user_id', '=', userId)
+    .where('other.user_id', '<>', userId)
+    .limit(MAX_LINKED)
+    .execute();
+  const out: LinkRow[] = payout.map(({ method: _m, ...r }) => ({ ...r, via: 'payout' as const }));
+  if (me.device_id) {
+    const rows = await db
+      .selectFrom('users as u')
+      .select(person)
+      .where('u.device_id', '=', me.device_id)
+      .where('u._id', '<>', userId)
+      .orderBy('u.created_at', 'desc')
+      .limit(MAX_LINKED)
+      .execute();
+    for (const r of rows) out.push({ ...r, via: 'device', detail: me.device_id });
+  }
+  if (me.register_ip) {
+    const rows = await db
+      .selectFrom('users as u')
+      .select(person)
+      .where('u.register_ip', '=', me.register_ip)
+      .where('u._id', '<>', userId)
+      .orderBy('u.created_at', 'desc')
+      .limit(MAX_LINKED)
+      .execute();
+    for (const r of rows) out.push({ ...r, via: 'address', detail: me.register_ip });
+  }
+  return out;
+}

@@ -1,0 +1,20 @@
+import { Hono } from 'hono';
+import { dismissFlagSchema } from '../../contract/fraud';
+import { requireAdmin } from '../../http/auth';
+import type { AppEnv } from '../../http/env';
+import { readJson } from '../../http/validate';
+import { dismissFlag, linkedAccountsOf } from './fraud.service';
+
+/** /api/admin/flags: dismissing a fraud signal (issue 17); only the note is read from the body. */
+export const adminFlagsRoutes = new Hono<AppEnv>().use('*', requireAdmin).put('/:id/dismiss', async (c) => {
+  const { note } = await readJson(c, dismissFlagSchema);
+  return c.json({
+    success: true,
+    data: await dismissFlag(c.var.deps, c.var.user._id, c.req.param('id'), note),
+  });
+});
+
+/** /api/admin/users/{id}/linked: accounts sharing a payout account, a device or a registration address. */
+export const adminLinkedRoutes = new Hono<AppEnv>().use('*', requireAdmin).get('/:id/linked', async (c) => {
+  return c.json({ success: true, data: await linkedAccountsOf(c.var.deps, c.req.param('id')) });
+});

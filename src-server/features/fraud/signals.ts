@@ -1,0 +1,181 @@
+import { derivedMinSeconds, MAX_FLAG_RELATED, REGISTRATION_BURST } from '../../contract/fraud';
+import type { Conn } from '../tasks/tasks.repository';
+import { isSamePicture } from './fingerprint-bands';
+import {
+  accountsFromAddress,
+  accountsWithDevice,
+  accountsWithPayoutNumber,
+  insertFlag,
+  type NewFlag,
+  printsOf,
+  proofCandidates,
+  upsertAccountFlag,
+} from './fraud.repository';
+
+/**
+ * The fraud signals (issue 17), each found where its item is created and stored with it. They
+ * only inform the admin who decides: nothing here refuses, holds or bans anything.
+ */
+
+const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
+
+export interface DuplicateMatch {
+  ids: string[];
+  others: number;
+  ownOtherTask: number;
+}
+
+/**
+ * Earlier proofs showing the same picture as a new screenshot proof: another account's (any
+ * task), or this account's for another task (a proof sent again for the same task after a
+ * rejection is not a duplicate). Nearest first, at most MAX_FLAG_RELATED. Read before the
+ * submission's transaction: the lookup takes no write lock.
+ */
+export async function findDuplicateProofs(
+  db: Conn,
+  proof: { userId: string; taskId: string; hash: string; print: string },
+): Promise<DuplicateMatch | null> {
+  const close = (await proofCandidates(db, proof.hash)).filter(
+    (c) => c.user_id !== proof.userId || c.task_id !== proof.taskId,
+  );
+  if (close.length === 0) return null;
+  const prints = await printsOf(
+    db,
+    close.map((c) => c._id),
+  );
+  const matches = close
+    .map((c) => ({ c, ...isSamePicture(proof, { hash: c.proof_hash, print: prints.get(c._id) ?? null }) }))
+    .filter((m) => m.same)
+    .sort((a, b) => a.bits - b.bits || a.c.created_at.localeCompare(b.c.created_at))
+    .slice(0, MAX_FLAG_RELATED);
+  if (matches.length === 0) return null;
+  const others = matches.filter((m) => m.c.user_id !== proof.userId).length;
+  return { ids: matches.map((m) => m.c._id), others, ownOtherTask: matches.length - others };
+}
+
+export function duplicateProofFlag(
+  match: DuplicateMatch,
+  item: { submissionId: string; userId: string; at: string },
+): NewFlag {
+  const n = match.ids.length;
+  const en: string[] = [];
+  const tr: string[] = [];
+  if (match.others > 0) {
+    en.push(`${match.others} by ${plural(match.others, 'another account', 'other accounts')}`);
+    tr.push(`${match.others} tanesi başka hesaplardan`);
+  }
+  if (match.ownOtherTask > 0) {
+    en.push(`${match.ownOtherTask} by this account for another task`);
+    tr.push(`${match.ownOtherTask} tanesi bu hesabın başka görevlerinden`);
+  }
+  return {
+    itemType: 'submission',
+    itemId: item.submissionId,
+    userId: item.userId,
+    kind: 'duplicate_proof',
+    en: `The screenshot matches ${n} earlier ${plural(n, 'proof', 'proofs')} (${en.join(', ')})`,
+    tr: `Ekran görüntüsü daha önce gönderilmiş ${n} kanıtla eşleşiyor (${tr.join(', ')})`,
+    related: match.ids,
+    at: item.at,
+  };
+}
+
+/**
+ * A proof sent sooner after its start than the task allows (its minSeconds, or a quarter of its
+ * estimated time): null when it took long enough.
+ */
+export function tooFastFlag(input: {
+  submissionId: string;
+  userId: string;
+  task: { _id: string; min_seconds: number | null; estimated_time: number | null };
+  startedAt: string;
+  sentAt: string;
+}): NewFlag | null {
+  const minimum = input.task.min_seconds ?? derivedMinSeconds(input.task.estimated_time);
+  const seconds = Math.max(0, Math.floor((Date.parse(input.sentAt) - Date.parse(input.startedAt)) / 1000));
+  if (minimum <= 0 || seconds >= minimum) return null;
+  return {
+    itemType: 'submission',
+    itemId: input.submissionId,
+    userId: input.userId,
+    kind: 'too_fast',
+    en: `Sent ${seconds} s after starting; this task takes at least ${minimum} s`,
+    tr: `Başladıktan ${seconds} sn sonra gönderildi; bu görev en az ${minimum} sn sürer`,
+    related: [input.task._id],
+    at: input.sentAt,
+  };
+}
+
+/** In the withdrawal's own transaction: other accounts that withdrew to the same account number. */
+export async function flagSharedPayout(
+  db: Conn,
+  w: { withdrawalId: string; userId: string; accountNumber: string; method: 'papara' | 'iban'; at: string },
+): Promise<boolean> {
+  const others = await accountsWithPayoutNumber(db, w.accountNumber, w.userId);
+  if (others.length === 0) return false;
+  const n = others.length;
+  const what = w.method === 'iban' ? 'IBAN' : 'Papara number';
+  const whatTr = w.method === 'iban' ? 'IBAN' : 'Papara numarası';
+  await insertFlag(db, {
+    itemType: 'withdrawal',
+    itemId: w.withdrawalId,
+    userId: w.userId,
+    kind: 'shared_payout',
+    en: `This ${what} was also used by ${n} other ${plural(n, 'account', 'accounts')}`,
+    tr: `Bu ${whatTr} ${n} başka hesap tarafından da kullanıldı`,
+    related: others.slice(0, MAX_FLAG_RELATED),
+    at: w.at,
+  });
+  return true;
+}
+
+/**
+ * At sign-up and at every sign-in with a device id: other accounts with the same device id
+ * make this account's shared_device flag (kept up to date).
+ */
+export async function flagSharedDevice(
+  db: Conn,
+  account: { userId: string; deviceId: string | null; at: string },
+): Promise<boolean> {
+  if (!account.deviceId) return false;
+  const others = await accountsWithDevice(db, account.deviceId, account.userId);
+  if (others.length === 0) return false;
+  const n = others.length;
+  await upsertAccountFlag(db, {
+    itemType: 'user',
+    itemId: account.userId,
+    userId: account.userId,
+    kind: 'shared_device',
+    en: `This device is also used by ${n} other ${plural(n, 'account', 'accounts')}`,
+    tr: `Bu cihazı ${n} başka hesap daha kullanıyor`,
+    related: others.slice(0, MAX_FLAG_RELATED),
+    at: account.at,
+  });
+  return true;
+}
+
+/**
+ * At sign-up: REGISTRATION_BURST or more accounts registered from this address within 24 hours
+ * (this one included) make this account's address_burst flag.
+ */
+export async function flagAddressBurst(
+  db: Conn,
+  account: { userId: string; address: string; at: string },
+): Promise<boolean> {
+  if (!account.address || account.address === 'local') return false;
+  const since = new Date(Date.parse(account.at) - 86_400_000).toISOString();
+  const others = await accountsFromAddress(db, account.address, account.userId, since);
+  const n = others.length + 1;
+  if (n < REGISTRATION_BURST) return false;
+  await upsertAccountFlag(db, {
+    itemType: 'user',
+    itemId: account.userId,
+    userId: account.userId,
+    kind: 'address_burst',
+    en: `${n} accounts were registered from this address within a day`,
+    tr: `Bu adresten bir gün içinde ${n} hesap açıldı`,
+    related: others.slice(0, MAX_FLAG_RELATED),
+    at: account.at,
+  });
+  return true;
+}

@@ -72,6 +72,9 @@ const ROUTES: Record<string, Access> = {
   'PUT /api/admin/submissions/:id/appeal': 'admin',
   'GET /api/admin/submissions/recent': 'admin',
   'GET /api/admin/submissions': 'admin',
+  'GET /api/admin/submissions/:id': 'admin',
+  'GET /api/admin/users/:id/linked': 'admin',
+  'PUT /api/admin/flags/:id/dismiss': 'admin',
   'GET /api/admin/notifications/status': 'admin',
   // the first-run setup link's token is its access, whoever calls (features/setup/setup.test.ts);
   // here an admin exists, so every caller gets 409 setup_done

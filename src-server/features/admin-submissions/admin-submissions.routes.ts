@@ -22,7 +22,7 @@ export const adminSubmissionsRoutes = new Hono<AppEnv>()
     const filter = check(pendingIdsQuerySchema, c.req.query());
     return c.json({ success: true, data: await reviewableIds(c.var.deps, c.var.user._id, filter) });
   })
-  .get('/:id{[0-9a-f]{24}}', async (c) => {
+  .get('/:id', async (c) => {
     return c.json({ success: true, data: await adminSubmission(c.var.deps, c.req.param('id')) });
   })
   .get('/', async (c) => {

@@ -74,6 +74,7 @@ describe('GET /api/admin/submissions', () => {
       feedbackCode: null,
       rejectionReason: null,
       automaticComment: null,
+      flags: [],
       reward: 7,
       autoApproved: false,
       appeal: null,

@@ -234,6 +234,7 @@ describe('GET /api/admin/withdraws', () => {
         rejectionReason: null,
         description: null,
         user: { _id: ayse._id, name: 'Ayşe Kaya' },
+        flags: [],
       },
     ]);
   });

@@ -41,7 +41,6 @@ export function newUserRow(user: NewUser): Insertable<UsersTable> {
     profile_image: null,
     one_signal_id: null,
     device_id: null,
-    register_ip: null,
     last_active: null,
     deleted_at: null,
     updated_at: user.created_at,

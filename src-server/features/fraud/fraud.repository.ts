@@ -18,24 +18,28 @@ export interface NewFlag {
   at: string;
 }
 
+function flagValues(f: NewFlag, related: string[]) {
+  return {
+    _id: newId(),
+    item_type: f.itemType,
+    item_id: f.itemId,
+    user_id: f.userId,
+    kind: f.kind,
+    message_en: f.en,
+    message_tr: f.tr,
+    related: JSON.stringify(related),
+    created_at: f.at,
+    dismissed_at: null,
+    dismissed_by: null,
+    dismiss_note: null,
+  };
+}
+
 /** A signal on an item created in this transaction: one per item and kind. */
 export async function insertFlag(db: Conn, f: NewFlag): Promise<void> {
   await db
     .insertInto('flags')
-    .values({
-      _id: newId(),
-      item_type: f.itemType,
-      item_id: f.itemId,
-      user_id: f.userId,
-      kind: f.kind,
-      message_en: f.en,
-      message_tr: f.tr,
-      related: JSON.stringify(f.related),
-      created_at: f.at,
-      dismissed_at: null,
-      dismissed_by: null,
-      dismiss_note: null,
-    })
+    .values(flagValues(f, f.related))
     .onConflict((oc) => oc.columns(['item_id', 'kind']).doNothing())
     .execute();
 }
@@ -46,29 +50,16 @@ export async function insertFlag(db: Conn, f: NewFlag): Promise<void> {
  * accounts it did not name (the related ids are kept sorted, so equal lists compare equal).
  */
 export async function upsertAccountFlag(db: Conn, f: NewFlag): Promise<void> {
-  const related = JSON.stringify([...f.related].sort());
-  const unchanged = sql<SqlBool>`flags.related = ${related}`;
+  const values = flagValues(f, [...f.related].sort());
+  const unchanged = sql<SqlBool>`flags.related = ${values.related}`;
   await db
     .insertInto('flags')
-    .values({
-      _id: newId(),
-      item_type: f.itemType,
-      item_id: f.itemId,
-      user_id: f.userId,
-      kind: f.kind,
-      message_en: f.en,
-      message_tr: f.tr,
-      related,
-      created_at: f.at,
-      dismissed_at: null,
-      dismissed_by: null,
-      dismiss_note: null,
-    })
+    .values(values)
     .onConflict((oc) =>
       oc.columns(['item_id', 'kind']).doUpdateSet({
         message_en: f.en,
         message_tr: f.tr,
-        related,
+        related: values.related,
         dismissed_at: sql`CASE WHEN ${unchanged} THEN flags.dismissed_at ELSE NULL END`,
         dismissed_by: sql`CASE WHEN ${unchanged} THEN flags.dismissed_by ELSE NULL END`,
         dismiss_note: sql`CASE WHEN ${unchanged} THEN flags.dismiss_note ELSE NULL END`,
@@ -178,40 +169,20 @@ export async function accountsWithPayoutNumber(
   return rows.map((r) => r.user_id);
 }
 
-/** Other accounts (not deleted) with this device id. */
-export async function accountsWithDevice(
+/**
+ * Other accounts with this device id, or registered from this address (since `since`), newest
+ * first. A deleted account has neither any more.
+ */
+export async function accountsSharing(
   db: Conn,
-  deviceId: string,
+  column: 'device_id' | 'register_ip',
+  value: string,
   exceptUserId: string,
+  since?: string,
 ): Promise<string[]> {
-  const rows = await db
-    .selectFrom('users')
-    .select('_id')
-    .where('device_id', '=', deviceId)
-    .where('_id', '<>', exceptUserId)
-    .where('deleted_at', 'is', null)
-    .orderBy('created_at', 'desc')
-    .limit(MAX_LINKED)
-    .execute();
-  return rows.map((r) => r._id);
-}
-
-/** Other accounts registered from this address since `since`. */
-export async function accountsFromAddress(
-  db: Conn,
-  address: string,
-  exceptUserId: string,
-  since: string,
-): Promise<string[]> {
-  const rows = await db
-    .selectFrom('users')
-    .select('_id')
-    .where('register_ip', '=', address)
-    .where('created_at', '>=', since)
-    .where('_id', '<>', exceptUserId)
-    .orderBy('created_at', 'desc')
-    .limit(MAX_LINKED)
-    .execute();
+  let query = db.selectFrom('users').select('_id').where(column, '=', value).where('_id', '<>', exceptUserId);
+  if (since) query = query.where('created_at', '>=', since);
+  const rows = await query.orderBy('created_at', 'desc').limit(MAX_LINKED).execute();
   return rows.map((r) => r._id);
 }
 
@@ -250,27 +221,21 @@ export async function linkedAccounts(db: Conn, userId: string): Promise<LinkRow[
     .limit(MAX_LINKED)
     .execute();
   const out: LinkRow[] = payout.map(({ method: _m, ...r }) => ({ ...r, via: 'payout' as const }));
-  if (me.device_id) {
+  const shared = [
+    ['device', 'device_id', me.device_id],
+    ['address', 'register_ip', me.register_ip],
+  ] as const;
+  for (const [via, column, value] of shared) {
+    if (!value) continue;
     const rows = await db
       .selectFrom('users as u')
       .select(person)
-      .where('u.device_id', '=', me.device_id)
+      .where(`u.${column}`, '=', value)
       .where('u._id', '<>', userId)
       .orderBy('u.created_at', 'desc')
       .limit(MAX_LINKED)
       .execute();
-    for (const r of rows) out.push({ ...r, via: 'device', detail: me.device_id });
-  }
-  if (me.register_ip) {
-    const rows = await db
-      .selectFrom('users as u')
-      .select(person)
-      .where('u.register_ip', '=', me.register_ip)
-      .where('u._id', '<>', userId)
-      .orderBy('u.created_at', 'desc')
-      .limit(MAX_LINKED)
-      .execute();
-    for (const r of rows) out.push({ ...r, via: 'address', detail: me.register_ip });
+    for (const r of rows) out.push({ ...r, via, detail: value });
   }
   return out;
 }

@@ -3,19 +3,11 @@ import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
 import { recordAudit } from '../audit/audit.repository';
+import { textList } from '../tasks/tasks.mapper';
 import { findUserById } from '../users/users.repository';
 import { dismissFlagRow, type FlagRow, findFlag, flagsOn, linkedAccounts } from './fraud.repository';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
-
-function relatedIds(json: string): string[] {
-  try {
-    const value: unknown = JSON.parse(json);
-    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-  } catch {
-    return [];
-  }
-}
 
 export function toFlagDto(row: FlagRow): FlagDto {
   return {
@@ -25,7 +17,7 @@ export function toFlagDto(row: FlagRow): FlagDto {
     itemId: row.item_id,
     message: row.message_en,
     messages: { en: row.message_en, tr: row.message_tr },
-    related: relatedIds(row.related),
+    related: textList(row.related),
     dismissed: row.dismissed_at !== null,
     dismissedAt: row.dismissed_at,
     dismissedBy: row.dismissed_by ? { _id: row.dismissed_by, name: row.dismissed_by_name ?? '' } : null,

@@ -2,8 +2,7 @@ import { derivedMinSeconds, MAX_FLAG_RELATED, REGISTRATION_BURST } from '../../c
 import type { Conn } from '../tasks/tasks.repository';
 import { isSamePicture } from './fingerprint-bands';
 import {
-  accountsFromAddress,
-  accountsWithDevice,
+  accountsSharing,
   accountsWithPayoutNumber,
   insertFlag,
   type NewFlag,
@@ -138,7 +137,7 @@ export async function flagSharedDevice(
   account: { userId: string; deviceId: string | null; at: string },
 ): Promise<boolean> {
   if (!account.deviceId) return false;
-  const others = await accountsWithDevice(db, account.deviceId, account.userId);
+  const others = await accountsSharing(db, 'device_id', account.deviceId, account.userId);
   if (others.length === 0) return false;
   const n = others.length;
   await upsertAccountFlag(db, {
@@ -164,7 +163,7 @@ export async function flagAddressBurst(
 ): Promise<boolean> {
   if (!account.address || account.address === 'local') return false;
   const since = new Date(Date.parse(account.at) - 86_400_000).toISOString();
-  const others = await accountsFromAddress(db, account.address, account.userId, since);
+  const others = await accountsSharing(db, 'register_ip', account.address, account.userId, since);
   const n = others.length + 1;
   if (n < REGISTRATION_BURST) return false;
   await upsertAccountFlag(db, {

@@ -6,7 +6,8 @@ import type { CommentCounts, CommentRow } from './task-comments.repository';
 import type { TaskRow } from './tasks.repository';
 import type { UserTaskRecordRow } from './user-tasks.repository';
 
-function textList(json: string): string[] {
+/** A JSON array of strings as stored in a TEXT column; anything else reads as empty. */
+export function textList(json: string): string[] {
   try {
     const value: unknown = JSON.parse(json);
     return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];

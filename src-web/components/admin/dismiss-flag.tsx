@@ -33,12 +33,18 @@ export function DismissFlag({ flag, label }: { flag: FlagDto; label: string }) {
       toast.success(t('dismiss.done'));
     },
     onError: (err) => {
+      if (err instanceof ApiError && err.errors.note) {
+        setFailure(t('dismiss.noteRequired'));
+        return;
+      }
+      const message = actionError(t, err, 'adminFraud:dismiss.failed');
+      setFailure(message);
       if (err instanceof ApiError && err.code === 'flag_dismissed') {
-        // another admin was quicker: show who, with the lists loaded again
+        // another admin was quicker: the lists are loaded again to show who (under the Flagged
+        // filter the item may leave the list and its window close, so a toast says it too)
+        toast.error(message);
         void queryClient.invalidateQueries({ queryKey: adminKeys.all });
       }
-      if (err instanceof ApiError && err.errors.note) setFailure(t('dismiss.noteRequired'));
-      else setFailure(actionError(t, err, 'adminFraud:dismiss.failed'));
     },
   });
   const valid = dismissFlagSchema.safeParse({ note }).success;

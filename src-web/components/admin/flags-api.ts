@@ -29,9 +29,23 @@ export function openFlags(flags: readonly FlagDto[] | undefined): FlagDto[] {
 /** Kinds whose `related` are account ids (shared payout, shared device, address burst). */
 export const ACCOUNT_KINDS: readonly FlagKind[] = ['shared_payout', 'shared_device', 'address_burst'];
 
-/** Open flags first, each group oldest first (the server's order). */
+/** The order flags are listed in: what needs the closest look first. */
+const KIND_ORDER: readonly FlagKind[] = [
+  'duplicate_proof',
+  'shared_payout',
+  'too_fast',
+  'shared_device',
+  'address_burst',
+];
+
+/** Open flags first, then by kind (KIND_ORDER), then oldest first. */
 export function sortFlags(flags: readonly FlagDto[]): FlagDto[] {
-  return [...flags.filter((f) => !f.dismissed), ...flags.filter((f) => f.dismissed)];
+  return [...flags].sort(
+    (a, b) =>
+      Number(a.dismissed) - Number(b.dismissed) ||
+      KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) ||
+      a.createdAt.localeCompare(b.createdAt),
+  );
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

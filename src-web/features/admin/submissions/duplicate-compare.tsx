@@ -87,7 +87,6 @@ function ProofCard({
           <img
             src={thumb}
             alt={t('compare.alt', { name: s.user.name, title: s.task.title })}
-            loading="lazy"
             decoding="async"
           />
         </a>

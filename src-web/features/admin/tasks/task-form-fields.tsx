@@ -215,7 +215,8 @@ export function TaskFormFields({ values, errors, set, minSecondsInForce }: Props
           data-testid="min-seconds"
         />
         <p id="minSeconds-hint" className="muted small field-hint" data-testid="min-seconds-hint">
-          {t('taskForm.minSecondsHint')} <MinSecondsNow values={values} inForce={minSecondsInForce} />
+          {t('taskForm.minSecondsHint')}
+          <MinSecondsNow values={values} inForce={minSecondsInForce} />
         </p>
       </Field>
       {(['steps', 'requirements'] as const).map((key) => (
@@ -250,5 +251,10 @@ function MinSecondsNow({ values, inForce }: { values: TaskFormValues; inForce?: 
     if (blank) parts.push(t('taskForm.minSecondsDerived', { value: now }));
     else if (inForce !== undefined) parts.push(t('taskForm.minSecondsAfterSave', { value: now }));
   }
-  return <>{parts.join(' ')}</>;
+  if (parts.length === 0) return null;
+  return (
+    <strong className="field-hint-now" data-testid="min-seconds-now">
+      {parts.join(' ')}
+    </strong>
+  );
 }

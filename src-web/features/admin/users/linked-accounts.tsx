@@ -85,11 +85,13 @@ function LinkList({ links }: { links: LinkedAccountDto['links'] }) {
   return (
     <ul className="linked-ways">
       {links.map((l) => (
-        <li key={`${l.via}:${l.detail}`} data-testid="linked-way" data-via={l.via}>
+        <li key={`${l.via}:${l.detail}`} className="ar-stack" data-testid="linked-way" data-via={l.via}>
           <span>{t(`linked.via.${l.via}`)}</span>{' '}
-          <span className="muted small ar-mono ar-break">
-            {l.via === 'payout' ? formatAccountNumber(l.detail) : l.detail}
-          </span>
+          {l.via === 'payout' ? (
+            <span className="muted small ar-mono ar-account">{formatAccountNumber(l.detail)}</span>
+          ) : (
+            <span className="muted small ar-mono ar-break">{l.detail}</span>
+          )}
         </li>
       ))}
     </ul>

@@ -157,6 +157,15 @@ describe('the fraud signals on the admin screens', () => {
       expect(flagged.items.map((i) => i.user._id)).toEqual([s.copier.id, s.copier.id]);
 
       const { context, page, errors } = await adminPage(lang, size);
+      // the dashboard's pending withdrawals mark the shared payout account
+      await page.goto('/admin');
+      const pending = page.locator('[data-testid=pending-withdrawals] tr', { hasText: s.copier.name });
+      await pending.waitFor();
+      expect(await pending.locator('[data-testid=flag-badge]').getAttribute('data-kinds')).toBe(
+        'shared_payout',
+      );
+      const clean = page.locator('[data-testid=pending-withdrawals] tr', { hasText: s.original.name });
+      expect(await clean.locator('[data-testid=flag-badge]').count()).toBe(0);
       await page.goto(`/admin/submissions?q=${encodeURIComponent(s.prefix)}`);
       const rows = page.locator('[data-testid=submission-row]');
       await expect.poll(() => rows.count()).toBe(3);

@@ -1,10 +1,12 @@
 import enAdmin from './en/admin.json';
+import enAdminFraud from './en/adminFraud.json';
 import enAdminReview from './en/adminReview.json';
 import trAdmin from './tr/admin.json';
+import trAdminFraud from './tr/adminFraud.json';
 import trAdminReview from './tr/adminReview.json';
 
 /** The admin screens' namespaces: loaded with the admin layout (lib/i18n.ts loadAdminLocales). */
 export const adminResources = {
-  en: { admin: enAdmin, adminReview: enAdminReview },
-  tr: { admin: trAdmin, adminReview: trAdminReview },
+  en: { admin: enAdmin, adminReview: enAdminReview, adminFraud: enAdminFraud },
+  tr: { admin: trAdmin, adminReview: trAdminReview, adminFraud: trAdminFraud },
 } as const;

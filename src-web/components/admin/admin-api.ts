@@ -110,13 +110,16 @@ export const reviewSubmission = (submissionId: string, request: ReviewRequest, k
     headers: withKey(key),
   });
 
-/** The pending submissions matching the search that this admin may review (at most `limit`). */
-/** The pending ids matching the screen's search and its task or worker. */
-export const fetchPendingIds = (filter: { q: string; task: string; user: string }) => {
+/**
+ * The pending ids matching the screen's search, its task or worker and its "Flagged" filter that
+ * this admin may review (at most `limit`).
+ */
+export const fetchPendingIds = (filter: { q: string; task: string; user: string; flagged: boolean }) => {
   const params = new URLSearchParams();
   if (filter.q) params.set('q', filter.q);
   if (filter.task) params.set('task', filter.task);
   if (filter.user) params.set('user', filter.user);
+  if (filter.flagged) params.set('flagged', 'true');
   const query = params.toString();
   return getData<{ ids: string[]; total: number; limit: number }>(
     `/admin/submissions/pending-ids${query ? `?${query}` : ''}`,

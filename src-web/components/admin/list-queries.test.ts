@@ -49,12 +49,20 @@ describe('the user list query', () => {
 
 describe('the submission list query', () => {
   it('defaults to pending', () => {
-    expect(readSubmissionList(params(''))).toEqual({ status: 'pending', q: '', task: '', user: '', page: 1 });
+    expect(readSubmissionList(params(''))).toEqual({
+      status: 'pending',
+      q: '',
+      task: '',
+      user: '',
+      flagged: false,
+      page: 1,
+    });
     expect(readSubmissionList(params('status=nope'))).toEqual({
       status: 'pending',
       q: '',
       task: '',
       user: '',
+      flagged: false,
       page: 1,
     });
   });
@@ -66,6 +74,7 @@ describe('the submission list query', () => {
       q: '',
       task: '',
       user: '',
+      flagged: false,
       page: 2,
     });
     expect(readSubmissionList(params('q=%20Ay%C5%9Fe%20'))).toEqual({
@@ -73,6 +82,7 @@ describe('the submission list query', () => {
       q: 'Ayşe',
       task: '',
       user: '',
+      flagged: false,
       page: 1,
     });
   });
@@ -80,34 +90,44 @@ describe('the submission list query', () => {
   it('reads one task and one worker by id, and ignores anything else there', () => {
     const id = '0123456789abcdef01234567';
     expect(readSubmissionList(params(`task=${id}&user=nope`))).toMatchObject({ task: id, user: '' });
-    expect(submissionListSearch({ status: 'all', q: '', task: id, user: '', page: 1 })).toBe(
+    expect(submissionListSearch({ status: 'all', q: '', task: id, user: '', flagged: false, page: 1 })).toBe(
       `?status=all&task=${id}`,
     );
-    expect(submissionListApiQuery({ status: 'pending', q: '', task: '', user: id, page: 1 })).toBe(
-      `?status=pending&user=${id}&page=1&limit=10`,
-    );
+    expect(
+      submissionListApiQuery({ status: 'pending', q: '', task: '', user: id, flagged: false, page: 1 }),
+    ).toBe(`?status=pending&user=${id}&page=1&limit=10`);
   });
 
   it('puts only the non-defaults in the URL', () => {
-    expect(submissionListSearch({ status: 'pending', q: '', task: '', user: '', page: 1 })).toBe('');
-    expect(submissionListSearch({ status: 'pending', q: 'ayşe', task: '', user: '', page: 1 })).toBe(
-      '?q=ay%C5%9Fe',
-    );
-    expect(submissionListSearch({ status: 'all', q: '', task: '', user: '', page: 3 })).toBe(
+    expect(
+      submissionListSearch({ status: 'pending', q: '', task: '', user: '', flagged: false, page: 1 }),
+    ).toBe('');
+    expect(
+      submissionListSearch({ status: 'pending', q: 'ayşe', task: '', user: '', flagged: false, page: 1 }),
+    ).toBe('?q=ay%C5%9Fe');
+    expect(submissionListSearch({ status: 'all', q: '', task: '', user: '', flagged: false, page: 3 })).toBe(
       '?status=all&page=3',
     );
   });
 
+  it('keeps the flagged filter in the URL and sends it to the server', () => {
+    expect(readSubmissionList(params('flagged=true')).flagged).toBe(true);
+    expect(readSubmissionList(params('flagged=1')).flagged).toBe(false);
+    const state = { status: 'pending' as const, q: '', task: '', user: '', flagged: true, page: 1 };
+    expect(submissionListSearch(state)).toBe('?flagged=true');
+    expect(submissionListApiQuery(state)).toBe('?status=pending&flagged=true&page=1&limit=10');
+  });
+
   it('sends no status for all', () => {
-    expect(submissionListApiQuery({ status: 'all', q: '', task: '', user: '', page: 1 })).toBe(
-      '?page=1&limit=10',
-    );
-    expect(submissionListApiQuery({ status: 'all', q: 'bora', task: '', user: '', page: 1 })).toBe(
-      '?q=bora&page=1&limit=10',
-    );
-    expect(submissionListApiQuery({ status: 'pending', q: '', task: '', user: '', page: 2 })).toBe(
-      '?status=pending&page=2&limit=10',
-    );
+    expect(
+      submissionListApiQuery({ status: 'all', q: '', task: '', user: '', flagged: false, page: 1 }),
+    ).toBe('?page=1&limit=10');
+    expect(
+      submissionListApiQuery({ status: 'all', q: 'bora', task: '', user: '', flagged: false, page: 1 }),
+    ).toBe('?q=bora&page=1&limit=10');
+    expect(
+      submissionListApiQuery({ status: 'pending', q: '', task: '', user: '', flagged: false, page: 2 }),
+    ).toBe('?status=pending&page=2&limit=10');
   });
 });
 
@@ -118,6 +138,7 @@ describe('the withdrawal list query', () => {
       from: '2026-01-01',
       to: '2026-01-31',
       q: 'TR12',
+      flagged: false,
       page: 2,
     });
   });
@@ -129,10 +150,29 @@ describe('the withdrawal list query', () => {
   });
 
   it('writes the URL and the API query', () => {
-    const state = { status: 'rejected' as const, from: '2026-02-01', to: '', q: ' Ali ', page: 1 };
+    const state = {
+      status: 'rejected' as const,
+      from: '2026-02-01',
+      to: '',
+      q: ' Ali ',
+      flagged: false,
+      page: 1,
+    };
     expect(withdrawalListSearch(state)).toBe('?status=rejected&from=2026-02-01&q=Ali');
     expect(withdrawalListApiQuery(state)).toBe('?status=rejected&from=2026-02-01&q=Ali&page=1&limit=10');
     expect(withdrawalListApiQuery(EMPTY_WITHDRAWAL_FILTERS)).toBe('?page=1&limit=10');
+  });
+
+  it('reads, writes and sends the flagged filter', () => {
+    expect(readWithdrawalList(params('flagged=true&status=pending'))).toEqual({
+      ...EMPTY_WITHDRAWAL_FILTERS,
+      status: 'pending',
+      flagged: true,
+    });
+    const state = { ...EMPTY_WITHDRAWAL_FILTERS, flagged: true };
+    expect(withdrawalListSearch(state)).toBe('?flagged=true');
+    expect(withdrawalListApiQuery(state)).toBe('?flagged=true&page=1&limit=10');
+    expect(hasWithdrawalFilters(state)).toBe(true);
   });
 
   it('knows when a reset has something to clear', () => {

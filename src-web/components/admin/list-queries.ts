@@ -67,8 +67,13 @@ export interface SubmissionListState {
   /** one task's proofs, one worker's proofs (ids; '' for any) */
   task: string;
   user: string;
+  /** only the proofs with a fraud signal not dismissed (theirs or their worker's account's) */
+  flagged: boolean;
   page: number;
 }
+
+/** `flagged=true` in the URL, as the API spells it. */
+const readFlagged = (params: URLSearchParams) => params.get('flagged') === 'true';
 
 const idParam = (v: string | null) => (v && /^[0-9a-f]{24}$/.test(v) ? v : '');
 
@@ -80,6 +85,7 @@ export function readSubmissionList(params: URLSearchParams): SubmissionListState
     q: (params.get('q') ?? '').trim(),
     task: idParam(params.get('task')),
     user: idParam(params.get('user')),
+    flagged: readFlagged(params),
     page: readPage(params.get('page')),
   };
 }
@@ -90,6 +96,7 @@ export function submissionListSearch(state: SubmissionListState): string {
     q: state.q || undefined,
     task: state.task || undefined,
     user: state.user || undefined,
+    flagged: state.flagged ? 'true' : undefined,
     page: state.page > 1 ? state.page : undefined,
   });
 }
@@ -101,6 +108,7 @@ export function submissionListApiQuery(state: SubmissionListState): string {
     q: state.q || undefined,
     task: state.task || undefined,
     user: state.user || undefined,
+    flagged: state.flagged ? 'true' : undefined,
     page: state.page,
     limit: SUBMISSIONS_PAGE_SIZE,
   });
@@ -117,6 +125,8 @@ export interface WithdrawalListState {
   from: string;
   to: string;
   q: string;
+  /** only withdrawals with a fraud signal not dismissed (theirs or their account's) */
+  flagged: boolean;
   page: number;
 }
 
@@ -125,6 +135,7 @@ export const EMPTY_WITHDRAWAL_FILTERS: WithdrawalListState = {
   from: '',
   to: '',
   q: '',
+  flagged: false,
   page: 1,
 };
 
@@ -138,6 +149,7 @@ export function readWithdrawalList(params: URLSearchParams): WithdrawalListState
     from: readDay(params.get('from')),
     to: readDay(params.get('to')),
     q: (params.get('q') ?? '').trim(),
+    flagged: readFlagged(params),
     page: readPage(params.get('page')),
   };
 }
@@ -148,6 +160,7 @@ export function withdrawalListSearch(state: WithdrawalListState): string {
     from: state.from,
     to: state.to,
     q: state.q.trim(),
+    flagged: state.flagged ? 'true' : undefined,
     page: state.page > 1 ? state.page : undefined,
   });
 }
@@ -158,6 +171,7 @@ export function withdrawalListApiQuery(state: WithdrawalListState): string {
     from: state.from,
     to: state.to,
     q: state.q.trim(),
+    flagged: state.flagged ? 'true' : undefined,
     page: state.page,
     limit: WITHDRAWALS_PAGE_SIZE,
   });
@@ -165,7 +179,9 @@ export function withdrawalListApiQuery(state: WithdrawalListState): string {
 
 /** Whether any filter differs from the defaults (the reset button is offered then). */
 export function hasWithdrawalFilters(state: WithdrawalListState): boolean {
-  return state.status !== 'all' || state.from !== '' || state.to !== '' || state.q.trim() !== '';
+  return (
+    state.status !== 'all' || state.from !== '' || state.to !== '' || state.q.trim() !== '' || state.flagged
+  );
 }
 
 /** A date range whose start is after its end: nothing to ask the server, a message to show. */

@@ -4,6 +4,7 @@ import { Link } from 'react-router-dom';
 import type { WithdrawalDto } from '../../../../src-server/contract/withdrawals';
 import { paths } from '../../../app/paths';
 import { actionError } from '../../../components/admin/action-error';
+import { FlagBadge } from '../../../components/admin/flag-badge';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { useToast } from '../../../components/toast';
 import { useIsSelf } from '../../../lib/auth';
@@ -76,7 +77,10 @@ export function PendingWithdrawals({ items, total }: { items: WithdrawalDto[]; t
                     {formatDateTime(w.createdAt)}
                   </td>
                   <td data-label={t('dashboard.withdrawals.user')}>
-                    <Link to={paths.adminUser(w.user._id)}>{w.user.name}</Link>
+                    <div className="ar-stack flag-cell">
+                      <Link to={paths.adminUser(w.user._id)}>{w.user.name}</Link>
+                      <FlagBadge flags={w.flags} />
+                    </div>
                   </td>
                   <td className="nowrap strong" data-label={t('dashboard.withdrawals.amount')}>
                     {formatMoney(w.amount)}

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { AdminSubmissionDto } from '../../../../src-server/contract/admin';
 import { paths } from '../../../app/paths';
+import { FlagBadge } from '../../../components/admin/flag-badge';
 import { StatusBadge } from '../../../components/admin/status-badge';
 import { ProofThumb } from '../../../components/proof-thumb';
 import { formatDateTime, formatMoney } from '../../../lib/format';
@@ -51,7 +52,10 @@ export function RecentSubmissions({ items }: { items: AdminSubmissionDto[] }) {
                     {formatMoney(s.reward)}
                   </td>
                   <td data-label={t('dashboard.recent.status')}>
-                    <StatusBadge status={s.status} />
+                    <div className="ar-badges">
+                      <StatusBadge status={s.status} />
+                      <FlagBadge flags={s.flags} />
+                    </div>
                   </td>
                 </tr>
               ))}

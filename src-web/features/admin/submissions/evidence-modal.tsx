@@ -8,6 +8,7 @@ import { useIsSelf } from '../../../lib/auth';
 import { shownFeedback } from '../../../lib/feedback';
 import { formatDateTime, formatMoney } from '../../../lib/format';
 import { AppealDecision, AppealSummary } from './appeal-decision';
+import { EvidenceFlags } from './evidence-flags';
 import { QuickActions } from './quick-actions';
 import { quickApproveRequest, quickRejectRequest } from './review-form';
 import { useReview } from './use-review';
@@ -120,6 +121,7 @@ function EvidenceBody({ item, onExpired }: { item: AdminSubmissionDto; onExpired
 
   return (
     <div className="ar-evidence" data-testid="evidence-modal" data-id={item._id}>
+      <EvidenceFlags item={item} />
       <div className="ar-evidence-image">
         {item.proofType !== 'screenshot' ? (
           <ProofContent item={item} />

@@ -52,7 +52,7 @@ export function SubmissionsPage() {
     [isSelf],
   );
   // ticks belong to one filter and search (select all matching goes beyond the page)
-  const selection = useSelection(`${state.status}\n${state.q}`);
+  const selection = useSelection(`${state.status}\n${state.q}\n${state.flagged}`);
   const bulk = useBulkRun((ids: readonly string[], request: ReviewRequest, key: string) =>
     bulkReviewSubmissions(ids, request, key),
   );
@@ -138,6 +138,17 @@ export function SubmissionsPage() {
             {t(`submissions.filters.${f}`)}
           </button>
         ))}
+        <span className="status-filter-sep" aria-hidden="true" />
+        <button
+          type="button"
+          className={`chip chip-flag${state.flagged ? ' is-active' : ''}`}
+          aria-pressed={state.flagged}
+          onClick={() => patch({ flagged: !state.flagged, page: 1 })}
+          data-testid="submissions-filter-flagged"
+        >
+          <span aria-hidden="true">⚑&nbsp;</span>
+          {t('adminFraud:filter.flagged')}
+        </button>
       </fieldset>
       <BulkBar
         testId="submissions-bulk"
@@ -162,7 +173,11 @@ export function SubmissionsPage() {
         errorTestId="submissions-error"
         empty={
           <p className="card ar-empty" data-testid="submissions-empty">
-            {state.q ? t('submissions.noMatch') : t(`submissions.empty.${state.status}`)}
+            {state.q
+              ? t('submissions.noMatch')
+              : state.flagged
+                ? t('adminFraud:filter.noneFlagged')
+                : t(`submissions.empty.${state.status}`)}
           </p>
         }
         page={state.page}

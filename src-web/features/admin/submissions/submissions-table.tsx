@@ -7,6 +7,7 @@ import {
   SelectPage,
   useSelectColumn,
 } from '../../../components/admin/bulk-review';
+import { FlagBadge } from '../../../components/admin/flag-badge';
 import { columnHeaders, ReviewTable } from '../../../components/admin/review-table';
 import { ProofContent } from '../../../components/proof-content';
 import { ProofThumb } from '../../../components/proof-thumb';
@@ -83,7 +84,10 @@ export function SubmissionsTable({
             </td>
             <td data-label={label('date')}>{formatDateTime(s.createdAt)}</td>
             <td data-label={label('status')}>
-              <ReviewStatusBadge status={s.status} />
+              <span className="ar-badges">
+                <ReviewStatusBadge status={s.status} />
+                <FlagBadge flags={s.flags} />
+              </span>
             </td>
             <td data-label={label('evidence')}>
               <div className="ar-actions">

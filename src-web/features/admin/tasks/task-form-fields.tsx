@@ -5,12 +5,15 @@ import {
   PROOF_TYPES,
   type TaskStatus,
 } from '../../../../src-server/contract/constants';
+import { MIN_SECONDS } from '../../../../src-server/contract/fraud';
 import { Field } from '../../../components/field';
-import { commentsOf, FORM_STATUSES, linesOf, type TaskFormValues } from './task-form-values';
+import { commentsOf, FORM_STATUSES, linesOf, minSecondsOf, type TaskFormValues } from './task-form-values';
 
 interface Props {
   values: TaskFormValues;
   errors: Record<string, string>;
+  /** editing: the "too fast" minimum the saved task has in force (seconds) */
+  minSecondsInForce?: number;
   set<K extends keyof TaskFormValues>(key: K, value: TaskFormValues[K]): void;
 }
 
@@ -18,7 +21,7 @@ const describedBy = (id: string, error?: string, hint?: boolean) =>
   [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
 
 /** The inputs of the admin task form, in the order of SPEC.md section 2. */
-export function TaskFormFields({ values, errors, set }: Props) {
+export function TaskFormFields({ values, errors, set, minSecondsInForce }: Props) {
   const { t } = useTranslation('admin');
   const pick = <T extends string>(list: readonly T[], value: string, fallback: T): T =>
     list.find((v) => v === value) ?? fallback;
@@ -196,6 +199,26 @@ export function TaskFormFields({ values, errors, set }: Props) {
           {t('taskForm.timeLimitHint')}
         </p>
       </Field>
+      <Field id="minSeconds" label={t('taskForm.fields.minSeconds')} error={errors.minSeconds}>
+        <input
+          id="minSeconds"
+          type="number"
+          inputMode="numeric"
+          min={MIN_SECONDS.min}
+          max={MIN_SECONDS.max}
+          step={1}
+          value={values.minSeconds}
+          placeholder={t('taskForm.minSecondsPlaceholder')}
+          aria-invalid={errors.minSeconds ? true : undefined}
+          aria-describedby={describedBy('minSeconds', errors.minSeconds, true)}
+          onChange={(e) => set('minSeconds', e.target.value)}
+          data-testid="min-seconds"
+        />
+        <p id="minSeconds-hint" className="muted small field-hint" data-testid="min-seconds-hint">
+          {t('taskForm.minSecondsHint')}
+          <MinSecondsNow values={values} inForce={minSecondsInForce} />
+        </p>
+      </Field>
       {(['steps', 'requirements'] as const).map((key) => (
         <div className="span-2" key={key}>
           <Field id={key} label={t(`taskForm.fields.${key}`)} error={errors[key]}>
@@ -214,5 +237,24 @@ export function TaskFormFields({ values, errors, set }: Props) {
         </div>
       ))}
     </div>
+  );
+}
+
+/** What the "too fast" check uses: (editing) the saved task's value, and the form's when it differs. */
+function MinSecondsNow({ values, inForce }: { values: TaskFormValues; inForce?: number }) {
+  const { t } = useTranslation('admin');
+  const now = minSecondsOf(values);
+  const blank = values.minSeconds.trim() === '';
+  const parts: string[] = [];
+  if (inForce !== undefined) parts.push(t('taskForm.minSecondsInForce', { value: inForce }));
+  if (now !== null && now !== inForce) {
+    if (blank) parts.push(t('taskForm.minSecondsDerived', { value: now }));
+    else if (inForce !== undefined) parts.push(t('taskForm.minSecondsAfterSave', { value: now }));
+  }
+  if (parts.length === 0) return null;
+  return (
+    <strong className="field-hint-now" data-testid="min-seconds-now">
+      {parts.join(' ')}
+    </strong>
   );
 }

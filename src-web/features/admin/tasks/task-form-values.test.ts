@@ -3,6 +3,7 @@ import type { TaskDto } from '../../../../src-server/contract/tasks';
 import {
   checkTaskForm,
   commentsOf,
+  minSecondsOf,
   NEW_TASK_VALUES,
   taskMessageKey,
   valuesFromTask,
@@ -95,5 +96,33 @@ describe('the admin task form', () => {
       ok: true,
       body: { deadline: '', taskLink: '', usedComments: ['bir'], status: 'inactive' },
     });
+  });
+
+  it('sends the minimum seconds as a number, and an emptied one as null on edit (derived again)', () => {
+    expect(checkTaskForm({ ...filled, minSeconds: '90' })).toMatchObject({
+      ok: true,
+      body: { minSeconds: 90 },
+    });
+    const fresh = checkTaskForm(filled);
+    expect(fresh.ok && fresh.body.minSeconds).toBeUndefined();
+    const cleared = checkTaskForm({ ...filled, minSeconds: '' }, task as unknown as TaskDto);
+    expect(cleared).toMatchObject({ ok: true, body: { minSeconds: null } });
+    expect(valuesFromTask({ ...task, minSeconds: 45 } as unknown as TaskDto).minSeconds).toBe('45');
+    expect(valuesFromTask({ ...task, minSeconds: null } as unknown as TaskDto).minSeconds).toBe('');
+  });
+
+  it('refuses minimum seconds that are not whole seconds from 0 to a day', () => {
+    for (const minSeconds of ['-1', '1.5', '86401', 'abc']) {
+      expect(keysOf(checkTaskForm({ ...filled, minSeconds }))).toEqual({ minSeconds: 'invalidValue' });
+    }
+    expect(checkTaskForm({ ...filled, minSeconds: '0' }).ok).toBe(true);
+  });
+
+  it('tells the minimum the check will use: the typed one, or a quarter of the estimate, at least 10 s', () => {
+    expect(minSecondsOf({ minSeconds: '75', estimatedTime: '8' })).toBe(75);
+    expect(minSecondsOf({ minSeconds: '', estimatedTime: '8' })).toBe(120);
+    expect(minSecondsOf({ minSeconds: '', estimatedTime: '' })).toBe(10);
+    expect(minSecondsOf({ minSeconds: ' ', estimatedTime: '0' })).toBe(10);
+    expect(minSecondsOf({ minSeconds: 'x', estimatedTime: '8' })).toBeNull();
   });
 });

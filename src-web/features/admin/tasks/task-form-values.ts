@@ -1,4 +1,5 @@
 import type { Category, Difficulty, ProofType, TaskStatus } from '../../../../src-server/contract/constants';
+import { derivedMinSeconds } from '../../../../src-server/contract/fraud';
 import { fieldErrors } from '../../../../src-server/contract/schemas';
 import {
   normalizeComments,
@@ -29,6 +30,8 @@ export interface TaskFormValues {
   estimatedTime: string;
   /** minutes a started task may take (5 to 10,080) */
   timeLimitMinutes: string;
+  /** seconds from start to proof below which a proof is flagged "too fast"; '' derives it */
+  minSeconds: string;
 }
 
 /** The statuses the admin form offers (SPEC.md section 4); a task's other status is kept as it is. */
@@ -51,6 +54,7 @@ export const NEW_TASK_VALUES: TaskFormValues = {
   requirements: '',
   estimatedTime: '',
   timeLimitMinutes: '60',
+  minSeconds: '',
 };
 
 /** The form filled from a stored task (the deadline as its day in Turkey). */
@@ -71,6 +75,7 @@ export function valuesFromTask(task: TaskDto): TaskFormValues {
     requirements: (task.requirements ?? []).join('\n'),
     estimatedTime: task.estimatedTime == null ? '' : String(task.estimatedTime),
     timeLimitMinutes: String(task.timeLimitMinutes ?? 60),
+    minSeconds: task.minSeconds == null ? '' : String(task.minSeconds),
   };
 }
 
@@ -133,6 +138,7 @@ export function checkTaskForm(values: TaskFormValues, editing?: TaskDto): TaskFo
     requirements: linesOf(values.requirements),
     estimatedTime: num(values.estimatedTime),
     timeLimitMinutes: num(values.timeLimitMinutes),
+    minSeconds: num(values.minSeconds),
   };
   const parsed = taskCreateSchema.safeParse(body);
   if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error) };
@@ -140,11 +146,23 @@ export function checkTaskForm(values: TaskFormValues, editing?: TaskDto): TaskFo
     body.taskLink = taskLink;
     body.deadline = deadline;
     body.usedComments = editing.usedComments ?? [];
-    // an emptied estimate is removed
+    // an emptied estimate is removed; an emptied minimum is derived from the estimate again
     body.estimatedTime = body.estimatedTime ?? null;
+    body.minSeconds = body.minSeconds ?? null;
   } else {
     if (!taskLink) delete body.taskLink;
     if (!deadline) delete body.deadline;
   }
   return { ok: true, body, removed };
+}
+
+/**
+ * The "too fast" minimum the form's values give: the seconds typed, or (blank) a quarter of the
+ * estimated time, at least 10 s; null while the typed value is not a number.
+ */
+export function minSecondsOf(values: Pick<TaskFormValues, 'minSeconds' | 'estimatedTime'>): number | null {
+  const typed = num(values.minSeconds);
+  if (typed !== undefined) return Number.isInteger(typed) && typed >= 0 ? typed : null;
+  const estimate = num(values.estimatedTime);
+  return derivedMinSeconds(estimate !== undefined && Number.isFinite(estimate) ? estimate : null);
 }

@@ -80,7 +80,12 @@ export function TaskForm({ initial, editing }: { initial: TaskFormValues; editin
           {actionError(t, save.error, 'admin:taskForm.taskSaveError')}
         </p>
       )}
-      <TaskFormFields values={values} errors={errors} set={set} />
+      <TaskFormFields
+        values={values}
+        errors={errors}
+        set={set}
+        minSecondsInForce={editing?.minSecondsInForce}
+      />
       <div className="form-actions">
         <Link to={paths.adminTasks} className="btn btn-outline">
           {t('common:actions.cancel')}

@@ -12,12 +12,13 @@ import { Skeleton } from '../../../components/skeleton';
 import { ApiError } from '../../../lib/api';
 import { formatDate, formatDateTime, formatMoney } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/page-title';
+import { LinkedAccounts } from './linked-accounts';
 import { UserDetailForm } from './user-detail-form';
 import { UserSubmissions, UserWithdrawals } from './user-history';
 
 const isNotFound = (err: unknown) => err instanceof ApiError && err.status === 404;
 
-/** /admin/users/:id: the account, its edit form, its submissions and its withdrawals. */
+/** /admin/users/:id: the account, its edit form, its linked accounts, its submissions and its withdrawals. */
 export function UserDetailPage() {
   const { t } = useTranslation('adminReview');
   const { id = '' } = useParams();
@@ -97,6 +98,7 @@ export function UserDetailPage() {
       ) : (
         <InfoCard user={u} />
       )}
+      <LinkedAccounts userId={u._id} />
       <UserSubmissions userId={u._id} />
       <UserWithdrawals userId={u._id} />
     </section>

@@ -5,6 +5,7 @@ import { Link } from 'react-router-dom';
 import { paths } from '../../../app/paths';
 import { adminKeys, fetchUserSubmissions, fetchUserWithdrawals } from '../../../components/admin/admin-api';
 import { ReviewStatusBadge } from '../../../components/admin/badges';
+import { FlagBadge } from '../../../components/admin/flag-badge';
 import { columnHeaders, ReviewTable } from '../../../components/admin/review-table';
 import { Pagination } from '../../../components/pagination';
 import { ProofThumb } from '../../../components/proof-thumb';
@@ -82,7 +83,10 @@ export function UserSubmissions({ userId }: { userId: string }) {
             {formatMoney(s.reward)}
           </td>
           <td data-label={col('status')}>
-            <ReviewStatusBadge status={s.status} />
+            <span className="ar-badges">
+              <ReviewStatusBadge status={s.status} />
+              <FlagBadge flags={s.flags} />
+            </span>
           </td>
         </tr>
       )}
@@ -117,7 +121,10 @@ export function UserWithdrawals({ userId }: { userId: string }) {
             </span>
           </td>
           <td data-label={col('status')}>
-            <ReviewStatusBadge status={w.status} />
+            <span className="ar-badges">
+              <ReviewStatusBadge status={w.status} />
+              <FlagBadge flags={w.flags} />
+            </span>
           </td>
           <td data-label={col('notes')} className="ar-break" data-testid="user-withdrawal-notes">
             {w.rejectionReason || w.description || '—'}

@@ -87,6 +87,20 @@ export function WithdrawalsFilters({
           maxLength={100}
         />
       </div>
+      <div className="ar-flag-filter">
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={state.flagged}
+            onChange={(e) => onChange({ flagged: e.target.checked })}
+            data-testid="withdrawals-filter-flagged"
+          />
+          <span>
+            <span aria-hidden="true">⚑ </span>
+            {t('adminFraud:filter.flaggedOnly')}
+          </span>
+        </label>
+      </div>
       <div className="ar-toolbar-end">
         <button
           type="button"

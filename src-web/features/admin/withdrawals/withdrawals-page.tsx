@@ -28,6 +28,7 @@ import { useToast } from '../../../components/toast';
 import { formatAccountNumber, formatMoney } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/page-title';
 import { RejectWithdrawalModal } from './reject-withdrawal-modal';
+import { WithdrawalFlagsModal } from './withdrawal-flags-modal';
 import { WithdrawalsFilters } from './withdrawals-filters';
 import { WithdrawalsTable } from './withdrawals-table';
 
@@ -61,6 +62,8 @@ export function WithdrawalsPage() {
     .filter((w) => selection.ids.has(w._id))
     .reduce((sum, w) => sum + Math.round(w.amount * 100), 0);
   const [rejecting, setRejecting] = useState<WithdrawalDto | null>(null);
+  // by id: the list's copy, so a dismissal shows at once
+  const [flagsOf, setFlagsOf] = useState<string | null>(null);
   // approving pays real money: asked first, like the reject asks for a reason
   const [approving, setApproving] = useState<WithdrawalDto | null>(null);
   // one key per withdrawal: a retry after a lost reply is answered, not paid twice
@@ -136,7 +139,7 @@ export function WithdrawalsPage() {
               </div>
               {data.items.length === 0 ? (
                 <p className="card ar-empty" data-testid="withdrawals-empty">
-                  {t('withdrawals.empty')}
+                  {state.flagged ? t('adminFraud:filter.noneFlagged') : t('withdrawals.empty')}
                 </p>
               ) : (
                 <WithdrawalsTable
@@ -145,6 +148,7 @@ export function WithdrawalsPage() {
                   selection={selection}
                   onApprove={setApproving}
                   onReject={setRejecting}
+                  onFlags={(w) => setFlagsOf(w._id)}
                 />
               )}
             </>
@@ -152,6 +156,10 @@ export function WithdrawalsPage() {
         </ListBody>
       )}
       <RejectWithdrawalModal item={rejecting} onClose={() => setRejecting(null)} />
+      <WithdrawalFlagsModal
+        item={list.data?.items.find((w) => w._id === flagsOf) ?? null}
+        onClose={() => setFlagsOf(null)}
+      />
       <ConfirmModal
         open={approving !== null}
         title={t('withdrawals.approveTitle')}

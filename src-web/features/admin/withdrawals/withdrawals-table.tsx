@@ -9,25 +9,32 @@ import {
   SelectPage,
   useSelectColumn,
 } from '../../../components/admin/bulk-review';
+import { FlagBadge } from '../../../components/admin/flag-badge';
 import { columnHeaders, ReviewTable } from '../../../components/admin/review-table';
 import { useIsSelf } from '../../../lib/auth';
 import { formatAccountNumber, formatDateTime, formatMoney } from '../../../lib/format';
 
 const COLUMNS = ['date', 'user', 'amount', 'method', 'account', 'status', 'description', 'actions'] as const;
 
-/** Every withdrawal of the page; approve, reject and a tick box for the payout run only on pending ones. */
+/**
+ * Every withdrawal of the page; approve, reject and a tick box for the payout run only on pending
+ * ones; a flag badge on one with an open fraud signal, opening its signals.
+ */
 export function WithdrawalsTable({
   items,
   busyId,
   selection,
   onApprove,
   onReject,
+  onFlags,
 }: {
   items: readonly WithdrawalDto[];
   busyId: string | null;
   selection: Selection;
   onApprove(w: WithdrawalDto): void;
   onReject(w: WithdrawalDto): void;
+  /** show the withdrawal's fraud signals (its flag badge) */
+  onFlags(w: WithdrawalDto): void;
 }) {
   const { t } = useTranslation('adminReview');
   const isSelf = useIsSelf();
@@ -70,7 +77,10 @@ export function WithdrawalsTable({
                 </span>
               </td>
               <td data-label={label('status')}>
-                <ReviewStatusBadge status={w.status} />
+                <span className="ar-badges">
+                  <ReviewStatusBadge status={w.status} />
+                  <FlagBadge flags={w.flags} onOpen={() => onFlags(w)} />
+                </span>
               </td>
               <td data-label={label('description')} className="ar-break" data-testid="withdrawal-note">
                 {w.rejectionReason || w.description || '—'}

@@ -4,6 +4,7 @@ import type { ReviewStatus } from '../../contract/constants';
 import type { AdminWithdrawalsQuery } from '../../contract/withdrawals';
 import type { Db } from '../../db/database';
 import { containsPattern, foldSearch, likeFolded } from '../../db/search';
+import { hasOpenFlag } from '../fraud/fraud.repository';
 import { submissionSearch } from '../submissions/submissions.repository';
 
 /** Where a newest-first walk stopped: the last row's (created_at, _id). */
@@ -19,7 +20,14 @@ export interface Cursor {
  */
 export function submissionsBatch(
   db: Db,
-  f: { status?: ReviewStatus; q?: string; task?: string; user?: string },
+  f: {
+    status?: ReviewStatus;
+    q?: string;
+    task?: string;
+    user?: string;
+    flagged?: boolean;
+    appeal?: 'pending';
+  },
   cursor: Cursor | null,
   limit: number,
 ) {
@@ -46,6 +54,14 @@ export function submissionsBatch(
   if (f.q) q = q.where(submissionSearch(f.q));
   if (f.task) q = q.where('s.task_id', '=', f.task);
   if (f.user) q = q.where('s.user_id', '=', f.user);
+  if (f.flagged) q = q.where(hasOpenFlag('s._id', 's.user_id'));
+  if (f.appeal === 'pending') {
+    q = q.where(
+      's._id',
+      'in',
+      db.selectFrom('appeals').select('submission_id').where('status', '=', 'pending'),
+    );
+  }
   if (cursor) {
     // the bound on created_at alone lets the index seek to the cursor; the OR alone made every
     // batch scan the index from the newest row (each batch slower than the last)
@@ -63,7 +79,7 @@ const dayStart = (date: string, plusDays = 0) =>
 /** One batch of the withdrawals export, newest first; the management screen's filters. */
 export function withdrawalsBatch(
   db: Db,
-  f: Pick<AdminWithdrawalsQuery, 'status' | 'from' | 'to' | 'q' | 'userId'>,
+  f: Pick<AdminWithdrawalsQuery, 'status' | 'from' | 'to' | 'q' | 'userId' | 'flagged'>,
   cursor: Cursor | null,
   limit: number,
 ) {
@@ -89,6 +105,7 @@ export function withdrawalsBatch(
   if (f.userId) q = q.where('w.user_id', '=', f.userId);
   if (f.from) q = q.where('w.created_at', '>=', dayStart(f.from));
   if (f.to) q = q.where('w.created_at', '<', dayStart(f.to, 1));
+  if (f.flagged) q = q.where(hasOpenFlag('w._id', 'w.user_id'));
   if (f.q) {
     const folded = foldSearch(f.q);
     const compact = containsPattern(f.q.replace(/\s+/g, '').toUpperCase());

@@ -53,8 +53,8 @@ function send(c: Context<AppEnv>, kind: ExportKind, filters: ExportFilters): Res
  */
 export const adminExportRoutes = new Hono<AppEnv>()
   .get('/submissions/export.csv', requireAdmin, (c) => {
-    const { status, q, task, user } = check(submissionListQuerySchema, c.req.query());
-    return send(c, 'submissions', { kind: 'submissions', status, q, task, user });
+    const { status, q, task, user, flagged, appeal } = check(submissionListQuerySchema, c.req.query());
+    return send(c, 'submissions', { kind: 'submissions', status, q, task, user, flagged, appeal });
   })
   .get('/withdraws/export.csv', requireAdmin, (c) => {
     const filter = check(adminWithdrawalsQuerySchema, c.req.query());

@@ -10,8 +10,19 @@ import { type Cell, type CsvDialect, csvLine } from './csv';
 export const EXPORT_BATCH = 1000;
 
 export type ExportFilters =
-  | { kind: 'submissions'; status?: ReviewStatus; q?: string; task?: string; user?: string }
-  | { kind: 'withdraws'; filter: Pick<AdminWithdrawalsQuery, 'status' | 'from' | 'to' | 'q' | 'userId'> }
+  | {
+      kind: 'submissions';
+      status?: ReviewStatus;
+      q?: string;
+      task?: string;
+      user?: string;
+      flagged?: boolean;
+      appeal?: 'pending';
+    }
+  | {
+      kind: 'withdraws';
+      filter: Pick<AdminWithdrawalsQuery, 'status' | 'from' | 'to' | 'q' | 'userId' | 'flagged'>;
+    }
   | { kind: 'users'; filter: Pick<AdminUsersQuery, 'q' | 'status'> };
 
 const isReason = (v: string | null): v is RejectionReason =>

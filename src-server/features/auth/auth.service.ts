@@ -28,31 +28,35 @@ export async function register(
   const passwordHash = await deps.work.cpu.run(workKey.address(ip), () => hashPassword(input.password));
   const now = nowIso(deps.clock);
   const id = newId();
+  // the address it came from, kept for the linked accounts (none when unknown: a test call)
+  const address = ip === 'local' ? null : ip;
   try {
-    await insertUser(
-      deps.db,
-      newUserRow({
-        _id: id,
-        name: input.name,
-        email: input.email,
-        password_hash: passwordHash,
-        role: 'user',
-        status: 'active',
-        one_signal_id: input.oneSignalId,
-        device_id: input.device_id,
-        register_ip: ip,
-        created_at: now,
-        last_active: now,
-      }),
-    );
+    await deps.db.transaction().execute(async (trx) => {
+      await insertUser(
+        trx,
+        newUserRow({
+          _id: id,
+          name: input.name,
+          email: input.email,
+          password_hash: passwordHash,
+          role: 'user',
+          status: 'active',
+          one_signal_id: input.oneSignalId,
+          device_id: input.device_id,
+          register_ip: address,
+          created_at: now,
+          last_active: now,
+        }),
+      );
+      // the fraud signals of a new account (issue 17), with it: flags for the admin, never a refusal
+      await flagSharedDevice(trx, { userId: id, deviceId: input.device_id, at: now });
+      if (address) await flagAddressBurst(trx, { userId: id, address, at: now });
+    });
   } catch (err) {
     // two registrations of one address at the same moment: the unique index decides
     if (isUniqueViolation(err)) throw fail.conflict('email_in_use');
     throw err;
   }
-  // the fraud signals of a new account (issue 17): flags for the admin, never a refusal
-  await flagSharedDevice(deps.db, { userId: id, deviceId: input.device_id, at: now });
-  await flagAddressBurst(deps.db, { userId: id, address: ip, at: now });
   const user = (await findUserById(deps.db, id))!;
   return { user, token: await signToken(user, false, deps.secret) };
 }

@@ -218,6 +218,11 @@ describe('shared payout account', () => {
         tr: 'Bu IBAN 1 başka hesap tarafından da kullanıldı',
       },
     });
+    const csv = await t.call('GET', '/api/admin/withdraws/export.csv?flagged=true&format=rfc4180', {
+      token: adminToken,
+    });
+    expect(csv.body).toContain(two.body.data._id);
+    expect(csv.body).not.toContain(one.body.data._id);
     const all = await t.call('GET', `/api/admin/withdraws?userId=${x.user._id}`, { token: adminToken });
     expect(all.body.data.items[0].flags).toEqual([]);
     // the user detail links both ways, with the account number

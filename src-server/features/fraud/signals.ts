@@ -161,7 +161,6 @@ export async function flagAddressBurst(
   db: Conn,
   account: { userId: string; address: string; at: string },
 ): Promise<boolean> {
-  if (!account.address || account.address === 'local') return false;
   const since = new Date(Date.parse(account.at) - 86_400_000).toISOString();
   const others = await accountsSharing(db, 'register_ip', account.address, account.userId, since);
   const n = others.length + 1;

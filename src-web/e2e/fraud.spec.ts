@@ -299,8 +299,11 @@ describe('the fraud signals on the admin screens', () => {
       await page.goto(`/admin/withdrawals?q=${encodeURIComponent(s.prefix)}`);
       const wRows = page.locator('[data-testid=withdrawal-row]');
       await expect.poll(() => wRows.count()).toBe(2);
-      await page.locator('[data-testid=withdrawals-filter-flagged]').check();
+      // a click, not check(): the box follows the URL, which the router may update a moment later
+      const flaggedBox = page.locator('[data-testid=withdrawals-filter-flagged]');
+      await flaggedBox.click();
       await page.waitForURL(/[?&]flagged=true/);
+      await expect.poll(() => flaggedBox.isChecked()).toBe(true);
       await expect.poll(() => wRows.count()).toBe(1);
       expect(await wRows.first().innerText()).toContain(s.copier.name);
       const wBadge = wRows.first().locator('[data-testid=flag-badge]');

@@ -1,6 +1,7 @@
 import { derivedMinSeconds, MAX_FLAG_RELATED, REGISTRATION_BURST } from '../../contract/fraud';
 import type { Conn } from '../tasks/tasks.repository';
-import { isSamePicture } from './fingerprint-bands';
+import { hammingDistance } from '../../storage/image';
+import { DUPLICATE_HASH_BITS, isSamePicture } from './fingerprint-bands';
 import {
   accountsSharing,
   accountsWithPayoutNumber,
@@ -34,8 +35,12 @@ export async function findDuplicateProofs(
   db: Conn,
   proof: { userId: string; taskId: string; hash: string; print: string },
 ): Promise<DuplicateMatch | null> {
+  // the band lookup returns every proof sharing a band within two bits: most are far on the
+  // whole hash, and only the close ones have their prints read
   const close = (await proofCandidates(db, proof.hash)).filter(
-    (c) => c.user_id !== proof.userId || c.task_id !== proof.taskId,
+    (c) =>
+      (c.user_id !== proof.userId || c.task_id !== proof.taskId) &&
+      hammingDistance(proof.hash, c.proof_hash) <= DUPLICATE_HASH_BITS,
   );
   if (close.length === 0) return null;
   const prints = await printsOf(

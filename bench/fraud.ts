@@ -24,11 +24,11 @@ import sharp from 'sharp';
 import { startServerProcess } from '../faults/server';
 import { openDatabase } from '../src-server/db/database';
 import { signToken } from '../src-server/features/auth/token';
-import { BANDS, bandLookups } from '../src-server/features/fraud/fingerprint-bands';
+import { BAND_RADIUS, BANDS, bandLookups, bandsOf } from '../src-server/features/fraud/fingerprint-bands';
 import { printsOf, proofCandidates } from '../src-server/features/fraud/fraud.repository';
 import { findDuplicateProofs, flagSharedPayout } from '../src-server/features/fraud/signals';
 import type { UserRow } from '../src-server/http/env';
-import { sanitizeProof } from '../src-server/storage/image';
+import { hammingDistance, sanitizeProof } from '../src-server/storage/image';
 import { multipart, proofPng } from './app';
 import { quantile, type RequestSpec, send } from './load';
 import { prng, randomFingerprint, userId } from './seed';
@@ -59,6 +59,10 @@ export interface HitFigures {
   distance: number;
   tried: number;
   found: number;
+  /** missed with a band within BAND_RADIUS bits of the seeded proof's, which the band's cap cut off */
+  cutByCap: number;
+  /** missed with no band within BAND_RADIUS bits (the bands cannot find it: only past 11 bits) */
+  noBandClose: number;
   total: Timing;
 }
 
@@ -240,6 +244,8 @@ export async function measureFraud(options: {
       const ms: number[] = [];
       let found = 0;
       let tried = 0;
+      let cutByCap = 0;
+      let noBandClose = 0;
       while (tried < perDistance) {
         const row = seededAt.get(1 + Math.floor(rand() * maxRowid)) as
           | { _id: string; proof_hash: string | null; proof_print: string | null }
@@ -254,11 +260,25 @@ export async function measureFraud(options: {
         const t0 = performance.now();
         const match = await findDuplicateProofs(db, proof);
         ms.push(performance.now() - t0);
-        if (match?.ids.includes(row._id)) found++;
+        if (match?.ids.includes(row._id)) {
+          found++;
+          continue;
+        }
+        const mine = bandsOf(proof.hash);
+        const theirs = bandsOf(row.proof_hash);
+        const bandClose = mine.some(
+          (v, b) =>
+            hammingDistance(v.toString(16).padStart(4, '0'), theirs[b].toString(16).padStart(4, '0')) <=
+            BAND_RADIUS,
+        );
+        const candidate = (await proofCandidates(db, proof.hash)).some((c) => c._id === row._id);
+        if (!bandClose) noBandClose++;
+        else if (!candidate) cutByCap++;
       }
-      hits.push({ distance: 2 * swaps, tried, found, total: timing(ms) });
+      hits.push({ distance: 2 * swaps, tried, found, cutByCap, noBandClose, total: timing(ms) });
       log(
-        `lookup, near a seeded proof (${2 * swaps} bits): found ${found} of ${tried}; p50 ${timing(ms).p50.toFixed(2)} ms, p99 ${timing(ms).p99.toFixed(2)} ms`,
+        `lookup, near a seeded proof (${2 * swaps} bits): found ${found} of ${tried} (missed: ${cutByCap} cut by a band's cap, ${noBandClose} with no band within ${BAND_RADIUS} bits);` +
+          ` p50 ${timing(ms).p50.toFixed(2)} ms, p99 ${timing(ms).p99.toFixed(2)} ms`,
       );
     }
 
@@ -631,7 +651,10 @@ export function fraudMarkdown(
     row("… of which reading the candidates' prints", f.miss.prints, ' |'),
     ...f.hits.map((h) =>
       row(
-        `duplicate lookup, ${h.distance} bits from a seeded proof (found ${h.found} of ${h.tried})`,
+        `duplicate lookup, ${h.distance} bits from a seeded proof: found ${h.found} of ${h.tried}` +
+          (h.found < h.tried
+            ? ` (missed: ${h.cutByCap} cut by a cap, ${h.noBandClose} no band within ${BAND_RADIUS} bits)`
+            : ''),
         h.total,
         ' |',
       ),

@@ -413,7 +413,11 @@ export async function measureFraud(options: {
   return { ...result, http };
 }
 
-async function measureRequests(options: {
+/**
+ * The requests over HTTP alone. It also runs against a folder of a build from before the
+ * signals (no flags table, no bands: those counts are then empty), for a comparison.
+ */
+export async function measureRequests(options: {
   dataDir: string;
   quick: boolean;
   log: (m: string) => void;
@@ -485,25 +489,30 @@ async function measureRequests(options: {
 
   // flags by kind and copies of the bench's picture, read beside the server (WAL: a reader never waits)
   const watch = new Database(join(dataDir, 'taskreward.db'), { readonly: true });
+  const hasFlags = Boolean(watch.prepare("SELECT 1 FROM sqlite_master WHERE name = 'flags'").get());
   const flagsByKind = () =>
     new Map(
-      (
-        watch.prepare('SELECT kind, count(*) AS n FROM flags GROUP BY kind').all() as {
-          kind: string;
-          n: number;
-        }[]
-      ).map((r) => [r.kind, r.n]),
+      hasFlags
+        ? (
+            watch.prepare('SELECT kind, count(*) AS n FROM flags GROUP BY kind').all() as {
+              kind: string;
+              n: number;
+            }[]
+          ).map((r) => [r.kind, r.n])
+        : [],
     );
   const newFlags = (before: Map<string, number>) => {
     const now = flagsByKind();
     return [...now].map(([kind, n]) => [kind, n - (before.get(kind) ?? 0)] as const).filter(([, n]) => n > 0);
   };
   const copiesOfBase = () =>
-    (
-      watch
-        .prepare('SELECT count(*) AS n FROM submissions WHERE proof_b0 = ? AND proof_hash = ?')
-        .get(Number.parseInt(baseHash.slice(0, 4), 16), baseHash) as { n: number }
-    ).n;
+    hasFlags
+      ? (
+          watch
+            .prepare('SELECT count(*) AS n FROM submissions WHERE proof_b0 = ? AND proof_hash = ?')
+            .get(Number.parseInt(baseHash.slice(0, 4), 16), baseHash) as { n: number }
+        ).n
+      : 0;
 
   const server = await startServerProcess({ dataDir });
   try {

@@ -101,7 +101,7 @@ export function proofPng(targetBytes = 1_000_000): { bytes: Buffer; width: numbe
   return { bytes: out, width, height };
 }
 
-function multipart(
+export function multipart(
   fields: Record<string, string>,
   file: { field: string; name: string; type: string; bytes: Buffer },
 ) {

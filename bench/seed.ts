@@ -10,6 +10,19 @@
 // record each, 10 per user, 100 per task), 200,000 withdrawals, ~0.95 M ledger rows. User u
 // holds the records of exactly the tasks t with t ≡ u (mod tasks / perUser), so the bench knows
 // which tasks a user has not started yet.
+//
+// Fingerprints (issue 17): every seeded submission is a screenshot proof (its task requires one)
+// and carries what an upload stores: a 64-bit proof_hash shaped like the server's pHash (the
+// constant term's bit set, 31 of the other 63 set: storage/image.ts medianBits), a 256-bit
+// proof_print of the same shape, and the hash's four 16-bit bands (proof_b0..b3), drawn
+// uniformly at random from their own generator (the rest of the data is what it was before).
+// Uniform hashes are the kind case for the duplicate lookup: real screenshots cluster, so they
+// share band values more often. No proof file is stored (proof_file stays NULL: a million files
+// would not fit the bench, and doctor reports a named file that is missing), so the background
+// backfill, which looks for proofs with a file and no print, has nothing to do.
+// Payout accounts: a user's IBAN is a valid TR IBAN holding its index and its Papara number
+// 1,000,000,000 + its index, except that 1% of users (index ≡ 42 mod 100) withdraw to the
+// accounts of the user before them, so those account numbers are shared by two accounts.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +31,7 @@ import { ADMIN, SERVER_ENTRY } from '../faults/server';
 import { CATEGORIES, DIFFICULTIES, REJECTION_REASONS } from '../src-server/contract/constants';
 import { foldSearch } from '../src-server/db/search';
 import { hashPassword } from '../src-server/features/auth/password';
+import { bandsOf } from '../src-server/features/fraud/fingerprint-bands';
 import { taskSearchBody, taskSearchTitle } from '../src-server/features/tasks/task-search';
 
 export interface SeedScale {
@@ -70,7 +84,7 @@ export function taskStride(scale: SeedScale): number {
 }
 
 /** mulberry32: the same data on every run. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -79,6 +93,43 @@ function prng(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** Positions 1..bits-1, shuffled in place by each draw (a partial shuffle of any order is uniform). */
+const bitPositions = {
+  64: Uint8Array.from({ length: 63 }, (_, i) => i + 1),
+  256: Uint8Array.from({ length: 255 }, (_, i) => i + 1),
+};
+
+/** The hex of a `bits`-bit pHash-shaped fingerprint: the first bit set and `bits/2 - 1` of the others. */
+export function randomFingerprint(rand: () => number, bits: 64 | 256): string {
+  const positions = bitPositions[bits];
+  const words = new Uint32Array(bits / 32);
+  words[0] = 0x80000000;
+  // a partial Fisher-Yates shuffle picks bits/2 - 1 distinct positions out of the bits - 1
+  for (let k = 0; k < bits / 2 - 1; k++) {
+    const j = k + Math.floor(rand() * (positions.length - k));
+    const p = positions[j];
+    positions[j] = positions[k];
+    positions[k] = p;
+    words[p >>> 5] |= 1 << (31 - (p & 31));
+  }
+  let hex = '';
+  for (let i = 0; i < words.length; i++) hex += words[i].toString(16).padStart(8, '0');
+  return hex;
+}
+
+/** The payout accounts of user u: 1% of users (u ≡ 42 mod 100) withdraw to the previous user's. */
+export function payoutOwner(u: number): number {
+  return u % 100 === 42 ? u - 1 : u;
+}
+export const papara = (u: number) => String(1_000_000_000 + payoutOwner(u));
+/** A valid Turkish IBAN (ISO 13616 check digits) whose 22 digits are the owner's index. */
+export function iban(u: number): string {
+  const bban = String(payoutOwner(u)).padStart(22, '0');
+  let rest = 0;
+  for (const d of `${bban}292700`) rest = (rest * 10 + Number(d)) % 97; // T = 29, R = 27
+  return `TR${String(98 - rest).padStart(2, '0')}${bban}`;
 }
 
 const TITLES = ['Instagram takip et', 'Uygulama yorumu yaz', 'Anket doldur', 'Video izle', 'Kayıt ol'];
@@ -143,7 +194,13 @@ export async function seed(
     .all(...tables) as { name: string; sql: string }[];
   for (const ix of indexes) db.exec(`DROP INDEX ${ix.name}`);
 
-  const now = Date.now();
+  // the seeded history ends just before the audit log began (its first row, written by the
+  // migration): doctor compares the ledger with the log from then on, and a seeded reward dated
+  // after it would have no approval there
+  const auditStart = db.prepare("SELECT at FROM audit_log WHERE action = 'audit.start'").get() as
+    | { at: string }
+    | undefined;
+  const now = Math.min(Date.now(), auditStart ? Date.parse(auditStart.at) - 1_000 : Number.POSITIVE_INFINITY);
   const iso = (ms: number) => new Date(ms).toISOString();
   const rand = prng(7);
   const userCreated = (u: number) => now - 400 * DAY + Math.floor((u * 400 * DAY) / scale.users);
@@ -167,8 +224,9 @@ export async function seed(
   );
   const insertSubmission = db.prepare(
     `INSERT INTO submissions (_id, user_task_id, user_id, task_id, status, description, feedback,
-       rejection_reason, reward, proof_file, created_at, updated_at, reviewed_by, reviewed_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)`,
+       rejection_reason, reward, proof_file, proof_hash, proof_print, proof_b0, proof_b1, proof_b2,
+       proof_b3, created_at, updated_at, reviewed_by, reviewed_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertWithdrawal = db.prepare(
     `INSERT INTO withdrawals (_id, user_id, amount, payment_method, full_name, account_number, status,
@@ -247,6 +305,7 @@ export async function seed(
   const earned = new Float64Array(scale.users);
   const reserved = new Int32Array(scale.tasks);
   const completed = new Int32Array(scale.tasks);
+  const printRand = prng(17); // its own stream: the other columns stay as they were
   chunked(scale.submissions, (from, to) => {
     for (let k = from; k < to; k++) {
       const u = k % scale.users;
@@ -262,6 +321,8 @@ export async function seed(
       const utId = hexId(3, k);
       const subId = hexId(4, k);
       const reward = taskReward[t];
+      const hash = randomFingerprint(printRand, 64);
+      const print = randomFingerprint(printRand, 256);
       insertUserTask.run(utId, userId(u), taskId(t), created, created);
       insertSubmission.run(
         subId,
@@ -273,6 +334,9 @@ export async function seed(
         status === 'pending' ? null : status === 'approved' ? 'task completed successfully' : 'eksik',
         status === 'rejected' ? REJECTION_REASONS[k % REJECTION_REASONS.length] : null,
         reward,
+        hash,
+        print,
+        ...bandsOf(hash),
         created,
         reviewed ?? created,
         status === 'pending' ? null : adminId,
@@ -316,7 +380,7 @@ export async function seed(
           amount,
           w % 3 === 0 ? 'iban' : 'papara',
           holder,
-          w % 3 === 0 ? `TR${String(u).padStart(24, '0')}` : String(1_000_000_000 + u),
+          w % 3 === 0 ? iban(u) : papara(u),
           status,
           status === 'rejected' ? 'Hesap bilgileri hatalı' : null,
           created,

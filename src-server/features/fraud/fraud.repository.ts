@@ -114,44 +114,53 @@ export function hasOpenFlag(item: string, user: string) {
 
 export interface ProofCandidate {
   _id: string;
-  user_id: string;
-  task_id: string;
   proof_hash: string;
-  created_at: string;
 }
 
-/** Per band at most this many candidates: a picture thousands of proofs share is caught anyway. */
-const CANDIDATES_PER_BAND = 2000;
+/**
+ * Per band at most this many candidates: a picture tens of thousands of proofs share (the same
+ * campaign screenshot) is caught by the first ones; random hashes give ~2,000 per band at 1M.
+ */
+const CANDIDATES_PER_BAND = 20_000;
 
 /**
  * The proofs sharing a band value within two bits with this hash (fingerprint-bands.ts): four
- * index range lookups, each capped. Only the hash is read; the prints of the close ones after.
+ * index range lookups, each capped, answered by the covering indexes (band, hash) alone; the
+ * caller keeps the close ones and reads the rest of those only.
  */
 export async function proofCandidates(db: Conn, hash: string): Promise<ProofCandidate[]> {
   const lookups = bandLookups(hash);
   const columns = ['proof_b0', 'proof_b1', 'proof_b2', 'proof_b3'] as const;
-  const found = new Map<string, ProofCandidate>();
+  const found = new Map<string, string>();
   for (let b = 0; b < BANDS; b++) {
     const rows = (await db
       .selectFrom('submissions')
-      .select(['_id', 'user_id', 'task_id', 'proof_hash', 'created_at'])
+      .select(['_id', 'proof_hash'])
       .where(columns[b], 'in', lookups[b])
       .limit(CANDIDATES_PER_BAND)
       .execute()) as ProofCandidate[];
-    for (const row of rows) found.set(row._id, row);
+    for (const row of rows) found.set(row._id, row.proof_hash);
   }
-  return [...found.values()];
+  return [...found].map(([_id, proof_hash]) => ({ _id, proof_hash }));
 }
 
-/** The prints of these proofs (null for a proof the backfill has not reached). */
-export async function printsOf(db: Conn, ids: string[]): Promise<Map<string, string | null>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db
+export interface CloseProof {
+  _id: string;
+  user_id: string;
+  task_id: string;
+  proof_hash: string;
+  proof_print: string | null;
+  created_at: string;
+}
+
+/** What the duplicate check needs of the close candidates: whose, which task, the print. */
+export async function closeProofs(db: Conn, ids: string[]): Promise<CloseProof[]> {
+  if (ids.length === 0) return [];
+  return (await db
     .selectFrom('submissions')
-    .select(['_id', 'proof_print'])
+    .select(['_id', 'user_id', 'task_id', 'proof_hash', 'proof_print', 'created_at'])
     .where('_id', 'in', ids)
-    .execute();
-  return new Map(rows.map((r) => [r._id, r.proof_print]));
+    .execute()) as CloseProof[];
 }
 
 /** Other accounts that withdrew to this account number, newest first. */

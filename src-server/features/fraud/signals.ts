@@ -1,13 +1,13 @@
 import { derivedMinSeconds, MAX_FLAG_RELATED, REGISTRATION_BURST } from '../../contract/fraud';
-import type { Conn } from '../tasks/tasks.repository';
 import { hammingDistance } from '../../storage/image';
+import type { Conn } from '../tasks/tasks.repository';
 import { DUPLICATE_HASH_BITS, isSamePicture } from './fingerprint-bands';
 import {
   accountsSharing,
   accountsWithPayoutNumber,
+  closeProofs,
   insertFlag,
   type NewFlag,
-  printsOf,
   proofCandidates,
   upsertAccountFlag,
 } from './fraud.repository';
@@ -36,19 +36,19 @@ export async function findDuplicateProofs(
   proof: { userId: string; taskId: string; hash: string; print: string },
 ): Promise<DuplicateMatch | null> {
   // the band lookup returns every proof sharing a band within two bits: most are far on the
-  // whole hash, and only the close ones have their prints read
-  const close = (await proofCandidates(db, proof.hash)).filter(
-    (c) =>
-      (c.user_id !== proof.userId || c.task_id !== proof.taskId) &&
-      hammingDistance(proof.hash, c.proof_hash) <= DUPLICATE_HASH_BITS,
+  // whole hash (measured from the index alone), and only the close ones are read further
+  const near = (await proofCandidates(db, proof.hash)).filter(
+    (c) => hammingDistance(proof.hash, c.proof_hash) <= DUPLICATE_HASH_BITS,
   );
+  const close = (
+    await closeProofs(
+      db,
+      near.map((c) => c._id),
+    )
+  ).filter((c) => c.user_id !== proof.userId || c.task_id !== proof.taskId);
   if (close.length === 0) return null;
-  const prints = await printsOf(
-    db,
-    close.map((c) => c._id),
-  );
   const matches = close
-    .map((c) => ({ c, ...isSamePicture(proof, { hash: c.proof_hash, print: prints.get(c._id) ?? null }) }))
+    .map((c) => ({ c, ...isSamePicture(proof, { hash: c.proof_hash, print: c.proof_print }) }))
     .filter((m) => m.same)
     .sort((a, b) => a.bits - b.bits || a.c.created_at.localeCompare(b.c.created_at))
     .slice(0, MAX_FLAG_RELATED);

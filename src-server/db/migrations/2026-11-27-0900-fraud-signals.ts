@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 // Frozen: never edit a migration that has shipped; add a new one instead.
 // Issue 17: fraud signals.
 // - Proofs get a finer 256-bit fingerprint (proof_print) and their 64-bit hash split into four
-//   16-bit bands, each indexed with the hash (covering: the candidates' distances are computed
+//   16-bit bands, each indexed with the hash and the id (covering: the candidates' distances are computed
 //   from the index alone): a proof within a few bits of another shares a band within two bits,
 //   so the lookup reads a few index ranges instead of every proof (features/fraud/
 //   fingerprint-bands.ts). Older proofs get both from the background backfill, which recomputes
@@ -19,10 +19,10 @@ const statements = [
   'ALTER TABLE submissions ADD COLUMN proof_b1 INTEGER',
   'ALTER TABLE submissions ADD COLUMN proof_b2 INTEGER',
   'ALTER TABLE submissions ADD COLUMN proof_b3 INTEGER',
-  'CREATE INDEX submissions_proof_b0 ON submissions(proof_b0, proof_hash) WHERE proof_b0 IS NOT NULL',
-  'CREATE INDEX submissions_proof_b1 ON submissions(proof_b1, proof_hash) WHERE proof_b1 IS NOT NULL',
-  'CREATE INDEX submissions_proof_b2 ON submissions(proof_b2, proof_hash) WHERE proof_b2 IS NOT NULL',
-  'CREATE INDEX submissions_proof_b3 ON submissions(proof_b3, proof_hash) WHERE proof_b3 IS NOT NULL',
+  'CREATE INDEX submissions_proof_b0 ON submissions(proof_b0, proof_hash, _id) WHERE proof_b0 IS NOT NULL',
+  'CREATE INDEX submissions_proof_b1 ON submissions(proof_b1, proof_hash, _id) WHERE proof_b1 IS NOT NULL',
+  'CREATE INDEX submissions_proof_b2 ON submissions(proof_b2, proof_hash, _id) WHERE proof_b2 IS NOT NULL',
+  'CREATE INDEX submissions_proof_b3 ON submissions(proof_b3, proof_hash, _id) WHERE proof_b3 IS NOT NULL',
   // the bands replace it as the lookup
   'DROP INDEX IF EXISTS submissions_proof_hash',
   'ALTER TABLE tasks ADD COLUMN min_seconds INTEGER',

@@ -8,6 +8,7 @@ import {
 } from '../../contract/admin';
 import { kurusToTl } from '../../contract/money';
 import type { Page } from '../../contract/types';
+import { isUniqueViolation } from '../../db/errors';
 import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
@@ -28,10 +29,6 @@ export const DELETED_USER_NAME = 'Deleted user';
 export const DELETED_BAN_REASON = 'This account was deleted.';
 
 const isActiveAdmin = (u: Pick<UserRow, 'role' | 'status'>) => u.role === 'admin' && u.status === 'active';
-
-function isUniqueViolation(err: unknown): boolean {
-  return err instanceof Error && 'code' in err && String(err.code).startsWith('SQLITE_CONSTRAINT');
-}
 
 /** The role, status and ban reason after the edit; a ban needs a reason, sent or kept. */
 function nextStanding(current: UserRow, input: AdminUserUpdate) {

@@ -1,4 +1,5 @@
 import type { LoginInput, RegisterInput } from '../../contract/schemas';
+import { isUniqueViolation } from '../../db/errors';
 import { newId, nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
@@ -11,10 +12,6 @@ import { dummyVerify, hashPassword, verifyPassword } from './password';
 import { signToken } from './token';
 
 type Parsed<T> = { [K in keyof T]-?: Exclude<T[K], undefined> };
-
-function isUniqueViolation(err: unknown): boolean {
-  return err instanceof Error && 'code' in err && String(err.code).startsWith('SQLITE_CONSTRAINT');
-}
 
 /** Creates an account with role user; any other field sent is ignored. */
 export async function register(

@@ -1,5 +1,6 @@
 import { kurusToTl } from '../../contract/money';
 import { checkReviewRequest, type ReviewedSubmissionDto } from '../../contract/review';
+import { isConstraintViolation } from '../../db/errors';
 import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
@@ -17,10 +18,6 @@ import {
   reviewedSubmission,
   settleSubmission,
 } from './review.repository';
-
-function isConstraintError(err: unknown): boolean {
-  return err instanceof Error && 'code' in err && String(err.code).startsWith('SQLITE_CONSTRAINT');
-}
 
 async function toDto(tx: Tx, id: string): Promise<ReviewedSubmissionDto> {
   const r = await reviewedSubmission(tx, id);
@@ -77,7 +74,7 @@ export async function reviewSubmission(
       });
     } catch (err) {
       // submissions_paid_once: this user was already paid for this task by another submission
-      if (isConstraintError(err)) throw fail.conflict('already_reviewed');
+      if (isConstraintViolation(err)) throw fail.conflict('already_reviewed');
       throw err;
     }
     if (changed !== 1) throw fail.conflict('already_reviewed');

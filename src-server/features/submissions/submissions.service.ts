@@ -1,6 +1,7 @@
 import type { Page } from '../../contract';
 import type { ProofType, ReviewStatus } from '../../contract/constants';
 import { checkProof, type SubmissionDto, submissionFieldsSchema } from '../../contract/submissions';
+import { isUniqueViolation } from '../../db/errors';
 import { newId, nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { type AppError, fail } from '../../http/app-error';
@@ -30,10 +31,6 @@ import {
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'secret' | 'work'>;
 
 const PROOF_FORMATS = ['png', 'jpeg'] as const;
-
-function isUniqueViolation(err: unknown): boolean {
-  return err instanceof Error && 'code' in err && err.code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
 
 /**
  * Why a record cannot take a proof now: none in progress, its time ran out (task_expired, even

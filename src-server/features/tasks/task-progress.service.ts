@@ -1,4 +1,5 @@
 import type { UserTaskDto } from '../../contract/tasks';
+import { isUniqueViolation } from '../../db/errors';
 import { newId, nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
@@ -18,10 +19,6 @@ import {
 } from './user-tasks.repository';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
-
-function isUniqueViolation(err: unknown): boolean {
-  return err instanceof Error && 'code' in err && err.code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
 
 /** After a failed reservation: full when every slot is taken, otherwise no longer startable. */
 async function reservationFailure(db: Conn, taskId: string, now: string) {

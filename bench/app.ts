@@ -18,6 +18,31 @@ import { type Answer, type LoadResult, type RequestSpec, rounds, runLoad, send }
 import { SEED_PASSWORD, type SeedScale, taskStride } from './seed';
 import { type WrkResult, wrkRounds, wrkVersion } from './wrk';
 
+/**
+ * What the bench's clients need of a seeded folder, read before the server opens it: the token
+ * secret, the seeded workers, and the open tasks with at least `headroom` free slots. The
+ * read-only handle is returned for more reads; close it before the server starts.
+ */
+export function seededFixtures(dataDir: string, nowIso: string, headroom: number) {
+  const db = new Database(join(dataDir, 'taskreward.db'), { readonly: true });
+  const secret = new TextEncoder().encode(readFileSync(join(dataDir, 'secret.key'), 'utf8').trim());
+  const users = db
+    .prepare(
+      `SELECT * FROM users WHERE role = 'user' AND status = 'active' AND deleted_at IS NULL
+       AND email LIKE 'user%@bench.test' ORDER BY _id`,
+    )
+    .all() as (UserRow & { balance: number })[];
+  const openTasks = (
+    db
+      .prepare(
+        `SELECT _id FROM tasks WHERE status = 'active' AND deleted_at IS NULL
+         AND (deadline IS NULL OR deadline > ?) AND reserved < max_completions - ? ORDER BY _id`,
+      )
+      .all(nowIso, headroom) as { _id: string }[]
+  ).map((r) => r._id);
+  return { db, secret, users, openTasks };
+}
+
 export interface Scenario {
   key: string;
   label: string;
@@ -158,22 +183,7 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
   const nowIso = new Date().toISOString();
 
   // ---- fixtures, read before the server opens the folder ----
-  const db = new Database(join(dataDir, 'taskreward.db'), { readonly: true });
-  const secret = new TextEncoder().encode(readFileSync(join(dataDir, 'secret.key'), 'utf8').trim());
-  const userRows = db
-    .prepare(
-      `SELECT * FROM users WHERE role = 'user' AND status = 'active' AND deleted_at IS NULL
-       AND email LIKE 'user%@bench.test' ORDER BY _id`,
-    )
-    .all() as (UserRow & { balance: number })[];
-  const openTasks = (
-    db
-      .prepare(
-        `SELECT _id FROM tasks WHERE status = 'active' AND deleted_at IS NULL
-         AND (deadline IS NULL OR deadline > ?) AND reserved < max_completions ORDER BY _id`,
-      )
-      .all(nowIso) as { _id: string }[]
-  ).map((r) => r._id);
+  const { db, secret, users: userRows, openTasks } = seededFixtures(dataDir, nowIso, 0);
   const pending = (
     db.prepare("SELECT _id FROM submissions WHERE status = 'pending' ORDER BY _id").all() as { _id: string }[]
   ).map((r) => r._id);

@@ -16,7 +16,6 @@
 //    be switched off in the server, so their share of a request is the in-process time of step 1
 //    against the request's time measured here.
 // The folder keeps what step 2 wrote (submissions, withdrawals, flags), like the other scenarios.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { PNG } from 'pngjs';
@@ -35,7 +34,7 @@ import { closeProofs, proofCandidates } from '../src-server/features/fraud/fraud
 import { findDuplicateProofs, flagSharedPayout } from '../src-server/features/fraud/signals';
 import type { UserRow } from '../src-server/http/env';
 import { hammingDistance, sanitizeProof } from '../src-server/storage/image';
-import { multipart, proofPng } from './app';
+import { multipart, proofPng, seededFixtures } from './app';
 import { quantile, type RequestSpec, send } from './load';
 import { prng, randomFingerprint, userId } from './seed';
 
@@ -437,22 +436,7 @@ export async function measureRequests(options: {
   const withdraws = quick ? 40 : 150;
 
   // fixtures, read before the server opens the folder
-  const ro = new Database(join(dataDir, 'taskreward.db'), { readonly: true });
-  const secret = new TextEncoder().encode(readFileSync(join(dataDir, 'secret.key'), 'utf8').trim());
-  const users = ro
-    .prepare(
-      `SELECT * FROM users WHERE role = 'user' AND status = 'active' AND deleted_at IS NULL
-       AND email LIKE 'user%@bench.test' ORDER BY _id`,
-    )
-    .all() as (UserRow & { balance: number })[];
-  const openTasks = (
-    ro
-      .prepare(
-        `SELECT _id FROM tasks WHERE status = 'active' AND deleted_at IS NULL
-         AND (deadline IS NULL OR deadline > ?) AND reserved < max_completions - 50 ORDER BY _id`,
-      )
-      .all(new Date().toISOString()) as { _id: string }[]
-  ).map((r) => r._id);
+  const { db: ro, secret, users, openTasks } = seededFixtures(dataDir, new Date().toISOString(), 50);
   const sharedNumbers = (
     ro
       .prepare(

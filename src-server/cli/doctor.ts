@@ -5,6 +5,7 @@ import { checkStatCounters } from '../features/admin-stats/stat-doctor';
 import { checkDeletedUsers } from '../features/admin-users/deleted-user-doctor';
 import { checkAppeals } from '../features/appeals/appeal-doctor';
 import { checkAuditLedger } from '../features/audit/audit-doctor';
+import { checkFlags } from '../features/fraud/flag-doctor';
 import { runMoneyChecks } from '../features/money/doctor';
 import { checkTaskRecords } from '../features/tasks/task-doctor';
 import { lastAppliedMigration } from '../storage/backup';
@@ -25,6 +26,7 @@ export interface Finding {
     | 'tasks'
     | 'users'
     | 'audit'
+    | 'flags'
     | 'missing_file'
     | 'orphan_file';
   message: string;
@@ -108,6 +110,7 @@ export async function runDoctor(folder: DataFolder): Promise<Finding[]> {
     for (const message of await checkAppeals(db)) out.push({ check: 'tasks', message });
     for (const message of await checkDeletedUsers(db)) out.push({ check: 'users', message });
     for (const message of await checkAuditLedger(db)) out.push({ check: 'audit', message });
+    for (const message of await checkFlags(db)) out.push({ check: 'flags', message });
     out.push(...(await fileChecks(folder, await referencedFiles(db))));
     return out;
   } finally {
@@ -121,7 +124,8 @@ export const doctorCommand: Command = {
   usage: 'doctor [--data DIR]',
   details:
     "Runs SQLite's integrity and foreign-key checks, checks the migrations and the money\n" +
-    "invariants, recounts the dashboard's counters, and compares stored files with the rows that name them. Changes nothing.",
+    "invariants, recounts the dashboard's counters, checks the audit log and the fraud flags, and compares stored files\n" +
+    'with the rows that name them. Changes nothing.',
   options: { data: { type: 'string' } },
   async run(v) {
     const folder = new DataFolder(configWith(v).dataDir);

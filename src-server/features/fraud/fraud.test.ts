@@ -9,6 +9,7 @@ import { screenshot } from '../../testing/screenshots';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { submit } from '../submissions/submission-test-helpers';
 import { createTask, settleLatest } from '../tasks/task-test-helpers';
+import { checkFlags } from './flag-doctor';
 import { insertFlag } from './fraud.repository';
 
 let t: TestApp;
@@ -423,5 +424,48 @@ describe('PUT /api/admin/flags/{id}/dismiss', () => {
       .where('changes', 'like', `%${flag._id}%`)
       .execute();
     expect(rows).toHaveLength(1);
+  });
+});
+
+describe("doctor's flags check", () => {
+  it('is clean after everything above, and finds a flag about nothing, a half dismissal and a dismissal without its audit row', async () => {
+    expect(await checkFlags(t.deps.db)).toEqual([]);
+    const at = new Date().toISOString();
+    const flag = (itemId: string) => ({
+      itemType: 'submission' as const,
+      itemId,
+      userId: admin._id,
+      kind: 'too_fast' as const,
+      en: 'x',
+      tr: 'x',
+      related: [],
+      at,
+    });
+    const { copy } = await (async () => {
+      const png = await screenshot(777);
+      await startAndSend((await worker()).token, await quickTask(), png);
+      return { copy: await startAndSend((await worker()).token, await quickTask(), png) };
+    })();
+    await insertFlag(t.deps.db, flag('aaaaaaaaaaaaaaaaaaaaaaaa'));
+    const [dup] = (await adminSubmission(copy)).flags;
+    await t.deps.db
+      .updateTable('flags')
+      .set({ dismissed_at: at, dismissed_by: admin._id, dismiss_note: 'elle' })
+      .where('_id', '=', dup._id)
+      .execute();
+    await insertFlag(t.deps.db, flag(copy));
+    await t.deps.db
+      .updateTable('flags')
+      .set({ dismiss_note: 'yarım' })
+      .where('item_id', '=', copy)
+      .where('kind', '=', 'too_fast')
+      .execute();
+    const found = await checkFlags(t.deps.db);
+    expect(found).toHaveLength(3);
+    expect(found.join('\n')).toMatch(/about submission aaaaaaaaaaaaaaaaaaaaaaaa, which does not exist/);
+    expect(found.join('\n')).toMatch(/half dismissed/);
+    expect(found.join('\n')).toContain(`flag ${dup._id} was dismissed without its audit row`);
+    await t.deps.db.deleteFrom('flags').where('item_id', 'in', ['aaaaaaaaaaaaaaaaaaaaaaaa', copy]).execute();
+    expect(await checkFlags(t.deps.db)).toEqual([]);
   });
 });

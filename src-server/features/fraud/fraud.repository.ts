@@ -45,25 +45,28 @@ export async function insertFlag(db: Conn, f: NewFlag): Promise<void> {
 }
 
 /**
- * An account's signal, found again at every sign-up or sign-in: written once, its explanation
- * and related accounts brought up to date; a dismissed one opens again only when it names
- * accounts it did not name (the related ids are kept sorted, so equal lists compare equal).
+ * An account's signal, found again at every sign-up or sign-in: written once, and written again
+ * only when the accounts it names changed (the related ids are kept sorted, so equal lists
+ * compare equal): then its explanation is brought up to date and, if it was dismissed, it opens
+ * again (the dismissal stays in the audit log). Found again unchanged, nothing is written.
  */
 export async function upsertAccountFlag(db: Conn, f: NewFlag): Promise<void> {
   const values = flagValues(f, [...f.related].sort());
-  const unchanged = sql<SqlBool>`flags.related = ${values.related}`;
   await db
     .insertInto('flags')
     .values(values)
     .onConflict((oc) =>
-      oc.columns(['item_id', 'kind']).doUpdateSet({
-        message_en: f.en,
-        message_tr: f.tr,
-        related: values.related,
-        dismissed_at: sql`CASE WHEN ${unchanged} THEN flags.dismissed_at ELSE NULL END`,
-        dismissed_by: sql`CASE WHEN ${unchanged} THEN flags.dismissed_by ELSE NULL END`,
-        dismiss_note: sql`CASE WHEN ${unchanged} THEN flags.dismiss_note ELSE NULL END`,
-      }),
+      oc
+        .columns(['item_id', 'kind'])
+        .doUpdateSet({
+          message_en: f.en,
+          message_tr: f.tr,
+          related: values.related,
+          dismissed_at: null,
+          dismissed_by: null,
+          dismiss_note: null,
+        })
+        .where('flags.related', '<>', values.related),
     )
     .execute();
 }

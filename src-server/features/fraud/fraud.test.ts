@@ -389,7 +389,6 @@ describe('PUT /api/admin/flags/{id}/dismiss', () => {
   });
 
   it("refuses an admin's own flag: another admin judges it", async () => {
-    const flagId = 'f0f0f0f0f0f0f0f0f0f0f0f0';
     await insertFlag(t.deps.db, {
       itemType: 'user',
       itemId: admin._id,
@@ -405,7 +404,6 @@ describe('PUT /api/admin/flags/{id}/dismiss', () => {
       .select('_id')
       .where('item_id', '=', admin._id)
       .executeTakeFirstOrThrow();
-    expect(flagId).not.toBe(row._id);
     const res = await dismiss(row._id, { note: 'benim' });
     expect([res.status, res.body.error.code]).toEqual([403, 'own_item']);
   });

@@ -5,6 +5,11 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /**
+   * `postgres://…`: the database is PostgreSQL there (many app nodes may share it) instead of the
+   * SQLite file in the data folder. Null: SQLite, the default.
+   */
+  databaseUrl: string | null;
   webDir: string;
   tokenSecret: string | null;
   adminEmail: string | null;
@@ -19,6 +24,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, webDir?: string
     port: Number.isFinite(port) && port >= 0 && port < 65536 ? port : 3000,
     host: env.HOST || '127.0.0.1',
     dataDir: resolve(env.DATA_DIR || './data'),
+    databaseUrl: env.DATABASE_URL || null,
     webDir: resolve(webDir ?? env.WEB_DIR ?? 'dist/web'),
     tokenSecret: env.TOKEN_SECRET || null,
     adminEmail: env.ADMIN_EMAIL || null,

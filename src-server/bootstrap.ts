@@ -19,6 +19,20 @@ export interface Opened {
   close(): Promise<void>;
 }
 
+/**
+ * Many app nodes (issue 18) must sign and check tokens and signed file URLs with one key: a
+ * secret.key generated into each node's own folder would make every node refuse the others'
+ * tokens. So with DATABASE_URL the secret comes from TOKEN_SECRET or the start is refused.
+ */
+export function requireSharedSecret(config: Config): void {
+  if (!config.cluster || config.tokenSecret) return;
+  throw new Error(
+    'TOKEN_SECRET is required when DATABASE_URL is set: every app node signs and checks sign-in tokens ' +
+      'and file links with it, so give all nodes the same secret of at least 32 bytes ' +
+      '(for example the output of `openssl rand -base64 48`)',
+  );
+}
+
 /** config -> data folder -> database -> migrations -> first admin: everything createApp needs. */
 export async function openApp(
   config: Config,
@@ -40,6 +54,7 @@ export async function openApp(
     server?: boolean;
   } = {},
 ): Promise<Opened> {
+  requireSharedSecret(config);
   const folder = new DataFolder(config.dataDir);
   folder.prepare({ clearTemp: options.clearTemp });
   const database = openDatabase(folder.dbFile, { server: options.server });

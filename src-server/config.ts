@@ -10,6 +10,13 @@ export interface Config {
    * SQLite file in the data folder. Null: SQLite, the default.
    */
   databaseUrl: string | null;
+  /**
+   * One of possibly many app nodes sharing the database (issue 18): every piece of state that
+   * changes an answer is kept in the database, scheduled jobs run on one node at a time, and
+   * TOKEN_SECRET is required. On whenever DATABASE_URL is set; `CLUSTER=1` turns it on over the
+   * SQLite file too, which is how the tests run the cluster paths (two apps on one file).
+   */
+  cluster: boolean;
   webDir: string;
   tokenSecret: string | null;
   adminEmail: string | null;
@@ -25,6 +32,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, webDir?: string
     host: env.HOST || '127.0.0.1',
     dataDir: resolve(env.DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || null,
+    cluster: Boolean(env.DATABASE_URL) || env.CLUSTER === '1' || env.CLUSTER === 'true',
     webDir: resolve(webDir ?? env.WEB_DIR ?? 'dist/web'),
     tokenSecret: env.TOKEN_SECRET || null,
     adminEmail: env.ADMIN_EMAIL || null,

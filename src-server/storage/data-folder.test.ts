@@ -104,4 +104,28 @@ describe('openApp and the token secret', () => {
     const opened = await open({ TOKEN_SECRET: 'x'.repeat(32) });
     await opened.close();
   });
+
+  // issue 18: the nodes sharing one database must share the key, so none may make its own
+  it.each([
+    ['DATABASE_URL', { DATABASE_URL: 'postgres://taskreward@db.invalid/taskreward' }],
+    ['CLUSTER=1', { CLUSTER: '1' }],
+  ])(
+    'refuses to start one of many nodes (%s) without TOKEN_SECRET, before touching anything',
+    async (_label, env) => {
+      await expect(open(env)).rejects.toThrow(/^TOKEN_SECRET is required when DATABASE_URL is set: /);
+      expect(existsSync(join(root, 'secret.key'))).toBe(false);
+      expect(existsSync(join(root, 'taskreward.db'))).toBe(false);
+    },
+  );
+
+  it('starts one of many nodes with TOKEN_SECRET, and writes no secret.key', async () => {
+    const opened = await open({ CLUSTER: '1', TOKEN_SECRET: 'y'.repeat(32) });
+    try {
+      expect(opened.deps.config.cluster).toBe(true);
+      expect(new TextDecoder().decode(opened.deps.secret)).toBe('y'.repeat(32));
+      expect(existsSync(join(root, 'secret.key'))).toBe(false);
+    } finally {
+      await opened.close();
+    }
+  });
 });

@@ -2,7 +2,8 @@ import type { Config } from './config';
 import { type OpenedDatabase, openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import type { AppDeps } from './deps';
-import { LoginThrottle, type ThrottleLimits } from './features/auth/throttle';
+import { databaseLimiters } from './features/auth/database-limiter';
+import { LoginThrottle, memoryLimiters, type ThrottleLimits } from './features/auth/throttle';
 import { oneSignalNotifier, type PushNotifier } from './features/notifications/push';
 import { SetupGate } from './features/setup/setup-gate';
 import { removeOrphanedProofs } from './features/submissions/orphaned-proofs';
@@ -76,7 +77,12 @@ export async function openApp(
     config,
     secret,
     web: options.web ?? loadWebAssets(config.webDir),
-    throttle: new LoginThrottle(options.throttle),
+    // one node counts in its memory; nodes sharing the database count there (issue 18)
+    throttle: new LoginThrottle(
+      options.throttle,
+      undefined,
+      config.cluster ? databaseLimiters(database.db) : memoryLimiters,
+    ),
     clock: options.clock ?? (() => new Date()),
     push: options.push ?? oneSignalNotifier(config.oneSignal),
     work: expensiveWork(options.work),

@@ -244,6 +244,28 @@ export interface FlagsTable {
   dismiss_note: string | null;
 }
 
+/** A throttle's count in its window (migration 2026-11-28-0900-cluster-state; issue 18). */
+export interface RateLimitsTable {
+  /** the limiter's name, ':', the SHA-256 of its key (an address, an email, a pair) */
+  key: string;
+  points: number;
+  /** the window's end, ms since the epoch */
+  expires_at: number;
+}
+
+/** The first-run setup link's token, open until the first admin is made with one (issue 18). */
+export interface SetupTokensTable {
+  /** SHA-256 of the token, hex */
+  digest: string;
+  created_at: string;
+}
+
+/** Numbers bumped with a write, compared by readers keeping a copy in memory (issue 18). */
+export interface ChangeCountersTable {
+  name: 'task_list';
+  value: number;
+}
+
 export interface DB {
   users: UsersTable;
   tasks: TasksTable;
@@ -260,4 +282,7 @@ export interface DB {
   inbox_reads: InboxReadsTable;
   audit_log: AuditLogTable;
   flags: FlagsTable;
+  rate_limits: RateLimitsTable;
+  setup_tokens: SetupTokensTable;
+  change_counters: ChangeCountersTable;
 }

@@ -15,6 +15,7 @@ import * as inbox from './2026-11-26-1300-inbox';
 import * as auditLog from './2026-11-26-1400-audit-log';
 import * as submissionTaskIndex from './2026-11-26-1500-submission-task-index';
 import * as fraudSignals from './2026-11-27-0900-fraud-signals';
+import * as clusterState from './2026-11-28-0900-cluster-state';
 
 /** Every migration, registered by name (a folder-reading provider breaks inside a bundle). */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-1400-audit-log': auditLog,
   '2026-11-26-1500-submission-task-index': submissionTaskIndex,
   '2026-11-27-0900-fraud-signals': fraudSignals,
+  '2026-11-28-0900-cluster-state': clusterState,
 };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIELD_MESSAGES } from '../../contract/schemas';
 import { DEFAULT_BAN_REASON } from '../../http/auth';
+import { NODE_MODES } from '../../testing/cluster';
 import { makeUser, TEST_PASSWORD } from '../../testing/factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 
@@ -197,14 +198,14 @@ describe('POST /api/auth/login', () => {
   });
 });
 
-describe('login throttling', () => {
+describe.each(NODE_MODES)('login throttling (%s)', (_mode, mode) => {
   let t: TestApp;
   const login = (body: unknown, headers: Record<string, string> = {}) =>
     t.call('POST', '/api/auth/login', { body, headers });
 
   beforeAll(async () => {
     t = await createTestApp({
-      env: { TRUST_PROXY: '1' },
+      env: { ...mode, TRUST_PROXY: '1' },
       throttle: { perPair: 3, perAddress: 10, windowSeconds: 60 },
     });
   });
@@ -322,7 +323,13 @@ describe('login throttling', () => {
       expect(res.status).toBe(401);
       guesses++;
     }
-    expect(guesses).toBe(3);
+    // one node's counters answer at once, so each refused attempt gives its count back before the
+    // next one counts: exactly the limit. Counters in the database are written while others are
+    // under way, so attempts refused by the pair's limit (which count, as they always have) may
+    // use up the limit first: never more guesses than the limit, sometimes fewer.
+    if (mode.CLUSTER) expect(guesses).toBeGreaterThanOrEqual(1);
+    expect(guesses).toBeLessThanOrEqual(3);
+    if (!mode.CLUSTER) expect(guesses).toBe(3);
   });
 
   it('does not count successful sign-ins against a shared address', async () => {
@@ -343,10 +350,10 @@ describe('login throttling', () => {
   });
 });
 
-describe('login throttling cannot lock anyone out', () => {
+describe.each(NODE_MODES)('login throttling cannot lock anyone out (%s)', (_mode, mode) => {
   it('lets the admin sign in from their own address at once after 50 wrong passwords from 50 addresses', async () => {
     // the production limits, behind a proxy so each attacker request has its own address
-    const t = await createTestApp({ env: { TRUST_PROXY: '1' } });
+    const t = await createTestApp({ env: { ...mode, TRUST_PROXY: '1' } });
     try {
       const admin = await makeUser(t.deps.db, { role: 'admin', email: 'boss@example.test' });
       const wrong = { email: admin.email, password: 'wrong-password' };
@@ -376,7 +383,7 @@ describe('login throttling cannot lock anyone out', () => {
 
   it('slows down, but does not refuse, an attacked account from an address that has been failing', async () => {
     const t = await createTestApp({
-      env: { TRUST_PROXY: '1' },
+      env: { ...mode, TRUST_PROXY: '1' },
       throttle: { accountSlowdownAfter: 3, slowdownStepMs: 200, slowdownMaxMs: 400 },
     });
     try {
@@ -402,9 +409,9 @@ describe('login throttling cannot lock anyone out', () => {
   });
 });
 
-describe('login throttling without a trusted proxy', () => {
+describe.each(NODE_MODES)('login throttling without a trusted proxy (%s)', (_mode, mode) => {
   it('ignores X-Forwarded-For, so a client cannot dodge the address limit by inventing addresses', async () => {
-    const t = await createTestApp({ throttle: { perPair: 3, perAddress: 10, windowSeconds: 60 } });
+    const t = await createTestApp({ env: mode, throttle: { perPair: 3, perAddress: 10, windowSeconds: 60 } });
     try {
       for (let i = 0; i < 10; i++) {
         const res = await t.call('POST', '/api/auth/login', {

@@ -1,6 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openApp } from '../../bootstrap';
+import { readConfig } from '../../config';
 import { AppError } from '../../http/app-error';
-import { LoginThrottle } from './throttle';
+import { CLUSTER_ENV, NODE_MODES } from '../../testing/cluster';
+import { createTestApp, type TestApp } from '../../testing/test-app';
+import { databaseLimiters, RATE_LIMIT_CLEANUP_MS } from './database-limiter';
+import { type Limiters, LoginThrottle, memoryLimiters } from './throttle';
 
 const limits = {
   perPair: 2,
@@ -20,12 +28,30 @@ async function refusal(p: Promise<void>): Promise<AppError> {
   return err as AppError;
 }
 
+// the counters in memory (one node), and in the database (many nodes; issue 18) over a test app's
+// SQLite file, emptied before each test
+let db: TestApp;
+beforeAll(async () => {
+  db = await createTestApp();
+});
+afterAll(() => db.dispose());
+const STORES: [string, () => Limiters][] = [
+  ['in memory', () => memoryLimiters],
+  ['in the database', () => databaseLimiters(db.deps.db)],
+];
+
+let limiters: () => Limiters = () => memoryLimiters;
+
 /** A throttle whose waits are recorded instead of slept. */
 function recorded() {
   const waits: number[] = [];
-  const throttle = new LoginThrottle(limits, async (ms) => {
-    waits.push(ms);
-  });
+  const throttle = new LoginThrottle(
+    limits,
+    async (ms) => {
+      waits.push(ms);
+    },
+    limiters(),
+  );
   return { throttle, waits };
 }
 
@@ -35,7 +61,12 @@ async function fail(throttle: LoginThrottle, email: string, ip: string) {
   await throttle.failed(email);
 }
 
-describe('LoginThrottle', () => {
+describe.each(STORES)('LoginThrottle, counting %s', (_label, store) => {
+  beforeEach(async () => {
+    limiters = store;
+    await db.deps.db.deleteFrom('rate_limits').execute();
+  });
+
   it('refuses an (account, address) pair that used its limit, and only that pair', async () => {
     const { throttle } = recorded();
     await fail(throttle, 'a@x.test', '1.1.1.1');
@@ -105,10 +136,9 @@ describe('LoginThrottle', () => {
   });
 });
 
-describe('registration throttle', () => {
+describe.each(NODE_MODES)('registration throttle (%s)', (_mode, env) => {
   it('refuses registrations from one address beyond the hourly limit with a 429 and Retry-After', async () => {
-    const { createTestApp } = await import('../../testing/test-app');
-    const t = await createTestApp({ throttle: { registrationsPerAddress: 2 } });
+    const t = await createTestApp({ env, throttle: { registrationsPerAddress: 2 } });
     try {
       const statuses: number[] = [];
       let retryAfter: string | null = null;
@@ -127,9 +157,8 @@ describe('registration throttle', () => {
   });
 
   it('counts a registration with an email already in use like any other, so probing costs the same', async () => {
-    const { createTestApp } = await import('../../testing/test-app');
     const { makeUser } = await import('../../testing/factories');
-    const t = await createTestApp({ throttle: { registrationsPerAddress: 3 } });
+    const t = await createTestApp({ env, throttle: { registrationsPerAddress: 3 } });
     try {
       const taken = await makeUser(t.deps.db, { email: 'taken@example.test' });
       const probe = () =>
@@ -145,6 +174,115 @@ describe('registration throttle', () => {
       expect(fresh.status).toBe(429);
     } finally {
       await t.dispose();
+    }
+  });
+});
+
+describe('the counters in the database (issue 18)', () => {
+  beforeEach(async () => {
+    await db.deps.db.deleteFrom('rate_limits').execute();
+  });
+  const rows = () => db.deps.db.selectFrom('rate_limits').selectAll().orderBy('key').execute();
+
+  it('starts a window afresh once it has ended, and keeps its end while it lasts', async () => {
+    let now = 1_000_000;
+    const limiter = databaseLimiters(db.deps.db, () => now)('test', 2, 10);
+    expect((await limiter.consume('k')).consumedPoints).toBe(1);
+    now += 4_000;
+    const second = await limiter.consume('k');
+    expect([second.consumedPoints, second.remainingPoints, second.msBeforeNext]).toEqual([2, 0, 6_000]);
+    const refused = await limiter.consume('k').then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(refused).toMatchObject({ consumedPoints: 3, msBeforeNext: 6_000 });
+    now += 6_000;
+    expect(await limiter.get('k')).toBeNull();
+    const fresh = await limiter.consume('k');
+    expect([fresh.consumedPoints, fresh.msBeforeNext]).toEqual([1, 10_000]);
+  });
+
+  it('gives points back and adds penalties without refusing, and forgets a deleted key', async () => {
+    const limiter = databaseLimiters(db.deps.db)('test', 1, 60);
+    await limiter.consume('k');
+    await limiter.penalty('k', 5);
+    expect((await limiter.get('k'))?.consumedPoints).toBe(6);
+    await limiter.reward('k', 6);
+    expect((await limiter.consume('k')).consumedPoints).toBe(1);
+    expect(await limiter.delete('k')).toBe(true);
+    expect(await limiter.get('k')).toBeNull();
+    expect(await limiter.delete('k')).toBe(false);
+  });
+
+  it('keeps a hash of each key, never the email or the address, one row per limiter and key', async () => {
+    const throttle = new LoginThrottle(limits, async () => {}, databaseLimiters(db.deps.db));
+    const email = `${'long'.repeat(60)}@example.test`;
+    await throttle.attempt(email, '2001:db8::1');
+    await throttle.failed(email);
+    const stored = await rows();
+    expect(stored.map((r) => r.key.split(':')[0]).sort()).toEqual([
+      'login-account',
+      'login-address',
+      'login-pair',
+    ]);
+    for (const r of stored) {
+      expect(r.key).toMatch(/^[a-z-]+:[A-Za-z0-9_-]{43}$/);
+      expect(r.points).toBe(1);
+    }
+  });
+
+  it('deletes the counts whose window has ended, at most once a cleanup interval', async () => {
+    let now = 5_000_000;
+    const limiter = databaseLimiters(db.deps.db, () => now)('test', 10, 1);
+    await limiter.consume('old');
+    now += 2_000;
+    // the first write of this app already cleaned up: the ended window stays until the next turn
+    await limiter.consume('new');
+    expect((await rows()).length).toBe(2);
+    now += RATE_LIMIT_CLEANUP_MS;
+    await limiter.consume('newest');
+    expect((await rows()).length).toBe(1);
+  });
+});
+
+describe('two app nodes on one database', () => {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const register = async (node: Awaited<ReturnType<typeof openApp>>, n: number) => {
+    const { createApp } = await import('../../app');
+    const res = await createApp(node.deps).request('/api/auth/register', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        name: `N${n}`,
+        email: `n${n}@example.test`,
+        password: 'secret123',
+      }),
+    });
+    return res.status;
+  };
+
+  it.each([
+    ['share the limits when they keep them in the database', CLUSTER_ENV, [201, 201, 429, 429]],
+    ['each count alone when they keep them in memory (one node only)', {}, [201, 201, 201, 201]],
+  ])('%s', async (_label, env, expected) => {
+    const dir = mkdtempSync(join(tmpdir(), 'taskreward-nodes-'));
+    dirs.push(dir);
+    // two apps over one data folder: one SQLite file, as two nodes over one PostgreSQL
+    const config = readConfig({ DATA_DIR: dir, ...env });
+    const first = await openApp(config, { web: new Map(), throttle: { registrationsPerAddress: 2 } });
+    const second = await openApp(config, { web: new Map(), throttle: { registrationsPerAddress: 2 } });
+    try {
+      const statuses = [];
+      for (const [n, node] of [first, second, first, second].entries())
+        statuses.push(await register(node, n));
+      expect(statuses).toEqual(expected);
+    } finally {
+      await first.close();
+      await second.close();
     }
   });
 });

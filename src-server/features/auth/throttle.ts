@@ -29,6 +29,29 @@ export const DEFAULT_LIMITS: Required<ThrottleLimits> = {
   slowdownMaxMs: 3_000,
 };
 
+/**
+ * The calls LoginThrottle makes of a counter: rate-limiter-flexible's in-memory limiter on one
+ * node, DatabaseLimiter (database-limiter.ts) when app nodes share the database.
+ */
+export interface Limiter {
+  /** Adds points; refuses with a RateLimiterRes once the count is past the limit. */
+  consume(key: string, points?: number): Promise<RateLimiterRes>;
+  /** Adds points, never refusing. */
+  penalty(key: string, points?: number): Promise<RateLimiterRes>;
+  /** Takes points back. */
+  reward(key: string, points?: number): Promise<RateLimiterRes>;
+  /** The count while its window lasts, else null. */
+  get(key: string): Promise<RateLimiterRes | null>;
+  delete(key: string): Promise<boolean>;
+}
+
+/** Makes the named counter of `points` per window of `durationSeconds`. */
+export type Limiters = (name: string, points: number, durationSeconds: number) => Limiter;
+
+/** One node's counters, in its memory: the default (SQLite, one server). */
+export const memoryLimiters: Limiters = (_name, points, duration) =>
+  new RateLimiterMemory({ points, duration });
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function throttled(res: RateLimiterRes): never {
@@ -47,25 +70,23 @@ function throttled(res: RateLimiterRes): never {
  */
 export class LoginThrottle {
   private readonly limits: Required<ThrottleLimits>;
-  private readonly pair: RateLimiterMemory;
-  private readonly address: RateLimiterMemory;
-  private readonly account: RateLimiterMemory;
-  private readonly registrations: RateLimiterMemory;
+  private readonly pair: Limiter;
+  private readonly address: Limiter;
+  private readonly account: Limiter;
+  private readonly registrations: Limiter;
 
   constructor(
     limits: ThrottleLimits = {},
     private readonly wait: (ms: number) => Promise<void> = sleep,
+    limiters: Limiters = memoryLimiters,
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
     const duration = this.limits.windowSeconds;
-    this.pair = new RateLimiterMemory({ points: this.limits.perPair, duration });
-    this.address = new RateLimiterMemory({ points: this.limits.perAddress, duration });
+    this.pair = limiters('login-pair', this.limits.perPair, duration);
+    this.address = limiters('login-address', this.limits.perAddress, duration);
     // counted with penalty(), which never refuses: the points only size the slowdown
-    this.account = new RateLimiterMemory({ points: Number.MAX_SAFE_INTEGER, duration });
-    this.registrations = new RateLimiterMemory({
-      points: this.limits.registrationsPerAddress,
-      duration: 60 * 60,
-    });
+    this.account = limiters('login-account', Number.MAX_SAFE_INTEGER, duration);
+    this.registrations = limiters('registration', this.limits.registrationsPerAddress, 60 * 60);
   }
 
   /** Counts one registration from an address; a 429 beyond the hourly limit. */

@@ -86,7 +86,7 @@ export async function openApp(
     clock: options.clock ?? (() => new Date()),
     push: options.push ?? oneSignalNotifier(config.oneSignal),
     work: expensiveWork(options.work),
-    setup: new SetupGate(),
+    setup: new SetupGate(database.db, config.cluster, options.clock),
   };
   await ensureBootstrapAdmin(deps);
   return {

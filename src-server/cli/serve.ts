@@ -43,7 +43,7 @@ export async function runServe(config: Config): Promise<void> {
   const server = serveApp(app.fetch, { port: config.port, hostname: config.host }, (info) => {
     const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
     // before the `listening on` line, so whoever waits for that one has seen the link too
-    if (setupToken) console.log(setupLinkLine(`http://${host}:${info.port}`, setupToken));
+    if (setupToken) console.log(setupLinkLine(`http://${host}:${info.port}`, setupToken, config.cluster));
     console.log(`listening on http://${host}:${info.port}`);
     // proofs from before thumbnails get theirs in the background (features/submissions/proof-backfill.ts)
     void backfillProofDerivatives(opened.deps, () => stopping)

@@ -10,6 +10,7 @@ import { kurusToTl } from '../../contract/money';
 import type { Page } from '../../contract/types';
 import { isUniqueViolation } from '../../db/errors';
 import { nowIso } from '../../db/ids';
+import { lockForTransaction } from '../../db/locks';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
@@ -122,6 +123,9 @@ export async function updateUserByAdmin(
 
   try {
     await deps.db.transaction().execute(async (tx) => {
+      // first, before any row is written: "the last active admin" below must not be decided by
+      // two edits at once on two nodes (issue 18), and taking it first keeps one lock order
+      await lockForTransaction(tx, 'admins');
       const current = await findUserById(tx, id);
       if (!current) throw fail.notFound('user_not_found');
       const { status, role, banReason } = nextStanding(current, input);
@@ -185,6 +189,7 @@ export async function deleteUserByAdmin(
   const user = await requireUserRow(deps, id);
   const unusable = `!deleted:${randomBytes(32).toString('hex')}`;
   const forfeited = await deps.db.transaction().execute(async (tx) => {
+    await lockForTransaction(tx, 'admins');
     const current = await findUserById(tx, id);
     if (!current) throw fail.notFound('user_not_found');
     if (isActiveAdmin(current) && (await countActiveAdmins(tx, id)) === 0) throw fail.conflict('last_admin');

@@ -4,6 +4,7 @@ import { DEFAULT_SETTINGS } from '../../contract/settings-defaults';
 import type { SettingsDto } from '../../contract/types';
 import type { Db } from '../../db/database';
 import { nowIso } from '../../db/ids';
+import { lockForTransaction } from '../../db/locks';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
 import { changedFields, recordAudit } from '../audit/audit.repository';
@@ -74,6 +75,9 @@ export async function updateSettings(
 ): Promise<{ settings: SettingsDto; dropped: string[] }> {
   const dropped: string[] = [];
   await deps.db.transaction().execute(async (tx) => {
+    // two admins' edits on two nodes (issue 18) merge one after the other, neither lost; an
+    // advisory lock because a section's row may not exist yet
+    await lockForTransaction(tx, 'settings');
     const stored = await readSections(tx);
     const now = nowIso(deps.clock);
     const changes: Record<string, [unknown, unknown]> = {};

@@ -1,5 +1,6 @@
 import type { RegisterInput } from '../../contract/schemas';
 import { newId, nowIso } from '../../db/ids';
+import { lockForTransaction } from '../../db/locks';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
@@ -20,16 +21,18 @@ export const SETUP_TOKEN_HEADER = 'X-Setup-Token';
  */
 export async function checkSetup(deps: AppDeps, token: string | undefined): Promise<void> {
   if ((await countActiveAdmins(deps.db)) > 0) {
-    deps.setup.close();
+    await deps.setup.close();
     throw fail.conflict('setup_done');
   }
-  if (!deps.setup.accepts(token)) throw fail.forbidden('setup_token_invalid');
+  if (!(await deps.setup.accepts(token))) throw fail.forbidden('setup_token_invalid');
 }
 
 /**
  * Creates the first admin with the setup link's token and signs them in. The password is hashed
- * first; the transaction then checks again that there is no active admin, so of two requests
- * with the same link only one creates an account. The token is closed after the commit.
+ * first; the transaction then takes the 'admins' lock (nodes sharing a database, issue 18),
+ * checks again that there is no active admin and uses the token up (a conditional DELETE), so
+ * of two requests only one creates an account, on whichever nodes they arrive. The other nodes'
+ * tokens end in the same transaction.
  */
 export async function createFirstAdmin(
   deps: AppDeps,
@@ -42,7 +45,9 @@ export async function createFirstAdmin(
   const now = nowIso(deps.clock);
   const id = newId();
   await deps.db.transaction().execute(async (tx) => {
+    await lockForTransaction(tx, 'admins');
     if ((await countActiveAdmins(tx)) > 0) throw fail.conflict('setup_done');
+    if (!(await deps.setup.use(tx, token))) throw fail.forbidden('setup_token_invalid');
     if (await findUserByEmail(tx, input.email)) throw fail.conflict('email_in_use');
     await insertUser(
       tx,
@@ -57,15 +62,21 @@ export async function createFirstAdmin(
         last_active: now,
       }),
     );
+    await deps.setup.close(tx);
   });
-  deps.setup.close();
   const user = (await findUserById(deps.db, id))!;
   return { user, token: await signToken(user, false, deps.secret) };
 }
 
-/** At `serve`'s start: opens the setup token when the database has no active admin, else null. */
+/**
+ * At `serve`'s start: opens a setup token when the database has no active admin, else ends any
+ * token left open (an admin was made another way) and returns null.
+ */
 export async function openSetupIfNoAdmin(deps: AppDeps): Promise<string | null> {
-  if ((await countActiveAdmins(deps.db)) > 0) return null;
+  if ((await countActiveAdmins(deps.db)) > 0) {
+    await deps.setup.close();
+    return null;
+  }
   return deps.setup.open();
 }
 
@@ -73,10 +84,11 @@ export async function openSetupIfNoAdmin(deps: AppDeps): Promise<string | null> 
  * The log line with the setup link of a server listening at `origin` ("http://HOST:PORT"); a
  * wildcard address is shown as the loopback one.
  */
-export function setupLinkLine(origin: string, token: string): string {
+export function setupLinkLine(origin: string, token: string, shared = false): string {
   const url = new URL('/setup', origin);
   if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1';
   if (url.hostname === '[::]') url.hostname = '[::1]';
   url.searchParams.set('token', token);
-  return `no admin account yet: create the first one at ${url.href} (the link works once, until the server stops)`;
+  const lasts = shared ? 'on any node, until an admin exists' : 'until the server stops';
+  return `no admin account yet: create the first one at ${url.href} (the link works once, ${lasts})`;
 }

@@ -1,7 +1,14 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createApp } from '../../app';
+import { openApp } from '../../bootstrap';
+import { readConfig } from '../../config';
+import { CLUSTER_ENV } from '../../testing/cluster';
 import { makeUser } from '../../testing/factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
-import { setupLinkLine } from './setup.service';
+import { openSetupIfNoAdmin, setupLinkLine } from './setup.service';
 
 // The first-run setup link (issue 19): `serve` opens the gate while the database has no active
 // admin; the token in the link is the only access to these routes.
@@ -9,7 +16,7 @@ let t: TestApp;
 let token: string;
 beforeEach(async () => {
   t = await createTestApp();
-  token = t.deps.setup.open();
+  token = await t.deps.setup.open();
 });
 afterEach(() => t.dispose());
 
@@ -47,7 +54,7 @@ describe('checking the setup link', () => {
   });
 
   it('refuses every token when no gate was opened (a start that found an admin, or none yet)', async () => {
-    t.deps.setup.close();
+    await t.deps.setup.close();
     expect((await check(token)).status).toBe(403);
   });
 });
@@ -70,7 +77,7 @@ describe('creating the first admin', () => {
     });
     expect(login.status).toBe(200);
     // used: the same link, checked or sent again, and no link at all, are all refused
-    expect(t.deps.setup.isOpen).toBe(false);
+    expect(await t.deps.setup.isOpen()).toBe(false);
     for (const res of [await check(token), await create(token, { ...FIRST, email: 'second@example.test' })]) {
       expect([res.status, res.body.error.code]).toEqual([409, 'setup_done']);
     }
@@ -84,7 +91,7 @@ describe('creating the first admin', () => {
       expect([res.status, res.body.error.code]).toEqual([403, 'setup_token_invalid']);
     }
     expect(await users()).toEqual([]);
-    expect(t.deps.setup.isOpen).toBe(true);
+    expect(await t.deps.setup.isOpen()).toBe(true);
   });
 
   it.each([
@@ -158,7 +165,7 @@ describe('creating the first admin', () => {
     await makeUser(t.deps.db, { role: 'admin' });
     const res = await create(token, { ...FIRST, email: 'late@example.test' });
     expect([res.status, res.body.error.code]).toEqual([409, 'setup_done']);
-    expect(t.deps.setup.isOpen).toBe(false);
+    expect(await t.deps.setup.isOpen()).toBe(false);
     expect(await admins()).toHaveLength(1);
   });
 
@@ -166,6 +173,75 @@ describe('creating the first admin', () => {
     await makeUser(t.deps.db, { role: 'admin', status: 'suspended' });
     await makeUser(t.deps.db, { role: 'admin', deleted_at: new Date().toISOString() });
     expect((await check(token)).status).toBe(200);
+  });
+});
+
+describe('the setup link on one server', () => {
+  it('keeps one token: a new start ends the earlier link', async () => {
+    const next = await t.deps.setup.open();
+    expect((await check(token)).status).toBe(403);
+    expect((await check(next)).status).toBe(200);
+  });
+
+  it('keeps only the digest of the token', async () => {
+    const rows = await t.deps.db.selectFrom('setup_tokens').selectAll().execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0].digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(rows)).not.toContain(token);
+  });
+
+  it('opens none at a start that finds an admin, and ends one left open', async () => {
+    await makeUser(t.deps.db, { role: 'admin' });
+    expect(await openSetupIfNoAdmin(t.deps)).toBeNull();
+    expect(await t.deps.setup.isOpen()).toBe(false);
+  });
+});
+
+describe('the setup link on nodes sharing a database (issue 18)', () => {
+  let dir: string;
+  let nodes: Awaited<ReturnType<typeof openApp>>[];
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'taskreward-setup-nodes-'));
+    const config = readConfig({ DATA_DIR: dir, ...CLUSTER_ENV });
+    nodes = [await openApp(config, { web: new Map() }), await openApp(config, { web: new Map() })];
+  });
+  afterEach(async () => {
+    for (const node of nodes) await node.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const on = (node: number, method: string, value: string, body?: unknown) =>
+    createApp(nodes[node].deps).request('/api/setup', {
+      method,
+      headers: { 'X-Setup-Token': value, 'Content-Type': 'application/json' },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+
+  it('takes a link printed by one node on the other, once, and ends the links of every node', async () => {
+    const first = (await openSetupIfNoAdmin(nodes[0].deps))!;
+    const second = (await openSetupIfNoAdmin(nodes[1].deps))!;
+    // each node's start adds its own link; neither ends the other's
+    for (const value of [first, second]) {
+      expect((await on(0, 'GET', value)).status).toBe(200);
+      expect((await on(1, 'GET', value)).status).toBe(200);
+    }
+    expect((await on(1, 'POST', first, FIRST)).status).toBe(201);
+    for (const [node, value] of [
+      [0, first],
+      [1, first],
+      [0, second],
+    ] as const) {
+      const res = await on(node, 'POST', value, { ...FIRST, email: `again-${node}@example.test` });
+      expect(res.status).toBe(409);
+    }
+    expect(await nodes[0].deps.setup.isOpen()).toBe(false);
+    const rows = await nodes[0].deps.db.selectFrom('users').select('role').execute();
+    expect(rows).toEqual([{ role: 'admin' }]);
+  });
+
+  it('prints a line saying the link works on any node', () => {
+    expect(setupLinkLine('http://127.0.0.1:3000', 'tok', true)).toMatch(
+      /\(the link works once, on any node, until an admin exists\)$/,
+    );
   });
 });
 

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { MIN_PASSWORD_LENGTH } from '../../contract/constants';
 import { emailSchema, nameSchema } from '../../contract/schemas';
 import { newId, nowIso } from '../../db/ids';
+import { lockForTransaction, withStartupLock } from '../../db/locks';
 import type { AppDeps } from '../../deps';
 import { recordAudit } from '../audit/audit.repository';
 import { hashPassword } from '../auth/password';
@@ -41,6 +42,7 @@ export async function createOrPromoteAdmin(
   // the command line has no admin behind it: the log's actor is null
   if (existing) {
     await deps.db.transaction().execute(async (tx) => {
+      await lockForTransaction(tx, 'admins');
       await updateUser(tx, existing._id, {
         role: 'admin',
         status: 'active',
@@ -65,6 +67,7 @@ export async function createOrPromoteAdmin(
   }
   const id = newId();
   await deps.db.transaction().execute(async (tx) => {
+    await lockForTransaction(tx, 'admins');
     await insertUser(
       tx,
       newUserRow({
@@ -89,11 +92,17 @@ export async function createOrPromoteAdmin(
   return 'created';
 }
 
-/** ADMIN_EMAIL / ADMIN_PASSWORD make the first admin, only over an empty database. */
+/**
+ * ADMIN_EMAIL / ADMIN_PASSWORD make the first admin, only over an empty database. Nodes
+ * starting together (issue 18) take turns under the 'bootstrap' lock, so the first makes it and
+ * the others find a user.
+ */
 export async function ensureBootstrapAdmin(deps: AppDeps): Promise<void> {
   const { adminEmail, adminPassword } = deps.config;
   if (!adminEmail || !adminPassword) return;
-  if ((await countUsers(deps.db)) > 0) return;
-  await createOrPromoteAdmin(deps, { email: adminEmail, password: adminPassword, name: 'Admin' });
-  console.log(`created the first admin ${adminEmail}`);
+  await withStartupLock(deps.db, 'bootstrap', async () => {
+    if ((await countUsers(deps.db)) > 0) return;
+    await createOrPromoteAdmin(deps, { email: adminEmail, password: adminPassword, name: 'Admin' });
+    console.log(`created the first admin ${adminEmail}`);
+  });
 }

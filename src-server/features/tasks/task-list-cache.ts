@@ -3,7 +3,9 @@
  * allows the "N tasks found" count to lag writes by 2 s; issue 14). A page is then a slice of
  * the ids, however deep, and its rows are read by id: one indexed read whose cost does not
  * grow with the table or the page number. Writes through the task service forget every list
- * at once (createTask, updateTaskFor, deleteTask, featureTask); writes elsewhere (an approval
+ * at once (createTask, updateTaskFor, deleteTask, featureTask): on the node that wrote, by
+ * clearing this cache; on nodes sharing the database (issue 18), by the task list's version the
+ * write bumped (task-list-version.ts), compared on every request. Writes elsewhere (an approval
  * that fills a task, a deadline passing) show within the max age, or at once when a task of
  * the page asked for no longer matches (the service reads the list again).
  */
@@ -60,6 +62,8 @@ export class TaskIdList {
 
 interface Slot {
   at: number;
+  /** the task list's version it was read under (task-list-version.ts; 0 on one node) */
+  version: number;
   list: Promise<TaskIdList>;
   size: number;
 }
@@ -110,14 +114,21 @@ export class TaskListCache {
   private readonly search = new Lru(LIMITS.search);
 
   /**
-   * The list of `key`, read by `load` unless one read less than the max age ago is held.
-   * Requests that miss together share one read.
+   * The list of `key`, read by `load` unless one read less than the max age ago under the same
+   * `version` is held. Requests that miss together share one read.
    */
-  list(key: string, searching: boolean, now: number, load: () => Promise<string[]>): Promise<TaskIdList> {
+  list(
+    key: string,
+    searching: boolean,
+    now: number,
+    version: number,
+    load: () => Promise<string[]>,
+  ): Promise<TaskIdList> {
     const lru = searching ? this.search : this.browse;
     const held = lru.get(key);
-    if (held && now - held.at < TASK_LIST_MAX_AGE_MS && now >= held.at) return held.list;
-    const slot: Slot = { at: now, size: 0, list: Promise.resolve(new TaskIdList([], now)) };
+    if (held && held.version === version && now - held.at < TASK_LIST_MAX_AGE_MS && now >= held.at)
+      return held.list;
+    const slot: Slot = { at: now, version, size: 0, list: Promise.resolve(new TaskIdList([], now)) };
     slot.list = load().then(
       (ids) => {
         // counted once known; forgotten meanwhile (a write, or a stale page) means not kept

@@ -1,10 +1,19 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../app';
+import { openApp } from '../../bootstrap';
+import { readConfig } from '../../config';
 import { TASK_SORTS } from '../../contract/constants';
 import type { UserRow } from '../../http/env';
+import { CLUSTER_ENV } from '../../testing/cluster';
 import { makeUser } from '../../testing/factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
+import { signToken } from '../auth/token';
 import { TASK_LIST_MAX_AGE_MS } from './task-list-cache';
-import { createTask, makeRecord, patchTask } from './task-test-helpers';
+import { readTaskListVersion } from './task-list-version';
+import { createTask, makeRecord, patchTask, taskBody } from './task-test-helpers';
 
 // The "N tasks found" count may lag writes by up to 2 s (issue 14): the list's ids are kept
 // per filter and sort for TASK_LIST_MAX_AGE_MS. Writes through the task routes are seen at
@@ -147,5 +156,81 @@ describe('pages behind the same page numbers', () => {
     const data = await list('?limit=10&page=99');
     expect(data.items).toEqual([]);
     expect(data.total).toBe(25);
+  });
+});
+
+describe('nodes sharing a database (issue 18)', () => {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Two apps over one data folder (one SQLite file, as two nodes over one PostgreSQL), on a clock that stands still. */
+  async function twoNodes(env: Record<string, string>) {
+    const dir = mkdtempSync(join(tmpdir(), 'taskreward-list-nodes-'));
+    dirs.push(dir);
+    const config = readConfig({ DATA_DIR: dir, ...env });
+    const at = () => new Date(Date.UTC(2026, 5, 1, 12));
+    const nodes = [
+      await openApp(config, { web: new Map(), clock: at }),
+      await openApp(config, { web: new Map(), clock: at }),
+    ];
+    const apps = nodes.map((n) => createApp(n.deps));
+    const admin = await makeUser(nodes[0].deps.db, { role: 'admin' });
+    const token = await signToken(admin, false, nodes[0].deps.secret);
+    const call = async (node: number, method: string, path: string, body?: unknown) => {
+      const res = await apps[node].request(path, {
+        method,
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      return { status: res.status, body: await res.json() };
+    };
+    const total = async (node: number) => (await call(node, 'GET', '/api/tasks')).body.data.total as number;
+    const close = async () => {
+      for (const n of nodes) await n.close();
+    };
+    return { nodes, call, total, close };
+  }
+
+  it('shows a task written through one node on the other at once', async () => {
+    const { call, total, close } = await twoNodes(CLUSTER_ENV);
+    try {
+      expect([await total(0), await total(1)]).toEqual([0, 0]);
+      const made = await call(0, 'POST', '/api/tasks', taskBody());
+      expect(made.status).toBe(201);
+      expect([await total(0), await total(1)]).toEqual([1, 1]);
+      expect((await call(1, 'DELETE', `/api/tasks/${made.body.data._id}`)).status).toBe(200);
+      expect([await total(0), await total(1)]).toEqual([0, 0]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("would not without the shared version: one node's list is its own for up to 2 s (one server only)", async () => {
+    const { call, total, close } = await twoNodes({});
+    try {
+      expect(await total(1)).toBe(0);
+      expect((await call(0, 'POST', '/api/tasks', taskBody())).status).toBe(201);
+      expect([await total(0), await total(1)]).toEqual([1, 0]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('bumps the version with the write, in its transaction: a refused write leaves it', async () => {
+    const { nodes, call, close } = await twoNodes(CLUSTER_ENV);
+    try {
+      const db = nodes[0].deps.db;
+      const start = await readTaskListVersion(db);
+      const made = await call(1, 'POST', '/api/tasks', taskBody({ maxCompletions: 2 }));
+      expect(await readTaskListVersion(db)).toBe(start + 1);
+      await db.updateTable('tasks').set({ reserved: 2 }).execute();
+      const refused = await call(1, 'PUT', `/api/tasks/${made.body.data._id}`, { maxCompletions: 1 });
+      expect(refused.status).toBe(422);
+      expect(await readTaskListVersion(db)).toBe(start + 1);
+    } finally {
+      await close();
+    }
   });
 });

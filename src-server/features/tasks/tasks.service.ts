@@ -20,6 +20,7 @@ import { notifyAll } from '../notifications/notifications.service';
 import { countComments, listComments, replaceUnusedComments } from './task-comments.repository';
 import { endRecordsOfTask } from './task-expiry';
 import { taskListCache } from './task-list-cache';
+import { bumpTaskListVersion, readTaskListVersion } from './task-list-version';
 import { toTaskDto, toUserTaskDto } from './tasks.mapper';
 import {
   doneTaskIds,
@@ -65,7 +66,11 @@ async function present(deps: Deps, row: TaskRow, viewer: UserRow | undefined, wi
  * rows are read fresh by id. A page that finds one of its tasks no longer matching reads the
  * list again, so the count never promises tasks that the pages no longer hold.
  */
-export async function listTasksFor(deps: Deps, viewer: UserRow | undefined, query: TaskListQuery) {
+export async function listTasksFor(
+  deps: Deps & Pick<AppDeps, 'config'>,
+  viewer: UserRow | undefined,
+  query: TaskListQuery,
+) {
   const adminView = isAdmin(viewer) && (query.all || query.status !== undefined);
   const clock = deps.clock();
   const q = query.q ? foldSearch(query.q) : '';
@@ -90,8 +95,11 @@ export async function listTasksFor(deps: Deps, viewer: UserRow | undefined, quer
   const hidden = !adminView && viewer ? await doneTaskIds(deps.db, viewer._id) : [];
   const cache = taskListCache(deps.db);
   const searching = q !== '';
+  // nodes sharing the database (issue 18) keep a list only while no node has written a task;
+  // one node's own writes clear its cache
+  const version = deps.config.cluster ? await readTaskListVersion(deps.db) : 0;
   const read = async () => {
-    const list = await cache.list(key, searching, clock.getTime(), () =>
+    const list = await cache.list(key, searching, clock.getTime(), version, () =>
       listTaskIds(deps.db, filter, query.sort),
     );
     const page = list.page((query.page - 1) * query.limit, query.limit, hidden);
@@ -186,6 +194,7 @@ export async function createTask(deps: Deps & Pick<AppDeps, 'push'>, admin: User
       },
       at: now,
     });
+    await bumpTaskListVersion(trx);
   });
   taskListCache(deps.db).clear();
   // after the commit: every subscribed device hears of a task they can start now
@@ -250,6 +259,7 @@ export async function updateTaskFor(deps: Deps, user: UserRow, id: string, body:
       changes,
       at: now,
     });
+    await bumpTaskListVersion(trx);
   });
   taskListCache(deps.db).clear();
   const fresh = (await findTask(deps.db, id))!;
@@ -274,6 +284,7 @@ export async function deleteTask(deps: Deps, actorId: string, id: string): Promi
       changes: { endedRecords: ended },
       at: now,
     });
+    await bumpTaskListVersion(trx);
   });
   taskListCache(deps.db).clear();
 }
@@ -293,6 +304,7 @@ export async function featureTask(deps: Deps, admin: UserRow, id: string, isFeat
       changes: { is_featured: [before.is_featured === 1, isFeatured] },
       at: now,
     });
+    await bumpTaskListVersion(trx);
   });
   taskListCache(deps.db).clear();
   return present(deps, (await findTask(deps.db, id))!, admin, false);

@@ -1,0 +1,27 @@
+import type { Db } from '../../db/database';
+
+/**
+ * The task list's version (issue 18): bumped in the transaction of every write through the
+ * task service, so it commits or rolls back with the write. Nodes sharing the database read it
+ * (one primary-key read) before using the ids they keep in memory (task-list-cache.ts): a list
+ * read under another version is read again, so a task written through any node shows on every
+ * node at once, as it does on the node that wrote it.
+ */
+export async function bumpTaskListVersion(tx: Db): Promise<void> {
+  await tx
+    .updateTable('change_counters')
+    .set((eb) => ({ value: eb('value', '+', 1) }))
+    .where('name', '=', 'task_list')
+    .execute();
+}
+
+/** The task list's version now. */
+export async function readTaskListVersion(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('change_counters')
+    .select('value')
+    .where('name', '=', 'task_list')
+    .executeTakeFirst();
+  // PostgreSQL's BIGINT may come back as a string
+  return Number(row?.value ?? 0);
+}

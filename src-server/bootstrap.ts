@@ -48,7 +48,8 @@ export async function openApp(
      * Clear the left-overs of a crash: empty the temp folder and remove proof files no
      * submission names and images no user or setting names (a kill between a file's durable
      * write and its row's commit). Only for the server holding the folder's lock, before it
-     * serves: no upload is under way.
+     * serves: no upload is under way. In cluster mode only the temp folder (the files are
+     * shared; cli/sweeps.ts startOrphanCleanup).
      */
     clearTemp?: boolean;
     /** The serving process: fail fast on another process's write lock (db/database.ts OpenOptions). */
@@ -60,7 +61,9 @@ export async function openApp(
   folder.prepare({ clearTemp: options.clearTemp });
   const database = openDatabase(folder.dbFile, { server: options.server });
   await migrateToLatest(database.db);
-  if (options.clearTemp) {
+  // nodes sharing a database and its files (issue 18) cannot know that no upload is under way on
+  // another node: they remove orphans periodically, past a grace period (cli/sweeps.ts)
+  if (options.clearTemp && !config.cluster) {
     const removed = await removeOrphanedProofs(database.db, config.dataDir, new Date(), -1);
     if (removed > 0) console.log(`removed ${removed} proof file(s) left without a submission by a crash`);
     const images = await removeOrphanedImages(database.db, config.dataDir);

@@ -82,3 +82,31 @@ describe('serve', () => {
     for (const name of kept) expect(name).toMatch(/^taskreward-\d{8}-\d{6}Z\.tar\.gz$/);
   });
 });
+
+describe('serve as one of many nodes (issue 18)', () => {
+  const cluster = { CLUSTER: '1', TOKEN_SECRET: 'a-secret-every-test-node-shares-0123456789' };
+
+  it('refuses to start without TOKEN_SECRET', async () => {
+    const server = serve(join(scratch, 'no-secret'), { CLUSTER: '1', TOKEN_SECRET: '' });
+    expect(await server.exited).toBe(1);
+    expect(server.output()).toContain('TOKEN_SECRET is required when DATABASE_URL is set');
+  });
+
+  it('schedules no backup of its own and prints a setup link for any node', async () => {
+    const data = join(scratch, 'node');
+    // every 1.8 s if it were one server
+    const server = serve(data, { ...cluster, BACKUP_INTERVAL_HOURS: '0.0005', ADMIN_EMAIL: '' });
+    try {
+      await until(() => server.output().includes('listening on'), 20_000);
+      await new Promise((r) => setTimeout(r, 2_500));
+    } finally {
+      stop(server.child);
+    }
+    expect(await server.exited).toBe(0);
+    const out = server.output();
+    expect(out).toContain('BACKUP_INTERVAL_HOURS is ignored when DATABASE_URL is set');
+    expect(out).not.toMatch(/backing up every|scheduled backup written/);
+    expect(existsSync(join(data, 'backups'))).toBe(false);
+    expect(out).toMatch(/the link works once, on any node, until an admin exists/);
+  });
+});

@@ -1,27 +1,39 @@
+import { withJobLock } from '../db/locks';
 import type { AppDeps } from '../deps';
 import { autoApprovePass } from '../features/review/auto-approve';
+import { removeOrphanedProofs } from '../features/submissions/orphaned-proofs';
 import { expiryPass, SWEEP_INTERVAL_MS } from '../features/tasks/task-expiry';
+import { removeOrphanedImages } from '../storage/orphaned-images';
+
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'push' | 'config'>;
+type Log = (line: string) => void;
+type Pass = readonly [name: string, run: (deps: Deps, log: Log) => Promise<void>];
+
+/** How often nodes sharing a database look for stored files no row names (issue 18). */
+export const ORPHAN_CLEANUP_INTERVAL_MS = 60 * 60_000;
 
 /**
- * The server's periodic work (issue 15), every SWEEP_INTERVAL_MS until stopped, one pass at a
- * time: started tasks past their time limit give back their slots and comments, then proofs
- * left pending past the auto-approval days are approved. A failed pass (the database busy) is
- * logged and retried at the next tick; `stop` waits for a pass under way.
+ * How old a file no row names must be before the clean-up removes it: an upload is written
+ * before the row that names it commits, and on another node it may be under way right now.
  */
-export function startSweeps(deps: Pick<AppDeps, 'db' | 'clock' | 'push'>, log: (line: string) => void) {
+export const ORPHAN_GRACE_MS = 60 * 60_000;
+
+/**
+ * Runs `passes` now and every `intervalMs` until stopped, one round at a time. Each pass runs
+ * under its job lock (db/locks.ts): on nodes sharing a database (issue 18) one node at a time
+ * runs it, the others skip that turn. A failed pass (the database busy) is logged and retried at
+ * the next tick; `stop` waits for a round under way.
+ */
+export function startPeriodic(deps: Deps, log: Log, intervalMs: number, passes: readonly Pass[]) {
   let stopped = false;
   let running: Promise<void> | null = null;
-  const passes = [
-    ['expiry', expiryPass],
-    ['auto-approval', autoApprovePass],
-  ] as const;
   const tick = () => {
     if (stopped || running) return;
     running = (async () => {
       for (const [name, pass] of passes) {
         if (stopped) return;
         try {
-          await pass(deps, log);
+          await withJobLock(deps.db, `job:${name}`, () => pass(deps, log));
         } catch (err) {
           log(`${name} sweep failed, retrying later: ${err instanceof Error ? err.message : String(err)}`);
         }
@@ -31,7 +43,7 @@ export function startSweeps(deps: Pick<AppDeps, 'db' | 'clock' | 'push'>, log: (
     });
   };
   tick();
-  const timer = setInterval(tick, SWEEP_INTERVAL_MS);
+  const timer = setInterval(tick, intervalMs);
   timer.unref();
   return {
     async stop() {
@@ -40,4 +52,35 @@ export function startSweeps(deps: Pick<AppDeps, 'db' | 'clock' | 'push'>, log: (
       await running;
     },
   };
+}
+
+/**
+ * The server's periodic work (issue 15), every SWEEP_INTERVAL_MS: started tasks past their time
+ * limit give back their slots and comments, then proofs left pending past the auto-approval days
+ * are approved.
+ */
+export function startSweeps(deps: Deps, log: Log) {
+  return startPeriodic(deps, log, SWEEP_INTERVAL_MS, [
+    ['expiry', expiryPass],
+    ['auto-approval', autoApprovePass],
+  ]);
+}
+
+/**
+ * Proof files and images no row names and older than ORPHAN_GRACE_MS are removed (what a kill
+ * between a file's durable write and its row's commit leaves). One server does it at its start
+ * with no grace (bootstrap.ts: no upload can be under way then); nodes sharing a database and
+ * its files never can be sure of that, so they run this every ORPHAN_CLEANUP_INTERVAL_MS instead.
+ */
+export async function orphanCleanupPass(deps: Deps, log: Log): Promise<void> {
+  const now = deps.clock();
+  const proofs = await removeOrphanedProofs(deps.db, deps.config.dataDir, now, ORPHAN_GRACE_MS);
+  if (proofs > 0) log(`removed ${proofs} proof file(s) left without a submission for over an hour`);
+  const images = await removeOrphanedImages(deps.db, deps.config.dataDir, { now, graceMs: ORPHAN_GRACE_MS });
+  if (images > 0) log(`removed ${images} image(s) left without a user or setting for over an hour`);
+}
+
+/** The orphan clean-up of nodes sharing a database, now and every ORPHAN_CLEANUP_INTERVAL_MS. */
+export function startOrphanCleanup(deps: Deps, log: Log) {
+  return startPeriodic(deps, log, ORPHAN_CLEANUP_INTERVAL_MS, [['orphan-cleanup', orphanCleanupPass]]);
 }

@@ -5,12 +5,21 @@ import { fileStoreFor } from './file-store';
 /**
  * Stored images (profile photos, the site logo and favicon) that no row names. An image is
  * written and fsynced before the row that names it commits, so a kill between the two leaves
- * one behind, which `doctor` reports. Only for the server holding the folder's lock, before
- * it serves: no upload can be under way then. Returns how many were removed.
+ * one behind, which `doctor` reports. Without `grace`: only for the server holding the folder's
+ * lock, before it serves, when no upload can be under way. With it (nodes sharing the files,
+ * issue 18): only images older than `graceMs` at `now`. Returns how many were removed.
  */
-export async function removeOrphanedImages(db: Db, dataDir: string): Promise<number> {
+export async function removeOrphanedImages(
+  db: Db,
+  dataDir: string,
+  grace?: { now: Date; graceMs: number },
+): Promise<number> {
   const store = fileStoreFor(dataDir);
-  const onDisk = await store.list('images');
+  const onDisk = grace
+    ? (await store.listWithTimes('images'))
+        .filter((f) => grace.now.getTime() - f.modified.getTime() > grace.graceMs)
+        .map((f) => f.name)
+    : await store.list('images');
   if (onDisk.length === 0) return 0;
   const named = new Set((await referencedImages(db)).map((r) => r.name));
   let removed = 0;

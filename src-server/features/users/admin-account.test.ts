@@ -80,6 +80,17 @@ describe('the first admin from ADMIN_EMAIL and ADMIN_PASSWORD', () => {
     }
   });
 
+  it('is created once when two nodes start together, and both start (issue 18)', async () => {
+    await (await open()).close();
+    const nodes = await Promise.all([open(ADMIN_ENV), open(ADMIN_ENV)]);
+    try {
+      const users = await nodes[0].deps.db.selectFrom('users').select(['email', 'role']).execute();
+      expect(users).toEqual([{ email: 'first.admin@example.test', role: 'admin' }]);
+    } finally {
+      for (const node of nodes) await node.close();
+    }
+  });
+
   it('refuses to start with a password shorter than 6 characters', async () => {
     await expect(open({ ADMIN_EMAIL: 'a@example.test', ADMIN_PASSWORD: '12345' })).rejects.toThrow(
       /6 characters/,

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { MIN_PASSWORD_LENGTH } from '../../contract/constants';
 import { emailSchema, nameSchema } from '../../contract/schemas';
+import { isUniqueViolation } from '../../db/errors';
 import { newId, nowIso } from '../../db/ids';
 import { lockForTransaction, withStartupLock } from '../../db/locks';
 import type { AppDeps } from '../../deps';
@@ -95,14 +96,20 @@ export async function createOrPromoteAdmin(
 /**
  * ADMIN_EMAIL / ADMIN_PASSWORD make the first admin, only over an empty database. Nodes
  * starting together (issue 18) take turns under the 'bootstrap' lock, so the first makes it and
- * the others find a user.
+ * the others find a user; should two still both try (two starts in one process on SQLite, where
+ * the lock is nothing), the email's unique index lets one in and the other goes on without.
  */
 export async function ensureBootstrapAdmin(deps: AppDeps): Promise<void> {
   const { adminEmail, adminPassword } = deps.config;
   if (!adminEmail || !adminPassword) return;
   await withStartupLock(deps.db, 'bootstrap', async () => {
     if ((await countUsers(deps.db)) > 0) return;
-    await createOrPromoteAdmin(deps, { email: adminEmail, password: adminPassword, name: 'Admin' });
+    try {
+      await createOrPromoteAdmin(deps, { email: adminEmail, password: adminPassword, name: 'Admin' });
+    } catch (err) {
+      if (isUniqueViolation(err)) return;
+      throw err;
+    }
     console.log(`created the first admin ${adminEmail}`);
   });
 }

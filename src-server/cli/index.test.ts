@@ -211,3 +211,18 @@ describe('runCli backup, restore and doctor', () => {
     expect(printed(err)).toContain('database: there is no database');
   });
 });
+
+describe('backup and restore with a PostgreSQL database (issue 18)', () => {
+  it.each(['backup', 'restore'])('%s refuses and names the tool to use instead', async (command) => {
+    vi.stubEnv('DATABASE_URL', 'postgres://nobody@127.0.0.1:1/none');
+    try {
+      const argv =
+        command === 'restore' ? ['restore', join(dir, 'x.tar'), '--data', dir] : ['backup', '--data', dir];
+      expect(await runCli(argv)).toBe(2);
+      expect(printed(err)).toContain('the database is PostgreSQL');
+      expect(printed(err)).toContain(command === 'backup' ? 'pg_dump' : 'pg_restore');
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+});

@@ -7,13 +7,21 @@ import {
   type QueryResult,
   SqliteDialect,
 } from 'kysely';
+import { isPostgresBusy, openPostgres } from './postgres';
 import type { DB } from './schema';
 
 export type Db = Kysely<DB>;
 
 export interface OpenedDatabase {
   db: Db;
-  /** The raw driver, for the few things Kysely does not do (online backup, pragmas). */
+  /**
+   * The raw SQLite driver, for the few things Kysely does not do (online backup, pragmas); null
+   * on PostgreSQL.
+   */
+  sqlite: Database.Database | null;
+}
+
+export interface OpenedSqlite extends OpenedDatabase {
   sqlite: Database.Database;
 }
 
@@ -35,9 +43,13 @@ export class DatabaseBusyError extends Error {
   }
 }
 
-/** SQLITE_BUSY and its extended codes (SQLITE_BUSY_SNAPSHOT, _RECOVERY, _TIMEOUT). */
+/**
+ * SQLITE_BUSY and its extended codes (SQLITE_BUSY_SNAPSHOT, _RECOVERY, _TIMEOUT); on PostgreSQL a
+ * deadlock, a lock or statement timeout, a full or lost server (db/postgres.ts).
+ */
 export function isBusyError(err: unknown): boolean {
   if (err instanceof DatabaseBusyError) return true;
+  if (isPostgresBusy(err)) return true;
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }
@@ -185,7 +197,7 @@ class Dialect extends SqliteDialect {
  * Opens the SQLite file with the durability settings of DECISIONS.md: WAL,
  * synchronous=FULL, foreign keys, and a busy timeout for other processes (CLI, backup).
  */
-export function openDatabase(file: string, options: OpenOptions = {}): OpenedDatabase {
+export function openDatabase(file: string, options: OpenOptions = {}): OpenedSqlite {
   const sqlite = new Database(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');
@@ -195,4 +207,19 @@ export function openDatabase(file: string, options: OpenOptions = {}): OpenedDat
     dialect: new Dialect(sqlite, options.server ? BUSY_COOL_DOWN_MS : 0),
   });
   return { db, sqlite };
+}
+
+/**
+ * The server's database: PostgreSQL when a `postgres://` URL is given (DATABASE_URL), otherwise
+ * the SQLite file.
+ */
+export function openConfiguredDatabase(
+  where: { databaseUrl: string | null; file: string; poolSize?: number },
+  options: OpenOptions = {},
+): OpenedDatabase {
+  if (where.databaseUrl) {
+    const { db } = openPostgres(where.databaseUrl, { poolSize: where.poolSize });
+    return { db, sqlite: null };
+  }
+  return openDatabase(where.file, options);
 }

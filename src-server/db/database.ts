@@ -7,7 +7,8 @@ import {
   type QueryResult,
   SqliteDialect,
 } from 'kysely';
-import { isPostgresBusy, openPostgres } from './postgres';
+import { isPostgres } from './dialect';
+import { isPostgresBusy, openPostgres, postgresProblems } from './postgres';
 import type { DB } from './schema';
 
 export type Db = Kysely<DB>;
@@ -222,4 +223,38 @@ export function openConfiguredDatabase(
     return { db, sqlite: null };
   }
   return openDatabase(where.file, options);
+}
+
+/**
+ * The engine's own checks for doctor: SQLite's integrity check (a damaged file stops the
+ * other checks) and foreign-key check; on PostgreSQL, which enforces both itself, its settings.
+ */
+export async function engineProblems(
+  opened: OpenedDatabase,
+): Promise<{ damaged: string[]; problems: string[] }> {
+  if (!opened.sqlite) return { damaged: [], problems: await postgresProblems(opened.db) };
+  let damaged: string[];
+  try {
+    const integrity = opened.sqlite.pragma('integrity_check') as { integrity_check: string }[];
+    damaged = integrity.map((r) => r.integrity_check).filter((m) => m !== 'ok');
+  } catch (err) {
+    damaged = [(err as Error).message];
+  }
+  if (damaged.length > 0) return { damaged: damaged.map((m) => `SQLite integrity: ${m}`), problems: [] };
+  const fks = opened.sqlite.pragma('foreign_key_check') as { table: string; rowid: number; parent: string }[];
+  return {
+    damaged: [],
+    problems: fks.map((fk) => `${fk.table} row ${fk.rowid} points at a missing ${fk.parent} row`),
+  };
+}
+
+/**
+ * Runs read-only checks on one consistent picture of the database: on PostgreSQL a REPEATABLE
+ * READ, READ ONLY transaction (nodes may be writing meanwhile). On SQLite as before, statement
+ * by statement: a transaction there would be BEGIN IMMEDIATE, holding the server's writes for
+ * the whole check.
+ */
+export async function inSnapshot<T>(db: Db, fn: (db: Db) => Promise<T>): Promise<T> {
+  if (!isPostgres(db)) return fn(db);
+  return db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(fn);
 }

@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema';
 
@@ -98,4 +98,24 @@ export function isPostgresBusy(err: unknown): boolean {
   return (
     message.includes('timeout exceeded when trying to connect') || message.includes('Connection terminated')
   );
+}
+
+/**
+ * doctor's database checks on PostgreSQL (in place of SQLite's integrity and foreign-key checks,
+ * which PostgreSQL enforces itself): the database orders text as JavaScript does (collation C:
+ * times and ids are compared as text) and the search's trigram index has its extension.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: any schema
+export async function postgresProblems(db: Kysely<any>): Promise<string[]> {
+  const out: string[] = [];
+  const { rows } = await sql<{ collate: string }>`
+    SELECT datcollate AS collate FROM pg_database WHERE datname = current_database()`.execute(db);
+  const collate = rows[0]?.collate ?? '';
+  if (collate !== 'C' && collate !== 'POSIX')
+    out.push(
+      `the database's collation is "${collate}", not "C": create it with LC_COLLATE 'C' (times and ids compare as text)`,
+    );
+  const trgm = await sql`SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm'`.execute(db);
+  if (trgm.rows.length === 0) out.push('the pg_trgm extension is missing: the task search has no index');
+  return out;
 }

@@ -43,7 +43,7 @@ export async function openApp(
   const folder = new DataFolder(config.dataDir);
   folder.prepare({ clearTemp: options.clearTemp });
   const database = openConfiguredDatabase(
-    { databaseUrl: config.databaseUrl, file: folder.dbFile },
+    { databaseUrl: config.databaseUrl, file: folder.dbFile, poolSize: config.databasePoolSize },
     { server: options.server },
   );
   await migrateToLatest(database.db);

@@ -59,3 +59,12 @@ export async function cloneTestDatabase(
   await admin(url, (c) => c.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`));
   return { url: withDatabase(url, name), drop: () => dropDatabase(url, name) };
 }
+
+/** An empty database (collation C, as the app wants), for commands that migrate it themselves. */
+export async function emptyTestDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `taskreward_e_${randomBytes(6).toString('hex')}`;
+  await admin(url, (c) =>
+    c.query(`CREATE DATABASE "${name}" TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C.UTF-8'`),
+  );
+  return { url: withDatabase(url, name), drop: () => dropDatabase(url, name) };
+}

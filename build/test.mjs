@@ -47,8 +47,20 @@ if (existsSync(CHROMIUM)) {
   console.error('Skipping the browser tests (set CI=1 to make this a failure).');
 }
 
-// The fault-injection suites in their reduced form (npm run test:faults runs them at full length).
+// The fault-injection suites in their reduced form (npm run test:faults runs them at full length);
+// then the load suite again on PostgreSQL (issue 18) when the run has one.
 run('fault-injection suites (reduced)', npx, ['vitest', 'run', '--config', 'faults/vitest.config.ts']);
+if (TEST_DATABASE_URL) {
+  run(
+    'load fault suite on PostgreSQL (reduced)',
+    npx,
+    ['vitest', 'run', '--config', 'faults/vitest.config.ts', 'faults/load.fault.ts'],
+    {
+      ...process.env,
+      FAULTS_POSTGRES: '1',
+    },
+  );
+}
 
 // The single binary: built, copied alone into an empty folder, and run there (build/binary.check.ts).
 // A machine that cannot build it skips the step with a hint; with CI set that is a failure.

@@ -25,15 +25,9 @@ async function openReader(where: DatabaseLocation): Promise<Reader> {
     };
   }
   // counts and sums arrive as text from pg: as numbers here, like SQLite's
-  const numbers = (oid: number) => (oid === 20 || oid === 1700 ? Number : undefined);
-  const client = new pg.Client({
-    connectionString: where.url,
-    types: {
-      // biome-ignore lint/suspicious/noExplicitAny: pg's overloads
-      getTypeParser: ((oid: number, format: any) =>
-        numbers(oid) ?? pg.types.getTypeParser(oid, format)) as any,
-    },
-  });
+  const client = new pg.Client({ connectionString: where.url });
+  client.setTypeParser(20, Number);
+  client.setTypeParser(1700, Number);
   await client.connect();
   return {
     async all<T>(sql: string, ...params: unknown[]) {

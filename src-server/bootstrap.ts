@@ -1,5 +1,5 @@
 import type { Config } from './config';
-import { type OpenedDatabase, openDatabase } from './db/database';
+import { type OpenedDatabase, openConfiguredDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import type { AppDeps } from './deps';
 import { databaseLimiters } from './features/auth/database-limiter';
@@ -59,7 +59,10 @@ export async function openApp(
   requireSharedSecret(config);
   const folder = new DataFolder(config.dataDir);
   folder.prepare({ clearTemp: options.clearTemp });
-  const database = openDatabase(folder.dbFile, { server: options.server });
+  const database = openConfiguredDatabase(
+    { databaseUrl: config.databaseUrl, file: folder.dbFile, poolSize: config.databasePoolSize },
+    { server: options.server },
+  );
   await migrateToLatest(database.db);
   // nodes sharing a database and its files (issue 18) cannot know that no upload is under way on
   // another node: they remove orphans periodically, past a grace period (cli/sweeps.ts)

@@ -17,12 +17,19 @@ export interface Config {
    * SQLite file too, which is how the tests run the cluster paths (two apps on one file).
    */
   cluster: boolean;
+  /** PostgreSQL connections per process (DATABASE_POOL_SIZE, 10 by default). */
+  databasePoolSize: number;
   webDir: string;
   tokenSecret: string | null;
   adminEmail: string | null;
   adminPassword: string | null;
   trustProxy: boolean;
   oneSignal: { appId: string | null; apiKey: string | null; baseUrl: string };
+}
+
+function poolSize(text: string | undefined): number {
+  const n = Number.parseInt(text ?? '', 10);
+  return Number.isFinite(n) && n >= 1 && n <= 1000 ? n : 10;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env, webDir?: string): Config {
@@ -33,6 +40,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, webDir?: string
     dataDir: resolve(env.DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || null,
     cluster: Boolean(env.DATABASE_URL) || env.CLUSTER === '1' || env.CLUSTER === 'true',
+    databasePoolSize: poolSize(env.DATABASE_POOL_SIZE),
     webDir: resolve(webDir ?? env.WEB_DIR ?? 'dist/web'),
     tokenSecret: env.TOKEN_SECRET || null,
     adminEmail: env.ADMIN_EMAIL || null,

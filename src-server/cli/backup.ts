@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { createBackup } from '../storage/backup';
 import { scheduledBackupName } from '../storage/backup-schedule';
 import { DataFolder } from '../storage/data-folder';
-import { type Command, configWith } from './command';
+import { type Command, configWith, postgresBackupRefusal } from './command';
 
 /** `backup [file]`: an online backup of the data folder, safe while the server runs. */
 export const backupCommand: Command = {
@@ -16,6 +16,10 @@ export const backupCommand: Command = {
   async run(v, positionals) {
     if (positionals.length > 1) {
       console.error(`backup takes one file, not ${positionals.length}\nusage: taskreward ${this.usage}`);
+      return 2;
+    }
+    if (configWith(v).databaseUrl) {
+      console.error(postgresBackupRefusal('backup'));
       return 2;
     }
     const folder = new DataFolder(configWith(v).dataDir);

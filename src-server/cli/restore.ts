@@ -2,7 +2,7 @@ import { DataFolder } from '../storage/data-folder';
 import { FolderLockedError } from '../storage/lock';
 import { BadArchiveError } from '../storage/manifest';
 import { restoreBackup } from '../storage/restore';
-import { type Command, configWith } from './command';
+import { type Command, configWith, postgresBackupRefusal } from './command';
 
 /** `restore <file>`: replaces the data folder with a checked backup, never under a running server. */
 export const restoreCommand: Command = {
@@ -16,6 +16,10 @@ export const restoreCommand: Command = {
   async run(v, positionals) {
     if (positionals.length !== 1) {
       console.error(`restore needs exactly one archive\nusage: taskreward ${this.usage}`);
+      return 2;
+    }
+    if (configWith(v).databaseUrl) {
+      console.error(postgresBackupRefusal('restore'));
       return 2;
     }
     const folder = new DataFolder(configWith(v).dataDir);

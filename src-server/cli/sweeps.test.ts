@@ -8,7 +8,7 @@ import { SWEEP_GRACE_MS } from '../features/tasks/task-expiry';
 import { createTask } from '../features/tasks/task-test-helpers';
 import { fileStoreFor } from '../storage/file-store';
 import { pngFile } from '../storage/image-fixtures';
-import { CLUSTER_ENV } from '../testing/cluster';
+import { sharedDatabase } from '../testing/cluster';
 import { makeUser } from '../testing/factories';
 import { createTestApp, type TestApp } from '../testing/test-app';
 import { ORPHAN_GRACE_MS, orphanCleanupPass, startOrphanCleanup, startSweeps } from './sweeps';
@@ -124,8 +124,9 @@ describe('the periodic orphan clean-up of nodes sharing the files', () => {
 describe('a cluster node starting', () => {
   it('clears its temp folder but removes no file: another node may be uploading it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'taskreward-node-start-'));
+    const database = await sharedDatabase();
     try {
-      const config = readConfig({ DATA_DIR: dir, ...CLUSTER_ENV });
+      const config = readConfig({ DATA_DIR: dir, ...database.env });
       const first = await openApp(config, { web: new Map() });
       await first.close();
       const store = fileStoreFor(dir);
@@ -143,6 +144,7 @@ describe('a cluster node starting', () => {
       expect(await store.list('proofs')).toEqual([]);
       expect(await store.list('images')).toEqual([]);
     } finally {
+      await database.drop();
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -19,7 +19,7 @@ import { changedFields, recordAudit } from '../audit/audit.repository';
 import { hashPassword } from '../auth/password';
 import { type Adjustment, adjustBalance, type Tx } from '../money/ledger';
 import { removeProfilePhoto } from '../profile/profile-photo';
-import { findUserByEmail, findUserById, userTotals } from '../users/users.repository';
+import { findUserByEmail, findUserById, lockUserForDeletion, userTotals } from '../users/users.repository';
 import { toAdminUserDetail, toAdminUserSummary } from './admin-users.mapper';
 import { countActiveAdmins, pageUsers, patchUser } from './admin-users.repository';
 import { type Forfeited, settleForDeletion } from './user-forfeit';
@@ -189,7 +189,11 @@ export async function deleteUserByAdmin(
   const user = await requireUserRow(deps, id);
   const unusable = `!deleted:${randomBytes(32).toString('hex')}`;
   const forfeited = await deps.db.transaction().execute(async (tx) => {
+    // first the 'admins' lock (the last active admin, issue 18), then the user's row: the same
+    // order as the edit's, so the two never wait on each other crosswise
     await lockForTransaction(tx, 'admins');
+    // first: what the user creates meanwhile is either seen here or refused (holdLiveUser)
+    await lockUserForDeletion(tx, id);
     const current = await findUserById(tx, id);
     if (!current) throw fail.notFound('user_not_found');
     if (isActiveAdmin(current) && (await countActiveAdmins(tx, id)) === 0) throw fail.conflict('last_admin');

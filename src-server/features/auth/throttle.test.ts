@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openApp } from '../../bootstrap';
 import { readConfig } from '../../config';
 import { AppError } from '../../http/app-error';
-import { CLUSTER_ENV, NODE_MODES } from '../../testing/cluster';
+import { NODE_MODES, sharedDatabase } from '../../testing/cluster';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { databaseLimiters, RATE_LIMIT_CLEANUP_MS } from './database-limiter';
 import { type Limiters, LoginThrottle, memoryLimiters } from './throttle';
@@ -247,7 +247,9 @@ describe('the counters in the database (issue 18)', () => {
 
 describe('two app nodes on one database', () => {
   const dirs: string[] = [];
-  afterAll(() => {
+  const drops: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    for (const drop of drops) await drop();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -266,13 +268,15 @@ describe('two app nodes on one database', () => {
   };
 
   it.each([
-    ['share the limits when they keep them in the database', CLUSTER_ENV, [201, 201, 429, 429]],
-    ['each count alone when they keep them in memory (one node only)', {}, [201, 201, 201, 201]],
-  ])('%s', async (_label, env, expected) => {
+    ['share the limits when they keep them in the database', true, [201, 201, 429, 429]],
+    ['each count alone when they keep them in memory (one node only)', false, [201, 201, 201, 201]],
+  ])('%s', async (_label, shared, expected) => {
     const dir = mkdtempSync(join(tmpdir(), 'taskreward-nodes-'));
     dirs.push(dir);
-    // two apps over one data folder: one SQLite file, as two nodes over one PostgreSQL
-    const config = readConfig({ DATA_DIR: dir, ...env });
+    // two apps over one database (the data folder's SQLite file, or PostgreSQL on that run)
+    const database = shared ? await sharedDatabase() : { env: {}, drop: async () => {} };
+    drops.push(database.drop);
+    const config = readConfig({ DATA_DIR: dir, ...database.env });
     const first = await openApp(config, { web: new Map(), throttle: { registrationsPerAddress: 2 } });
     const second = await openApp(config, { web: new Map(), throttle: { registrationsPerAddress: 2 } });
     try {

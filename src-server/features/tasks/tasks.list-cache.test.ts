@@ -7,7 +7,7 @@ import { openApp } from '../../bootstrap';
 import { readConfig } from '../../config';
 import { TASK_SORTS } from '../../contract/constants';
 import type { UserRow } from '../../http/env';
-import { CLUSTER_ENV } from '../../testing/cluster';
+import { sharedDatabase } from '../../testing/cluster';
 import { makeUser } from '../../testing/factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { signToken } from '../auth/token';
@@ -161,15 +161,22 @@ describe('pages behind the same page numbers', () => {
 
 describe('nodes sharing a database (issue 18)', () => {
   const dirs: string[] = [];
-  afterAll(() => {
+  const drops: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    for (const drop of drops) await drop();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Two apps over one data folder (one SQLite file, as two nodes over one PostgreSQL), on a clock that stands still. */
-  async function twoNodes(env: Record<string, string>) {
+  /**
+   * Two apps over one database (the data folder's SQLite file, or PostgreSQL on that run), on a
+   * clock that stands still; `shared` false: two single servers over one SQLite file.
+   */
+  async function twoNodes(shared: boolean) {
     const dir = mkdtempSync(join(tmpdir(), 'taskreward-list-nodes-'));
     dirs.push(dir);
-    const config = readConfig({ DATA_DIR: dir, ...env });
+    const database = shared ? await sharedDatabase() : { env: {}, drop: async () => {} };
+    drops.push(database.drop);
+    const config = readConfig({ DATA_DIR: dir, ...database.env });
     const at = () => new Date(Date.UTC(2026, 5, 1, 12));
     const nodes = [
       await openApp(config, { web: new Map(), clock: at }),
@@ -194,7 +201,7 @@ describe('nodes sharing a database (issue 18)', () => {
   }
 
   it('shows a task written through one node on the other at once', async () => {
-    const { call, total, close } = await twoNodes(CLUSTER_ENV);
+    const { call, total, close } = await twoNodes(true);
     try {
       expect([await total(0), await total(1)]).toEqual([0, 0]);
       const made = await call(0, 'POST', '/api/tasks', taskBody());
@@ -208,7 +215,7 @@ describe('nodes sharing a database (issue 18)', () => {
   });
 
   it("would not without the shared version: one node's list is its own for up to 2 s (one server only)", async () => {
-    const { call, total, close } = await twoNodes({});
+    const { call, total, close } = await twoNodes(false);
     try {
       expect(await total(1)).toBe(0);
       expect((await call(0, 'POST', '/api/tasks', taskBody())).status).toBe(201);
@@ -219,7 +226,7 @@ describe('nodes sharing a database (issue 18)', () => {
   });
 
   it('bumps the version with the write, in its transaction: a refused write leaves it', async () => {
-    const { nodes, call, close } = await twoNodes(CLUSTER_ENV);
+    const { nodes, call, close } = await twoNodes(true);
     try {
       const db = nodes[0].deps.db;
       const start = await readTaskListVersion(db);

@@ -26,6 +26,13 @@ export interface Opened {
  * tokens. So with DATABASE_URL the secret comes from TOKEN_SECRET or the start is refused.
  */
 export function requireSharedSecret(config: Config): void {
+  // a scheduled job holds its lock on one connection while it works through another: with one
+  // connection in the pool the job, and every request behind it, would wait forever
+  if (config.databaseUrl && config.databasePoolSize < 2) {
+    throw new Error(
+      'DATABASE_POOL_SIZE must be at least 2: a scheduled job keeps one connection for its lock while it works',
+    );
+  }
   if (!config.cluster || config.tokenSecret) return;
   throw new Error(
     'TOKEN_SECRET is required when DATABASE_URL is set: every app node signs and checks sign-in tokens ' +

@@ -118,6 +118,12 @@ describe('openApp and the token secret', () => {
     },
   );
 
+  it('refuses a PostgreSQL pool of one connection (a job holds one for its lock while it works)', async () => {
+    await expect(
+      open({ DATABASE_URL: 'postgres://taskreward@db.invalid/taskreward', DATABASE_POOL_SIZE: '1' }),
+    ).rejects.toThrow(/^DATABASE_POOL_SIZE must be at least 2/);
+  });
+
   it('starts one of many nodes with TOKEN_SECRET, and writes no secret.key', async () => {
     const opened = await open({ CLUSTER: '1', TOKEN_SECRET: 'y'.repeat(32) });
     try {

@@ -58,6 +58,16 @@ function throttled(res: RateLimiterRes): never {
   throw fail.throttled(Math.max(1, Math.ceil(res.msBeforeNext / 1000)));
 }
 
+/** One point of `key`, or a 429 when its limit is used up. */
+async function consumeOrThrottle(limiter: Limiter, key: string): Promise<void> {
+  try {
+    await limiter.consume(key);
+  } catch (err) {
+    if (!(err instanceof RateLimiterRes)) throw err;
+    throttled(err);
+  }
+}
+
 /**
  * Failed-sign-in counters that stop guessing without letting anyone lock another person out.
  * The strict limit is per (account, address) pair, plus a per-address limit across accounts
@@ -91,29 +101,22 @@ export class LoginThrottle {
 
   /** Counts one registration from an address; a 429 beyond the hourly limit. */
   async registration(ip: string): Promise<void> {
-    try {
-      await this.registrations.consume(ip);
-    } catch (err) {
-      if (!(err instanceof RateLimiterRes)) throw err;
-      throttled(err);
-    }
+    await consumeOrThrottle(this.registrations, ip);
   }
 
   /**
-   * Counts one attempt against its pair and address (a 429 when either is used up), then
-   * waits when the account is under attack and this address has been failing.
+   * Counts one attempt against its pair, then, if the pair allows it, against its address (a
+   * 429 when either is used up), then waits when the account is under attack and this address
+   * has been failing. One after the other, so the attempts that pass the pair's count are the
+   * ones the address counts: with counters in a database that many nodes write at once (issue
+   * 18), two counts made side by side could each be used up by different attempts and refuse
+   * them all. An attempt the pair refuses is not counted against the address: that pair is
+   * stopped already, and a spray across accounts passes each pair and is counted.
    */
   async attempt(email: string, ip: string): Promise<void> {
     const addressWasFailing = ((await this.address.get(ip))?.consumedPoints ?? 0) > 0;
-    const results = await Promise.allSettled([
-      this.pair.consume(pairKey(email, ip)),
-      this.address.consume(ip),
-    ]);
-    for (const r of results) {
-      if (r.status === 'fulfilled') continue;
-      if (!(r.reason instanceof RateLimiterRes)) throw r.reason;
-      throttled(r.reason);
-    }
+    await consumeOrThrottle(this.pair, pairKey(email, ip));
+    await consumeOrThrottle(this.address, ip);
     if (!addressWasFailing) return;
     const delay = await this.slowdown(email);
     if (delay > 0) await this.wait(delay);

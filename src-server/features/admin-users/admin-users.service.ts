@@ -123,9 +123,6 @@ export async function updateUserByAdmin(
 
   try {
     await deps.db.transaction().execute(async (tx) => {
-      // first, before any row is written: "the last active admin" below must not be decided by
-      // two edits at once on two nodes (issue 18), and taking it first keeps one lock order
-      await lockForTransaction(tx, 'admins');
       const current = await findUserById(tx, id);
       if (!current) throw fail.notFound('user_not_found');
       const { status, role, banReason } = nextStanding(current, input);
@@ -152,12 +149,12 @@ export async function updateUserByAdmin(
           now,
         },
       );
-      if (
-        isActiveAdmin(current) &&
-        !isActiveAdmin({ role, status }) &&
-        (await countActiveAdmins(tx, id)) === 0
-      ) {
-        throw fail.conflict('last_admin');
+      // an active admin stepping down: "the last active admin" must not be decided by two edits
+      // at once on two nodes (issue 18), so they count one after the other. The lock comes after
+      // the user's row is written, as in the deletion: always the row, then this lock.
+      if (isActiveAdmin(current) && !isActiveAdmin({ role, status })) {
+        await lockForTransaction(tx, 'admins');
+        if ((await countActiveAdmins(tx, id)) === 0) throw fail.conflict('last_admin');
       }
       // four eyes on money: another admin changes an admin's own balance (the edit is undone)
       if (id === adminId && input.balance !== undefined && input.balance !== current.balance) {
@@ -189,14 +186,16 @@ export async function deleteUserByAdmin(
   const user = await requireUserRow(deps, id);
   const unusable = `!deleted:${randomBytes(32).toString('hex')}`;
   const forfeited = await deps.db.transaction().execute(async (tx) => {
-    // first the 'admins' lock (the last active admin, issue 18), then the user's row: the same
-    // order as the edit's, so the two never wait on each other crosswise
-    await lockForTransaction(tx, 'admins');
     // first: what the user creates meanwhile is either seen here or refused (holdLiveUser)
     await lockUserForDeletion(tx, id);
     const current = await findUserById(tx, id);
     if (!current) throw fail.notFound('user_not_found');
-    if (isActiveAdmin(current) && (await countActiveAdmins(tx, id)) === 0) throw fail.conflict('last_admin');
+    // the last active admin: counted under the 'admins' lock (issue 18), taken after the user's
+    // row as in the edit, and only for an admin (a user's deletion waits for no one else's)
+    if (isActiveAdmin(current)) {
+      await lockForTransaction(tx, 'admins');
+      if ((await countActiveAdmins(tx, id)) === 0) throw fail.conflict('last_admin');
+    }
     const now = nowIso(deps.clock);
     const settled = await settleForDeletion(tx, id, adminId, now, options.forfeit);
     await recordAudit(tx, {

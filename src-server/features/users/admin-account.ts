@@ -43,7 +43,6 @@ export async function createOrPromoteAdmin(
   // the command line has no admin behind it: the log's actor is null
   if (existing) {
     await deps.db.transaction().execute(async (tx) => {
-      await lockForTransaction(tx, 'admins');
       await updateUser(tx, existing._id, {
         role: 'admin',
         status: 'active',
@@ -51,6 +50,9 @@ export async function createOrPromoteAdmin(
         password_hash: hash,
         updated_at: now,
       });
+      // serialised with the "last active admin" counts (issue 18); after the user's row, as the
+      // edit and the deletion take it
+      await lockForTransaction(tx, 'admins');
       await recordAudit(tx, {
         actorId: null,
         action: 'admin.promote',
@@ -68,6 +70,7 @@ export async function createOrPromoteAdmin(
   }
   const id = newId();
   await deps.db.transaction().execute(async (tx) => {
+    // before the new row, as the first admin's setup takes it (a new row is no one else's)
     await lockForTransaction(tx, 'admins');
     await insertUser(
       tx,

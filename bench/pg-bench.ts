@@ -190,7 +190,7 @@ function waitsOf(s: Scenario): string {
     .filter(([, n]) => n >= 0.05)
     .map(([k, n]) => `${k} ${n.toFixed(2)}`)
     .join(', ');
-  const waiters = Object.entries(w.lockWaiters)
+  const waiters = Object.entries(w.lockWaiters ?? {})
     .filter(([, n]) => n >= 0.05)
     .map(([k, n]) => `\`${k.replaceAll('`', '').replaceAll('|', '\\|')}…\` ${n.toFixed(2)}`)
     .join(', ');

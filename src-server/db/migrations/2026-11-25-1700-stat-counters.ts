@@ -9,7 +9,8 @@ import { isPostgres } from '../dialect';
 // dashboard shows an all-time figure, in the bucket '*'. A window of time is the buckets of
 // its whole hours plus an indexed count of its partial first and last hour (admin-stats),
 // so the figures are exact, not approximate.
-// PostgreSQL: the same table; the triggers become one plpgsql function per table.
+// PostgreSQL: the same table with each counter over 16 rows (shards); the triggers become
+// plpgsql functions.
 
 interface Counter {
   metric: string;
@@ -112,15 +113,26 @@ const pgCounters = counters.map((c) => ({
   counts: (r: string) => (c.counts(r) === '1' ? 'TRUE' : c.counts(r)),
 }));
 
+/**
+ * On PostgreSQL each counter is spread over SHARDS rows (metric, bucket, shard), a write adding to
+ * a random one: concurrent transactions from many nodes would otherwise queue on the few hot rows
+ * ('pending' '*', 'rewards' '*', the current hour) until each commits. Readers sum the shards.
+ */
+const SHARDS = 16;
+const pgAdd = (c: Counter, r: string, sign: '' | '-', where: string) =>
+  `INSERT INTO stat_counters (metric, bucket, shard, value)
+     SELECT '${c.metric}', ${c.bucket(r)}, floor(random() * ${SHARDS})::smallint, ${sign}${c.value(r)}
+     WHERE ${where} ON CONFLICT (metric, bucket, shard) DO UPDATE SET value = stat_counters.value + excluded.value;`;
+
 function postgresTriggers(table: Counter['table']): string[] {
   const mine = pgCounters.filter((c) => c.table === table);
   const is = 'IS NOT DISTINCT FROM';
   const bodies: Record<'insert' | 'delete' | 'update', string[]> = {
-    insert: mine.map((c) => add(c, 'NEW', '', c.counts('NEW'))),
-    delete: mine.map((c) => add(c, 'OLD', '-', c.counts('OLD'))),
+    insert: mine.map((c) => pgAdd(c, 'NEW', '', c.counts('NEW'))),
+    delete: mine.map((c) => pgAdd(c, 'OLD', '-', c.counts('OLD'))),
     update: [
-      ...mine.map((c) => add(c, 'OLD', '-', `(${c.counts('OLD')}) AND NOT ${same(c, is)}`)),
-      ...mine.map((c) => add(c, 'NEW', '', `(${c.counts('NEW')}) AND NOT ${same(c, is)}`)),
+      ...mine.map((c) => pgAdd(c, 'OLD', '-', `(${c.counts('OLD')}) AND NOT ${same(c, is)}`)),
+      ...mine.map((c) => pgAdd(c, 'NEW', '', `(${c.counts('NEW')}) AND NOT ${same(c, is)}`)),
     ],
   };
   const when = { insert: 'INSERT', delete: 'DELETE', update: `UPDATE OF ${watched[table]}` };
@@ -135,14 +147,18 @@ function postgresTriggers(table: Counter['table']): string[] {
   ]);
 }
 
-const backfillOf = (list: Counter[]) =>
-  list.map(
-    (c) =>
-      `INSERT INTO stat_counters (metric, bucket, value)
+const backfill = counters.map(
+  (c) =>
+    `INSERT INTO stat_counters (metric, bucket, value)
        SELECT '${c.metric}', ${c.bucket(c.table)}, SUM(${c.value(c.table)}) FROM ${c.table}
        WHERE ${c.counts(c.table)} GROUP BY 2`,
-  );
-const backfill = backfillOf(counters);
+);
+const pgBackfill = pgCounters.map(
+  (c) =>
+    `INSERT INTO stat_counters (metric, bucket, shard, value)
+       SELECT '${c.metric}', ${c.bucket(c.table)}, 0, SUM(${c.value(c.table)}) FROM ${c.table}
+       WHERE ${c.counts(c.table)} GROUP BY 2`,
+);
 
 const statements = [
   `CREATE TABLE stat_counters (
@@ -165,11 +181,12 @@ const postgres = [
   `CREATE TABLE stat_counters (
     metric TEXT NOT NULL,
     bucket TEXT NOT NULL,
+    shard SMALLINT NOT NULL DEFAULT 0,
     value BIGINT NOT NULL,
-    PRIMARY KEY (metric, bucket)
+    PRIMARY KEY (metric, bucket, shard)
   )`,
   ...statements.slice(1, 3),
-  ...backfillOf(pgCounters),
+  ...pgBackfill,
   ...postgresTriggers('users'),
   ...postgresTriggers('tasks'),
   ...postgresTriggers('submissions'),

@@ -45,9 +45,9 @@ export async function openApp(
   const database = openDatabase(folder.dbFile, { server: options.server });
   await migrateToLatest(database.db);
   if (options.clearTemp) {
-    const removed = await removeOrphanedProofs(database.db, config.dataDir, new Date(), -1);
+    const removed = await removeOrphanedProofs(database.db, config, new Date(), -1);
     if (removed > 0) console.log(`removed ${removed} proof file(s) left without a submission by a crash`);
-    const images = await removeOrphanedImages(database.db, config.dataDir);
+    const images = await removeOrphanedImages(database.db, config);
     if (images > 0) console.log(`removed ${images} image(s) left without a user or setting by a crash`);
   }
   const secret = folder.secret(config.tokenSecret);

@@ -11,7 +11,7 @@ import { checkTaskRecords } from '../features/tasks/task-doctor';
 import { lastAppliedMigration } from '../storage/backup';
 import { referencedFiles } from '../storage/backup-files';
 import { DataFolder } from '../storage/data-folder';
-import { FILE_KINDS, FileStore } from '../storage/file-store';
+import { FILE_KINDS, type FileStore, fileStoreFor, LocalFileStore } from '../storage/file-store';
 import { type Command, configWith } from './command';
 
 /** One thing the doctor found wrong, grouped by the check that found it. */
@@ -32,8 +32,7 @@ export interface Finding {
   message: string;
 }
 
-async function fileChecks(folder: DataFolder, refs: Awaited<ReturnType<typeof referencedFiles>>) {
-  const store = new FileStore(folder);
+async function fileChecks(store: FileStore, refs: Awaited<ReturnType<typeof referencedFiles>>) {
   const out: Finding[] = [];
   const named = new Set(refs.map((r) => `${r.kind}/${r.name}`));
   const onDisk = new Set<string>();
@@ -60,8 +59,12 @@ async function fileChecks(folder: DataFolder, refs: Awaited<ReturnType<typeof re
  * migrations, the money invariants (runMoneyChecks), the dashboard's counters against a recount, rows naming files that are not stored and
  * stored files no row names. Returns what is wrong; empty when all is well. Safe while a
  * server runs (an upload caught between its file and its row may show as an orphan once).
+ * `store` is where the files are: the folder's own files/ unless the config names a bucket.
  */
-export async function runDoctor(folder: DataFolder): Promise<Finding[]> {
+export async function runDoctor(
+  folder: DataFolder,
+  store: FileStore = new LocalFileStore(folder),
+): Promise<Finding[]> {
   if (!existsSync(folder.dbFile)) {
     return [{ check: 'database', message: `there is no database at ${folder.dbFile}` }];
   }
@@ -111,7 +114,7 @@ export async function runDoctor(folder: DataFolder): Promise<Finding[]> {
     for (const message of await checkDeletedUsers(db)) out.push({ check: 'users', message });
     for (const message of await checkAuditLedger(db)) out.push({ check: 'audit', message });
     for (const message of await checkFlags(db)) out.push({ check: 'flags', message });
-    out.push(...(await fileChecks(folder, await referencedFiles(db))));
+    out.push(...(await fileChecks(store, await referencedFiles(db))));
     return out;
   } finally {
     await db.destroy();
@@ -128,10 +131,12 @@ export const doctorCommand: Command = {
     'with the rows that name them. Changes nothing.',
   options: { data: { type: 'string' } },
   async run(v) {
-    const folder = new DataFolder(configWith(v).dataDir);
-    const findings = await runDoctor(folder);
+    const config = configWith(v);
+    const folder = new DataFolder(config.dataDir);
+    const store = fileStoreFor(config);
+    const findings = await runDoctor(folder, store);
     if (findings.length === 0) {
-      console.log(`all checks passed for ${folder.root}`);
+      console.log(`all checks passed for ${folder.root}${store.shared ? ` and ${store.description}` : ''}`);
       return 0;
     }
     for (const f of findings) console.error(`${f.check}: ${f.message}`);

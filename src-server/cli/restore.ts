@@ -1,4 +1,6 @@
+import { assertFilesInDataFolder, FilesElsewhereError } from '../storage/backup';
 import { DataFolder } from '../storage/data-folder';
+import { fileStoreFor } from '../storage/file-store';
 import { FolderLockedError } from '../storage/lock';
 import { BadArchiveError } from '../storage/manifest';
 import { restoreBackup } from '../storage/restore';
@@ -18,8 +20,10 @@ export const restoreCommand: Command = {
       console.error(`restore needs exactly one archive\nusage: taskreward ${this.usage}`);
       return 2;
     }
-    const folder = new DataFolder(configWith(v).dataDir);
+    const config = configWith(v);
+    const folder = new DataFolder(config.dataDir);
     try {
+      assertFilesInDataFolder(fileStoreFor(config), 'restore');
       const { manifest, replaced } = await restoreBackup(folder, positionals[0]);
       console.log(
         `restored ${positionals[0]} (made ${manifest.createdAt} by version ${manifest.appVersion}, ` +
@@ -32,7 +36,7 @@ export const restoreCommand: Command = {
         console.error(`refused: ${err.message}. The data folder was not touched.`);
         return 1;
       }
-      if (err instanceof FolderLockedError) {
+      if (err instanceof FolderLockedError || err instanceof FilesElsewhereError) {
         console.error(`refused: ${err.message}. The data folder was not touched.`);
         return 1;
       }

@@ -1,78 +1,57 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readConfig } from '../config';
 import { DataFolder } from './data-folder';
-import { FileStore, fileStoreFor, isStoredName } from './file-store';
+import { contentTypeOf, fileStoreFor, LocalFileStore } from './file-store';
 
+// The contract every store keeps (save, read, remove, list, bad names) runs against this store and
+// the S3 one in s3-file-store.test.ts; these are the data folder's own.
 let root: string;
-let store: FileStore;
+let folder: DataFolder;
+let store: LocalFileStore;
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'taskreward-store-'));
-  const folder = new DataFolder(root);
+  folder = new DataFolder(root);
   folder.prepare();
-  store = new FileStore(folder);
+  store = new LocalFileStore(folder);
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-describe('FileStore', () => {
-  it('saves under a random 128-bit name with the extension of its type, and reads it back', async () => {
+describe('LocalFileStore', () => {
+  it('keeps a file at files/<kind>/<name> in the data folder', async () => {
     const name = await store.save('proofs', Buffer.from('png bytes'), 'image/png');
-    expect(name).toMatch(/^[0-9a-f]{32}\.png$/);
-    expect(await store.read('proofs', name)).toEqual({
-      bytes: Buffer.from('png bytes'),
-      contentType: 'image/png',
-    });
-    expect(await store.list('proofs')).toEqual([name]);
+    expect(existsSync(join(folder.filesDir, 'proofs', name))).toBe(true);
+    expect(store.description).toBe(`the folder ${folder.filesDir}`);
+    expect(store.shared).toBe(false);
+  });
+
+  it('stages uploads in the temp folder, and discards them', async () => {
+    const path = store.tempPath();
+    expect(path.startsWith(folder.tmpDir)).toBe(true);
+    writeFileSync(path, 'part');
+    expect(await store.listTemp()).toHaveLength(1);
+    await store.discardTemp(path);
+    await store.discardTemp(path);
     expect(await store.listTemp()).toEqual([]);
   });
 
-  it.each([
-    ['image/jpeg', 'jpg'],
-    ['image/x-icon', 'ico'],
-  ] as const)('records %s as .%s', async (type, ext) => {
-    const name = await store.save('images', Buffer.from('x'), type);
-    expect(name.endsWith(`.${ext}`)).toBe(true);
-    expect((await store.read('images', name))?.contentType).toBe(type);
+  it('tells the content type from a stored name only', () => {
+    expect(contentTypeOf(`${'a'.repeat(32)}.jpg`)).toBe('image/jpeg');
+    expect(contentTypeOf(`${'a'.repeat(32)}.ico`)).toBe('image/x-icon');
+    expect(contentTypeOf('../x.png')).toBeNull();
   });
 
-  it('keeps kinds apart', async () => {
-    const name = await store.save('images', Buffer.from('public'), 'image/png');
-    expect(await store.read('proofs', name)).toBeNull();
-  });
-
-  it('never gives two saves the same name', async () => {
-    const names = await Promise.all(
-      Array.from({ length: 20 }, () => store.save('proofs', Buffer.from('x'), 'image/png')),
-    );
-    expect(new Set(names).size).toBe(20);
-  });
-
-  it('removes a file, and a missing one quietly', async () => {
-    const name = await store.save('proofs', Buffer.from('x'), 'image/png');
-    await store.remove('proofs', name);
-    await store.remove('proofs', name);
-    expect(await store.read('proofs', name)).toBeNull();
-  });
-
-  it.each([
-    '../secret.key',
-    '..',
-    'a.png',
-    `${'a'.repeat(32)}.svg`,
-    `${'A'.repeat(32)}.png`,
-    `${'a'.repeat(32)}.png/x`,
-  ])('treats %s as no stored name', async (name) => {
-    expect(isStoredName(name)).toBe(false);
-    expect(await store.read('proofs', name)).toBeNull();
-  });
-
-  it('lists nothing for a kind never written to', async () => {
-    const other = new FileStore(new DataFolder(join(root, 'empty')));
+  it('lists nothing for a data folder never written to', async () => {
+    const other = new LocalFileStore(new DataFolder(join(root, 'empty')));
     expect(await other.list('images')).toEqual([]);
+    expect(await other.listWithTimes('proofs')).toEqual([]);
   });
 
-  it('shares one store per data folder', () => {
-    expect(fileStoreFor(root)).toBe(fileStoreFor(root));
+  it('is the one store of a data folder without S3 settings', () => {
+    const config = readConfig({ DATA_DIR: root });
+    expect(fileStoreFor(config)).toBeInstanceOf(LocalFileStore);
+    expect(fileStoreFor(config)).toBe(fileStoreFor(readConfig({ DATA_DIR: root })));
   });
 });

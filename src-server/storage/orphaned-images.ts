@@ -1,20 +1,31 @@
+import type { Config } from '../config';
 import type { Db } from '../db/database';
 import { referencedImages } from './backup-files';
-import { fileStoreFor } from './file-store';
+import { fileStoreFor, SHARED_STORE_GRACE_MS } from './file-store';
 
 /**
  * Stored images (profile photos, the site logo and favicon) that no row names. An image is
- * written and fsynced before the row that names it commits, so a kill between the two leaves
+ * written durably before the row that names it commits, so a kill between the two leaves
  * one behind, which `doctor` reports. Only for the server holding the folder's lock, before
- * it serves: no upload can be under way then. Returns how many were removed.
+ * it serves: no upload of its own can be under way then. In a store other app nodes share (S3),
+ * theirs can: images younger than SHARED_STORE_GRACE_MS are spared there. Returns how many were
+ * removed.
  */
-export async function removeOrphanedImages(db: Db, dataDir: string): Promise<number> {
-  const store = fileStoreFor(dataDir);
-  const onDisk = await store.list('images');
-  if (onDisk.length === 0) return 0;
+export async function removeOrphanedImages(
+  db: Db,
+  config: Pick<Config, 'dataDir' | 's3'>,
+  now: Date = new Date(),
+): Promise<number> {
+  const store = fileStoreFor(config);
+  const stored = store.shared
+    ? (await store.listWithTimes('images'))
+        .filter((f) => now.getTime() - f.modified.getTime() > SHARED_STORE_GRACE_MS)
+        .map((f) => f.name)
+    : await store.list('images');
+  if (stored.length === 0) return 0;
   const named = new Set((await referencedImages(db)).map((r) => r.name));
   let removed = 0;
-  for (const name of onDisk) {
+  for (const name of stored) {
     if (named.has(name)) continue;
     await store.remove('images', name);
     removed++;

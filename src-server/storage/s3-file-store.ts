@@ -64,6 +64,25 @@ export class S3FileStore implements FileStore {
     return this.client;
   }
 
+  /**
+   * Sends one command; an error other than a missing key says which bucket and what was tried,
+   * so a wrong bucket, endpoint or key is plain in the log and in `doctor`'s output.
+   */
+  private async send<T>(what: string, request: (sdk: Sdk, client: S3Client) => Promise<T>): Promise<T> {
+    const { sdk, client } = await this.connect();
+    try {
+      return await request(sdk, client);
+    } catch (err) {
+      if (err instanceof Error && !isMissing(err)) {
+        const hint = /credentials/i.test(err.message)
+          ? ' (set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or give the machine a role)'
+          : '';
+        err.message = `${this.description}: ${what}: ${err.message}${hint}`;
+      }
+      throw err;
+    }
+  }
+
   private key(kind: FileKind, name: string): string {
     return `${this.config.prefix}${kind}/${name}`;
   }
@@ -81,16 +100,18 @@ export class S3FileStore implements FileStore {
   }
 
   async save(kind: FileKind, bytes: Uint8Array, contentType: StoredContentType): Promise<string> {
-    const { sdk, client } = await this.connect();
     const name = newStoredName(contentType);
-    await client.send(
-      new sdk.PutObjectCommand({
-        Bucket: this.config.bucket,
-        Key: this.key(kind, name),
-        Body: bytes,
-        ContentType: contentType,
-        ContentLength: bytes.byteLength,
-      }),
+    const key = this.key(kind, name);
+    await this.send(`writing ${key}`, (sdk, client) =>
+      client.send(
+        new sdk.PutObjectCommand({
+          Bucket: this.config.bucket,
+          Key: key,
+          Body: bytes,
+          ContentType: contentType,
+          ContentLength: bytes.byteLength,
+        }),
+      ),
     );
     return name;
   }
@@ -98,10 +119,10 @@ export class S3FileStore implements FileStore {
   async read(kind: FileKind, name: string): Promise<StoredFile | null> {
     const contentType = contentTypeOf(name);
     if (!contentType) return null;
-    const { sdk, client } = await this.connect();
+    const key = this.key(kind, name);
     try {
-      const res = await client.send(
-        new sdk.GetObjectCommand({ Bucket: this.config.bucket, Key: this.key(kind, name) }),
+      const res = await this.send(`reading ${key}`, (sdk, client) =>
+        client.send(new sdk.GetObjectCommand({ Bucket: this.config.bucket, Key: key })),
       );
       if (!res.Body) return null;
       const bytes = await res.Body.transformToByteArray();
@@ -114,11 +135,11 @@ export class S3FileStore implements FileStore {
 
   async remove(kind: FileKind, name: string): Promise<void> {
     if (!isStoredName(name)) return;
-    const { sdk, client } = await this.connect();
+    const key = this.key(kind, name);
     // deleting a missing key succeeds on S3 (204); some servers answer 404, which is as good
     try {
-      await client.send(
-        new sdk.DeleteObjectCommand({ Bucket: this.config.bucket, Key: this.key(kind, name) }),
+      await this.send(`deleting ${key}`, (sdk, client) =>
+        client.send(new sdk.DeleteObjectCommand({ Bucket: this.config.bucket, Key: key })),
       );
     } catch (err) {
       if (!isMissing(err)) throw err;
@@ -131,13 +152,19 @@ export class S3FileStore implements FileStore {
 
   /** Every key under `<prefix><kind>/`, page by page (1,000 a page), with its LastModified. */
   async listWithTimes(kind: FileKind): Promise<{ name: string; modified: Date }[]> {
-    const { sdk, client } = await this.connect();
     const under = this.key(kind, '');
     const out: { name: string; modified: Date }[] = [];
     let token: string | undefined;
     do {
-      const page = await client.send(
-        new sdk.ListObjectsV2Command({ Bucket: this.config.bucket, Prefix: under, ContinuationToken: token }),
+      const after = token;
+      const page = await this.send(`listing ${under}`, (sdk, client) =>
+        client.send(
+          new sdk.ListObjectsV2Command({
+            Bucket: this.config.bucket,
+            Prefix: under,
+            ContinuationToken: after,
+          }),
+        ),
       );
       for (const object of page.Contents ?? []) {
         const name = object.Key?.slice(under.length) ?? '';

@@ -21,6 +21,11 @@ export interface Config {
    * Cloudflare R2, MinIO...) that every app node shares. Null: the data folder's files/, the default.
    */
   s3: S3Config | null;
+  /**
+   * FILES_DIR: a folder every app node mounts (NFS, a shared volume) holding proofs/ and images/,
+   * instead of the data folder's files/. Null: the data folder's. Not with S3_BUCKET.
+   */
+  filesDir: string | null;
 }
 
 /** An S3-compatible bucket for the stored files (storage/s3-file-store.ts). */
@@ -77,7 +82,7 @@ export function readS3Config(env: NodeJS.ProcessEnv): S3Config | null {
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env, webDir?: string): Config {
   const port = Number.parseInt(env.PORT ?? '3000', 10);
-  return {
+  const config: Config = {
     port: Number.isFinite(port) && port >= 0 && port < 65536 ? port : 3000,
     host: env.HOST || '127.0.0.1',
     dataDir: resolve(env.DATA_DIR || './data'),
@@ -93,5 +98,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, webDir?: string
       baseUrl: env.ONESIGNAL_BASE_URL || 'https://api.onesignal.com',
     },
     s3: readS3Config(env),
+    filesDir: env.FILES_DIR?.trim() ? resolve(env.FILES_DIR.trim()) : null,
   };
+  if (config.s3 && config.filesDir)
+    throw new Error('FILES_DIR and S3_BUCKET both name where files go: set one of them');
+  return config;
 }

@@ -18,6 +18,7 @@ import {
   type ManifestEntry,
   serializeManifest,
 } from './manifest';
+import { S3FileStore } from './s3-file-store';
 
 /** The version written into every manifest. */
 export const APP_VERSION: string = version;
@@ -31,18 +32,22 @@ export interface BackupResult {
 
 /**
  * Backup and restore work on a data folder with its files in it. With the files in a bucket (S3,
- * R2, MinIO) the archive would hold a database whose files are elsewhere, and a restore would put
- * files where no node reads them: both refuse with this, naming what to use instead.
+ * R2, MinIO) or a folder the nodes share (FILES_DIR), the archive would hold a database whose
+ * files are elsewhere, and a restore would put files where no node reads them: both refuse with
+ * this, naming what to use instead.
  */
 export class FilesElsewhereError extends Error {}
 
 /** Throws FilesElsewhereError unless the store is the data folder's own files/. */
 export function assertFilesInDataFolder(store: FileStore, action: 'back up' | 'restore'): void {
-  if (store instanceof LocalFileStore) return;
+  if (!store.shared) return;
+  const how =
+    store instanceof S3FileStore
+      ? `${action} the bucket with the provider's bucket versioning or replication, or with rclone or aws s3 sync`
+      : `${action} that folder with its file system's snapshots, rsync or rclone`;
   throw new FilesElsewhereError(
-    `files are in ${store.description}, not in the data folder: ${action} the bucket with the ` +
-      "provider's bucket versioning or replication, or with rclone or aws s3 sync; this command " +
-      `would ${action === 'back up' ? 'write an archive without them' : 'put them where no node reads them'}`,
+    `files are in ${store.description}, not in the data folder: ${how}; this command would ` +
+      (action === 'back up' ? 'write an archive without them' : 'put them where no node reads them'),
   );
 }
 

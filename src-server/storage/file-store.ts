@@ -132,21 +132,30 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
-/** The files under the data folder's files/<kind>/, the default store. */
+/**
+ * The files under the data folder's files/<kind>/, the default store; or, given `sharedDir`
+ * (FILES_DIR), under a folder every app node mounts.
+ */
 export class LocalFileStore implements FileStore {
-  readonly shared = false;
+  readonly shared: boolean;
+  private readonly root: string;
   private readonly temp: TempArea;
 
-  constructor(private readonly folder: DataFolder) {
+  constructor(
+    private readonly folder: DataFolder,
+    sharedDir?: string,
+  ) {
     this.temp = new TempArea(folder);
+    this.root = sharedDir ?? folder.filesDir;
+    this.shared = sharedDir !== undefined;
   }
 
   get description(): string {
-    return `the folder ${this.folder.filesDir}`;
+    return `the ${this.shared ? 'shared ' : ''}folder ${this.root}`;
   }
 
   private dir(kind: FileKind): string {
-    return join(this.folder.filesDir, kind);
+    return join(this.root, kind);
   }
 
   tempPath(): string {
@@ -161,13 +170,17 @@ export class LocalFileStore implements FileStore {
     return this.temp.listTemp();
   }
 
-  /** Writes to a temp file, fsyncs it, renames it into place and fsyncs the directory. */
+  /**
+   * Writes to a temp file, fsyncs it, renames it into place and fsyncs the directory. In a shared
+   * folder the temp file is beside its final place (`.<random>.part`, which no listing shows): a
+   * rename from the node's own disk to the mount would cross file systems.
+   */
   async save(kind: FileKind, bytes: Uint8Array, contentType: StoredContentType): Promise<string> {
     const dir = this.dir(kind);
     await mkdir(dir, { recursive: true });
     await mkdir(this.folder.tmpDir, { recursive: true });
     const name = newStoredName(contentType);
-    const temp = this.tempPath();
+    const temp = this.shared ? join(dir, `.${randomBytes(16).toString('hex')}.part`) : this.tempPath();
     try {
       const handle = await open(temp, 'wx', 0o600);
       try {
@@ -225,18 +238,25 @@ export class LocalFileStore implements FileStore {
   }
 }
 
+/** What picks the store: the data folder, and the bucket or shared folder when there is one. */
+export type FilesConfig = Pick<Config, 'dataDir' | 's3' | 'filesDir'>;
+
 const stores = new Map<string, FileStore>();
 
 /**
- * The store the config names (one per data folder and bucket, shared by every feature): the S3
- * bucket when S3_BUCKET is set, else the data folder's files/.
+ * The store the config names (one per data folder and place, shared by every feature): the S3
+ * bucket when S3_BUCKET is set, the shared folder when FILES_DIR is, else the data folder's files/.
  */
-export function fileStoreFor(config: Pick<Config, 'dataDir' | 's3'>): FileStore {
-  const key = JSON.stringify([config.dataDir, config.s3]);
+export function fileStoreFor(
+  config: Pick<Config, 'dataDir' | 's3'> & { filesDir?: string | null },
+): FileStore {
+  const key = JSON.stringify([config.dataDir, config.s3, config.filesDir ?? null]);
   let store = stores.get(key);
   if (!store) {
     const folder = new DataFolder(config.dataDir);
-    store = config.s3 ? new S3FileStore(new TempArea(folder), config.s3) : new LocalFileStore(folder);
+    store = config.s3
+      ? new S3FileStore(new TempArea(folder), config.s3)
+      : new LocalFileStore(folder, config.filesDir ?? undefined);
     stores.set(key, store);
   }
   return store;

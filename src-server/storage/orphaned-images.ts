@@ -1,7 +1,6 @@
-import type { Config } from '../config';
 import type { Db } from '../db/database';
 import { referencedImages } from './backup-files';
-import { fileStoreFor, SHARED_STORE_GRACE_MS } from './file-store';
+import { type FilesConfig, fileStoreFor, SHARED_STORE_GRACE_MS } from './file-store';
 
 /**
  * Stored images (profile photos, the site logo and favicon) that no row names. An image is
@@ -13,7 +12,7 @@ import { fileStoreFor, SHARED_STORE_GRACE_MS } from './file-store';
  */
 export async function removeOrphanedImages(
   db: Db,
-  config: Pick<Config, 'dataDir' | 's3'>,
+  config: FilesConfig,
   now: Date = new Date(),
 ): Promise<number> {
   const store = fileStoreFor(config);

@@ -1,6 +1,5 @@
-import type { Config } from '../../config';
 import type { Db } from '../../db/database';
-import { fileStoreFor, SHARED_STORE_GRACE_MS } from '../../storage/file-store';
+import { type FilesConfig, fileStoreFor, SHARED_STORE_GRACE_MS } from '../../storage/file-store';
 import { proofFilesNamed } from './submissions.repository';
 
 /**
@@ -12,7 +11,7 @@ import { proofFilesNamed } from './submissions.repository';
  */
 export async function findOrphanedProofs(
   db: Db,
-  config: Pick<Config, 'dataDir' | 's3'>,
+  config: FilesConfig,
   now: Date,
   graceMs = 3_600_000,
 ): Promise<string[]> {
@@ -28,7 +27,7 @@ export async function findOrphanedProofs(
 /** Removes the orphaned proofs (see findOrphanedProofs); returns how many. For a doctor or clean-up command. */
 export async function removeOrphanedProofs(
   db: Db,
-  config: Pick<Config, 'dataDir' | 's3'>,
+  config: FilesConfig,
   now: Date,
   graceMs?: number,
 ): Promise<number> {

@@ -15,6 +15,8 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // with TEST_DATABASE_URL: the PostgreSQL template database the test apps clone
+          globalSetup: ['src-server/testing/pg-global-setup.ts'],
         },
       },
       {

@@ -6,15 +6,16 @@
 // Tokens: the admin and the login scenario sign in through the API (argon2 included); the
 // many users the write scenarios need get tokens signed with the folder's own secret by the
 // server's token code, so setting them up costs no argon2 hashing.
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { PNG } from 'pngjs';
-import { ADMIN, type ServerProcess, startServerProcess } from '../faults/server';
+import { ADMIN, freshDataDir, type ServerProcess, startServerProcess } from '../faults/server';
 import { CATEGORIES, DIFFICULTIES, REWARD_RANGES, TASK_SORTS } from '../src-server/contract/constants';
 import { signToken } from '../src-server/features/auth/token';
 import type { UserRow } from '../src-server/http/env';
 import { type Answer, type LoadResult, type RequestSpec, rounds, runLoad, send } from './load';
+import type { CpuProbe, CpuSplit, WaitProfile, WaitSampler } from './probes';
 import { SEED_PASSWORD, type SeedScale, taskStride } from './seed';
 import { type WrkResult, wrkRounds, wrkVersion } from './wrk';
 
@@ -51,9 +52,13 @@ export interface Scenario {
   /** Answers that were not the expected status (each a failed request), and the first of them. */
   failures: number;
   firstFailure?: string;
-  /** The server's VmRSS and VmHWM (peak so far) right after the scenario, bytes. */
+  /** The server's VmRSS and VmHWM (peak so far) right after the scenario, bytes (summed over the nodes). */
   rssAfter: number;
   peakAfter: number;
+  /** Where the CPU went during the rounds (with a CpuProbe). */
+  cpu?: CpuSplit;
+  /** What PostgreSQL's sessions waited on during the rounds (with a WaitSampler). */
+  waits?: WaitProfile;
 }
 
 /** A task-list scenario loaded by wrk (bench/wrk.ts) instead of the bench's own client. */
@@ -83,7 +88,41 @@ export interface AppBenchOptions {
   scale: SeedScale;
   quick?: boolean;
   log?: (m: string) => void;
+  /**
+   * Run on PostgreSQL instead of the folder's SQLite file (issue 18): `nodes` server processes,
+   * each with a data folder of its own, all on `url` with the folder's secret as TOKEN_SECRET;
+   * the load client spreads its connections over them. The fixtures then come from `fixtures`
+   * (read from the SQLite file the database was copied from, before any run wrote to it).
+   */
+  postgres?: { url: string; nodes: number; fixtures: AppFixtures };
+  /** The fixtures of a SQLite run, when read earlier (appFixtures). */
+  fixtures?: AppFixtures;
+  /** Measure the CPU split of each scenario's rounds; given the node pids once they run. */
+  cpu?: (nodes: () => number[]) => CpuProbe;
+  waits?: WaitSampler;
 }
+
+/** Everything benchApp reads of a seeded folder before its server opens it. */
+export function appFixtures(dataDir: string, nowIso: string) {
+  const { db, secret, users, openTasks } = seededFixtures(dataDir, nowIso, 0);
+  try {
+    const pending = (
+      db.prepare("SELECT _id FROM submissions WHERE status = 'pending' ORDER BY _id").all() as {
+        _id: string;
+      }[]
+    ).map((r) => r._id);
+    const counts = db
+      .prepare(
+        `SELECT (SELECT count(*) FROM users) AS users, (SELECT count(*) FROM submissions) AS submissions,
+                (SELECT count(*) FROM withdrawals) AS withdrawals`,
+      )
+      .get() as { users: number; submissions: number; withdrawals: number };
+    return { secret, users, openTasks, pending, counts };
+  } finally {
+    db.close();
+  }
+}
+export type AppFixtures = ReturnType<typeof appFixtures>;
 
 const ADMIN_CONCURRENCY = 1;
 
@@ -183,17 +222,13 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
   const nowIso = new Date().toISOString();
 
   // ---- fixtures, read before the server opens the folder ----
-  const { db, secret, users: userRows, openTasks } = seededFixtures(dataDir, nowIso, 0);
-  const pending = (
-    db.prepare("SELECT _id FROM submissions WHERE status = 'pending' ORDER BY _id").all() as { _id: string }[]
-  ).map((r) => r._id);
-  const counts = db
-    .prepare(
-      `SELECT (SELECT count(*) FROM users) AS users, (SELECT count(*) FROM submissions) AS submissions,
-              (SELECT count(*) FROM withdrawals) AS withdrawals`,
-    )
-    .get() as { users: number; submissions: number; withdrawals: number };
-  db.close();
+  const {
+    secret,
+    users: userRows,
+    openTasks,
+    pending,
+    counts,
+  } = options.postgres?.fixtures ?? options.fixtures ?? appFixtures(dataDir, nowIso);
   // the seeded index of a user or a task is its id's counter (bench/seed.ts hexId)
   const indexOf = (id: string) => Number.parseInt(id.slice(1), 16);
   const users: UserFixture[] = await Promise.all(
@@ -210,11 +245,24 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
   const proof = proofPng();
   log(`proof image: ${proof.width}x${proof.height} PNG, ${proof.bytes.byteLength} bytes`);
 
-  const server: ServerProcess = await startServerProcess({ dataDir });
+  const pgOptions = options.postgres;
+  const servers: ServerProcess[] = [];
+  if (pgOptions) {
+    // one after the other: each checks the migrations (nothing to do) and the first admin as it starts
+    const env = { DATABASE_URL: pgOptions.url, TOKEN_SECRET: new TextDecoder().decode(secret) };
+    for (let n = 0; n < pgOptions.nodes; n++)
+      servers.push(await startServerProcess({ dataDir: freshDataDir('taskreward-bench-node-'), env }));
+  } else {
+    servers.push(await startServerProcess({ dataDir }));
+  }
+  const server = servers[0];
+  const urls = servers.map((s) => s.url);
+  const sumVm = (field: 'VmRSS' | 'VmHWM') => servers.reduce((n, s) => n + readVm(s.pid, field), 0);
+  const probe = options.cpu?.(() => servers.map((s) => s.pid));
   const scenarios: Scenario[] = [];
   try {
     const { url } = server;
-    const idleRss = readVm(server.pid, 'VmRSS');
+    const idleRss = sumVm('VmRSS');
     const adminToken = await login(url, ADMIN.email, ADMIN.password);
 
     const measure = async (
@@ -237,9 +285,13 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
         firstFailure ??= `${spec.method ?? 'GET'} ${spec.path}: ${a.status} ${a.body.toString().slice(0, 300)}`;
       };
       const load = (durationMs: number) =>
-        runLoad({ url, concurrency, durationMs, next: () => next(counter++), onAnswer });
+        runLoad({ url: urls, concurrency, durationMs, next: () => next(counter++), onAnswer });
       if (opts.warm !== false) await load(warmMs);
+      const cpuSpan = probe?.start();
+      options.waits?.start();
       const result = await rounds(roundCount, () => load(roundMs));
+      const cpu = cpuSpan?.();
+      const waits = options.waits?.stop();
       const scenario: Scenario = {
         key,
         label,
@@ -247,8 +299,10 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
         result,
         failures,
         firstFailure,
-        rssAfter: readVm(server.pid, 'VmRSS'),
-        peakAfter: readVm(server.pid, 'VmHWM'),
+        rssAfter: sumVm('VmRSS'),
+        peakAfter: sumVm('VmHWM'),
+        ...(cpu ? { cpu } : {}),
+        ...(waits ? { waits } : {}),
       };
       scenarios.push(scenario);
       log(
@@ -268,7 +322,7 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
       `/api/tasks?category=${CATEGORIES[1]}`,
     ];
     await runLoad({
-      url,
+      url: urls,
       concurrency: 16,
       durationMs: options.quick ? 1_000 : 3_000,
       next: (i) => get(i % 4 === 3 ? `/api/tasks/${openTasks[i % openTasks.length]}` : warmPaths[i % 3]),
@@ -320,7 +374,8 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
     );
     // the same list scenarios under wrk, a C load generator that leaves the server more CPU
     const wrkScenarios: WrkScenario[] = [];
-    const version = wrkVersion();
+    // wrk loads one URL: not with several nodes
+    const version = servers.length === 1 ? wrkVersion() : null;
     if (version) {
       const viaWrk = async (key: string, label: string, paths: string[], authorizations?: string[]) => {
         const options = { url, paths, authorizations, connections: 16, durationMs: roundMs };
@@ -484,13 +539,14 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
     return {
       scenarios,
       wrk: version ? { version, scenarios: wrkScenarios } : null,
-      peakRss: server.peakRss(),
+      peakRss: servers.reduce((n, s) => n + s.peakRss(), 0),
       idleRss,
       proof: { bytes: proof.bytes.byteLength, width: proof.width, height: proof.height },
       rounds: roundCount,
       roundMs,
     };
   } finally {
-    await server.stop();
+    await Promise.all(servers.map((s) => s.stop()));
+    if (pgOptions) for (const s of servers) rmSync(s.dataDir, { recursive: true, force: true });
   }
 }

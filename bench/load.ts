@@ -30,7 +30,8 @@ export interface LoadResult {
 }
 
 export interface LoadOptions {
-  url: string;
+  /** The server; several (app nodes behind no balancer): worker w sends to url[w % url.length]. */
+  url: string | string[];
   concurrency: number;
   /** Stop after this long; or after `requests` in all (whichever is given; both stop at the first). */
   durationMs?: number;
@@ -83,6 +84,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.concurrency });
   const latencies: number[] = [];
   const statuses: Record<number, number> = {};
+  const urls = typeof options.url === 'string' ? [options.url] : options.url;
   const deadline = options.durationMs ? performance.now() + options.durationMs : Number.POSITIVE_INFINITY;
   const limit = options.requests ?? Number.POSITIVE_INFINITY;
   let started = 0;
@@ -90,7 +92,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const worker = async (w: number) => {
     while (started < limit && performance.now() < deadline) {
       const spec = await options.next(started++, w);
-      const answer = await send(options.url, spec, agent);
+      const answer = await send(urls[w % urls.length], spec, agent);
       latencies.push(answer.ms);
       statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
       await options.onAnswer?.(answer, spec, w);

@@ -12,6 +12,12 @@
 //   --fraud-only after seeding, only issue 17's figures (bench/fraud.ts: the duplicate lookup, the
 //               shared-payout check, their query plans, uploads and withdrawals over HTTP); writes
 //               their own block of BENCHMARKS.md unless --no-write (or --quick without --write)
+//   --postgres URL after seeding, only the app scenarios (bench/app.ts), on SQLite, then on PostgreSQL
+//               with one app node and with two (bench/pg-bench.ts, issue 18); URL names a role that
+//               may create databases (a superuser); the bench makes its own databases there and
+//               drops them. Prints the comparison (and, with --json FILE, writes every figure there);
+//               BENCHMARKS.md is not written
+//   --pg-report FILE  prints the comparison again from a --json FILE of an earlier --postgres run
 import { execSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -25,6 +31,7 @@ import { type AppBench, benchApp, proofPng, type Scenario } from './app';
 import { type FraudBench, fraudMarkdown, measureFraud } from './fraud';
 import { type Limits, type LoopResult, measureLimits, measureTransactionAtScale } from './limits';
 import type { LoadResult } from './load';
+import { benchPostgres, type PgBench, pgMarkdown } from './pg-bench';
 import { FULL_SCALE, QUICK_SCALE, type SeedResult, seed } from './seed';
 import { measureStartup, type Startup } from './startup';
 import { measureWebSize, type WebSize } from './web-size';
@@ -422,6 +429,12 @@ function writeBenchmarks(generated: string): void {
 }
 
 async function main(): Promise<void> {
+  const saved = option('--pg-report');
+  if (saved) {
+    const result = JSON.parse(readFileSync(resolve(saved), 'utf8')) as PgBench & { command?: string };
+    console.log(pgMarkdown(result, result.command ?? `npm run bench -- --postgres URL`).join('\n'));
+    return;
+  }
   const started = new Date();
   const t0 = performance.now();
   const scale = quick ? QUICK_SCALE : FULL_SCALE;
@@ -439,6 +452,20 @@ async function main(): Promise<void> {
     const command = `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`;
     if (flag('--admin-only')) {
       await measureAdminVolume({ dataDir, quick, log: (m) => log(`  ${m}`) });
+      return;
+    }
+    const postgres = option('--postgres');
+    if (postgres) {
+      const result = await benchPostgres({ adminUrl: postgres, dataDir, scale, quick, log });
+      const shown = command.replace(postgres, 'URL');
+      console.log(`\n${pgMarkdown(result, shown).join('\n')}\n`);
+      const json = option('--json');
+      if (json) writeFileSync(resolve(json), JSON.stringify({ ...result, command: shown }, null, 2));
+      const failed = [result.sqlite, result.pg1, result.pg2].reduce(
+        (n, app) => n + app.scenarios.reduce((m, s) => m + s.failures, 0),
+        0,
+      );
+      log(`${failed} failed requests`);
       return;
     }
     if (flag('--fraud-only')) {

@@ -244,7 +244,7 @@ describe.runIf(present)('the single binary in an empty folder', () => {
         encoding: 'utf8',
       });
       expect([backup.status, backup.stderr]).toEqual([
-        1,
+        2,
         expect.stringContaining('refused: files are in S3 bucket'),
       ]);
       expect(existsSync(join(box, 's3-copy.tar.gz'))).toBe(false);

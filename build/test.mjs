@@ -1,4 +1,5 @@
-// npm test: typecheck, lint, build, the vitest unit suites, the browser tests in Chromium, the reduced
+// npm test: typecheck, lint, build, the vitest unit suites (and the server's again on PostgreSQL
+// when TEST_DATABASE_URL is set), the browser tests in Chromium, the reduced
 // fault-injection suites, then the single binary.
 // Without a Chromium the browser tests are skipped with a hint, and the run fails when CI is set.
 import './node-version.mjs'; // first: refuses an old Node with a message
@@ -7,9 +8,9 @@ import { existsSync } from 'node:fs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
-function run(label, cmd, args) {
+function run(label, cmd, args, env = process.env) {
   console.log(`\n== ${label}`);
-  const res = spawnSync(cmd, args, { stdio: 'inherit', shell: false });
+  const res = spawnSync(cmd, args, { stdio: 'inherit', shell: false, env });
   if (res.status !== 0) {
     console.error(`\n${label} failed`);
     process.exit(res.status ?? 1);
@@ -22,7 +23,19 @@ const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 run('typecheck', npx, ['tsc', '-p', '.']);
 run('lint', npx, ['biome', 'check', '.']);
 run('build', process.execPath, ['build/build.mjs']);
-run('unit and route tests', npx, ['vitest', 'run', '--project', 'unit']);
+const { TEST_DATABASE_URL, ...sqliteEnv } = process.env;
+run('unit and route tests (SQLite)', npx, ['vitest', 'run', '--project', 'unit'], sqliteEnv);
+// The server's suites again on PostgreSQL (issue 18): every test app gets a database of its own.
+if (TEST_DATABASE_URL) {
+  run('route and money tests on PostgreSQL', npx, ['vitest', 'run', '--project', 'unit', 'src-server']);
+} else {
+  console.error(
+    '\nNo TEST_DATABASE_URL: the route and money tests did not run on PostgreSQL.\n' +
+      'Get one with: sudo apt-get install -y postgresql && . .ci/postgres.sh   (then npm test again)\n',
+  );
+  if (process.env.CI) process.exit(1);
+  console.error('Skipping the PostgreSQL run (set CI=1 to make this a failure).');
+}
 if (existsSync(CHROMIUM)) {
   run('browser tests', npx, ['vitest', 'run', '--project', 'e2e']);
 } else {
@@ -34,8 +47,20 @@ if (existsSync(CHROMIUM)) {
   console.error('Skipping the browser tests (set CI=1 to make this a failure).');
 }
 
-// The fault-injection suites in their reduced form (npm run test:faults runs them at full length).
+// The fault-injection suites in their reduced form (npm run test:faults runs them at full length);
+// then the load suite again on PostgreSQL (issue 18) when the run has one.
 run('fault-injection suites (reduced)', npx, ['vitest', 'run', '--config', 'faults/vitest.config.ts']);
+if (TEST_DATABASE_URL) {
+  run(
+    'load fault suite on PostgreSQL (reduced)',
+    npx,
+    ['vitest', 'run', '--config', 'faults/vitest.config.ts', 'faults/load.fault.ts'],
+    {
+      ...process.env,
+      FAULTS_POSTGRES: '1',
+    },
+  );
+}
 
 // The single binary: built, copied alone into an empty folder, and run there (build/binary.check.ts).
 // A machine that cannot build it skips the step with a hint; with CI set that is a failure.

@@ -5,12 +5,14 @@
 // cleanly, `doctor` must pass, and the database must hold exactly the money the clients saw
 // acknowledged (load-checks.ts). A failure prints the seed: FAULTS_SEED=<seed> replays the
 // same choices (the interleaving of 64 clients still differs run to run).
+// FAULTS_POSTGRES=1 runs it on a fresh PostgreSQL database of TEST_DATABASE_URL instead (issue 18).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { type RequestSpec, runLoad, send } from '../bench/load';
+import { faultDatabase } from './fault-database';
 import { type Actor, ADMIN_ACTORS, AdminActor, UserActor } from './load-actors';
 import { checkMoney } from './load-checks';
 import { type Account, LoadFailure, parseReply, type Reply, toKurus, World } from './load-world';
@@ -121,18 +123,20 @@ const OPERATIONS = [
 const BUNDLE = SERVER_ENTRY.replace(/main\.cjs$/, `load-run-${process.pid}.cjs`);
 
 /** `doctor` over a data folder with the run's bundle (as runDoctor in server.ts does with the current one). */
-function runDoctor(dataDir: string): { status: number; output: string } {
+function runDoctor(dataDir: string, env: Record<string, string>): { status: number; output: string } {
   const res = spawnSync(process.execPath, [BUNDLE, 'doctor'], {
-    env: { ...process.env, DATA_DIR: dataDir },
+    env: { ...process.env, ...env, DATA_DIR: dataDir },
     encoding: 'utf8',
   });
   return { status: res.status ?? -1, output: `${res.stdout}${res.stderr}` };
 }
 
 let server: ServerProcess | undefined;
+const database = faultDatabase();
 afterAll(async () => {
   await server?.kill();
   rmSync(BUNDLE, { force: true });
+  await database.drop();
 });
 
 it(`${CLIENTS} clients run a random mix of every operation for ${DURATION_MS / 1000} s: no 5xx, no money lost or doubled`, async () => {
@@ -141,8 +145,10 @@ it(`${CLIENTS} clients run a random mix of every operation for ${DURATION_MS / 1
   const build = spawnSync(process.execPath, ['build/build.mjs', '--if-needed'], { encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}${build.stderr}`);
   copyFileSync(SERVER_ENTRY, BUNDLE);
+  const engineEnv = await database.env();
+  console.log(`load: on ${engineEnv.DATABASE_URL ? 'PostgreSQL' : 'SQLite'}`);
   const srv = await startServerProcess({
-    env: { TRUST_PROXY: '1' },
+    env: { TRUST_PROXY: '1', ...engineEnv },
     command: { file: process.execPath, args: [BUNDLE, 'serve'] },
   });
   server = srv;
@@ -274,8 +280,12 @@ it(`${CLIENTS} clients run a random mix of every operation for ${DURATION_MS / 1
 
   await srv.stop();
   server = undefined;
-  const doctor = runDoctor(srv.dataDir);
-  const { problems, totals } = checkMoney(join(srv.dataDir, 'taskreward.db'), world.money, adminIds);
+  const doctor = runDoctor(srv.dataDir, engineEnv);
+  const { problems, totals } = await checkMoney(
+    engineEnv.DATABASE_URL ? { url: engineEnv.DATABASE_URL } : { file: join(srv.dataDir, 'taskreward.db') },
+    world.money,
+    adminIds,
+  );
 
   const statuses = world.counters.statuses();
   const missing = OPERATIONS.filter((op) => !world.counters.byOp.has(op));

@@ -1,5 +1,5 @@
 import type { Config } from './config';
-import { type OpenedDatabase, openDatabase } from './db/database';
+import { type OpenedDatabase, openConfiguredDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import type { AppDeps } from './deps';
 import { LoginThrottle, type ThrottleLimits } from './features/auth/throttle';
@@ -42,7 +42,10 @@ export async function openApp(
 ): Promise<Opened> {
   const folder = new DataFolder(config.dataDir);
   folder.prepare({ clearTemp: options.clearTemp });
-  const database = openDatabase(folder.dbFile, { server: options.server });
+  const database = openConfiguredDatabase(
+    { databaseUrl: config.databaseUrl, file: folder.dbFile, poolSize: config.databasePoolSize },
+    { server: options.server },
+  );
   await migrateToLatest(database.db);
   if (options.clearTemp) {
     const removed = await removeOrphanedProofs(database.db, config, new Date(), -1);

@@ -10,6 +10,8 @@ export interface Config {
    * SQLite file in the data folder. Null: SQLite, the default.
    */
   databaseUrl: string | null;
+  /** PostgreSQL connections per process (DATABASE_POOL_SIZE, 10 by default). */
+  databasePoolSize: number;
   webDir: string;
   tokenSecret: string | null;
   adminEmail: string | null;
@@ -80,6 +82,11 @@ export function readS3Config(env: NodeJS.ProcessEnv): S3Config | null {
   };
 }
 
+function poolSize(text: string | undefined): number {
+  const n = Number.parseInt(text ?? '', 10);
+  return Number.isFinite(n) && n >= 1 && n <= 1000 ? n : 10;
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env, webDir?: string): Config {
   const port = Number.parseInt(env.PORT ?? '3000', 10);
   const config: Config = {
@@ -87,6 +94,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, webDir?: string
     host: env.HOST || '127.0.0.1',
     dataDir: resolve(env.DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || null,
+    databasePoolSize: poolSize(env.DATABASE_POOL_SIZE),
     webDir: resolve(webDir ?? env.WEB_DIR ?? 'dist/web'),
     tokenSecret: env.TOKEN_SECRET || null,
     adminEmail: env.ADMIN_EMAIL || null,

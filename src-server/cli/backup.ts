@@ -3,7 +3,7 @@ import { createBackup, FilesElsewhereError } from '../storage/backup';
 import { scheduledBackupName } from '../storage/backup-schedule';
 import { DataFolder } from '../storage/data-folder';
 import { fileStoreFor } from '../storage/file-store';
-import { type Command, configWith } from './command';
+import { type Command, configWith, postgresBackupRefusal } from './command';
 
 /** `backup [file]`: an online backup of the data folder, safe while the server runs. */
 export const backupCommand: Command = {
@@ -20,6 +20,10 @@ export const backupCommand: Command = {
       return 2;
     }
     const config = configWith(v);
+    if (config.databaseUrl) {
+      console.error(postgresBackupRefusal('backup'));
+      return 2;
+    }
     const folder = new DataFolder(config.dataDir);
     const file = positionals[0] ?? join(folder.backupsDir, scheduledBackupName(new Date()));
     let result: Awaited<ReturnType<typeof createBackup>>;
@@ -28,7 +32,7 @@ export const backupCommand: Command = {
     } catch (err) {
       if (!(err instanceof FilesElsewhereError)) throw err;
       console.error(`refused: ${err.message}. Nothing was written.`);
-      return 1;
+      return 2;
     }
     const { manifest, snapshotMs, file: written } = result;
     const db = manifest.entries.find((e) => e.path === 'taskreward.db');

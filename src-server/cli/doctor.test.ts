@@ -9,6 +9,7 @@ import { seed } from '../storage/backup-test-helpers';
 import { DataFolder } from '../storage/data-folder';
 import { LocalFileStore } from '../storage/file-store';
 import { makeUser } from '../testing/factories';
+import { createTestApp } from '../testing/test-app';
 import { runDoctor } from './doctor';
 
 let root: string;
@@ -127,5 +128,31 @@ describe('runDoctor', () => {
     const findings = await runDoctor(folder);
     expect(findings.length).toBeGreaterThan(0);
     expect(findings.every((f) => f.check === 'integrity')).toBe(true);
+  });
+});
+
+// the same checks on the test app's engine: PostgreSQL when the run has one (issue 18)
+describe("runDoctor on the test run's engine", () => {
+  it('passes a clean database, then finds a broken balance and a changed counter', async () => {
+    const t = await createTestApp();
+    try {
+      const doctor = () => runDoctor(new DataFolder(t.dataDir), { databaseUrl: t.deps.config.databaseUrl });
+      await seed(t.deps.db, new DataFolder(t.dataDir), 2, 2);
+      expect(await doctor()).toEqual([]);
+      await makeUser(t.deps.db, { balance: 500, created_at: '2026-02-03T04:05:06.000Z' });
+      await t.deps.db
+        .updateTable('stat_counters')
+        .set((eb) => ({ value: eb('value', '+', 2) }))
+        .where('metric', '=', 'users')
+        .where('bucket', '=', '2026-02-03T04')
+        .execute();
+      const findings = await doctor();
+      expect(findings.map((f) => f.check).sort()).toEqual(['money', 'stats']);
+      expect(findings.find((f) => f.check === 'stats')?.message).toBe(
+        'the dashboard counter "users" for the hour 2026-02-03T04:00 UTC is 3 but the rows count 1',
+      );
+    } finally {
+      await t.dispose();
+    }
   });
 });

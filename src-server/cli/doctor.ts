@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { openDatabase } from '../db/database';
+import { engineProblems, inSnapshot, type OpenedDatabase, openConfiguredDatabase } from '../db/database';
 import { latestMigrationName } from '../db/migrate';
 import { checkStatCounters } from '../features/admin-stats/stat-doctor';
 import { checkDeletedUsers } from '../features/admin-users/deleted-user-doctor';
@@ -59,42 +59,36 @@ async function fileChecks(store: FileStore, refs: Awaited<ReturnType<typeof refe
  * migrations, the money invariants (runMoneyChecks), the dashboard's counters against a recount, rows naming files that are not stored and
  * stored files no row names. Returns what is wrong; empty when all is well. Safe while a
  * server runs (an upload caught between its file and its row may show as an orphan once).
- * `store` is where the files are: the folder's own files/ unless the config names a bucket.
+ * `store` is where the files are: the folder's own files/ unless the config names a bucket or a
+ * shared folder.
  */
 export async function runDoctor(
   folder: DataFolder,
-  store: FileStore = new LocalFileStore(folder),
+  options: { databaseUrl?: string | null; store?: FileStore } = {},
 ): Promise<Finding[]> {
-  if (!existsSync(folder.dbFile)) {
+  const databaseUrl = options.databaseUrl ?? null;
+  const store = options.store ?? new LocalFileStore(folder);
+  if (!databaseUrl && !existsSync(folder.dbFile)) {
     return [{ check: 'database', message: `there is no database at ${folder.dbFile}` }];
   }
-  let opened: ReturnType<typeof openDatabase>;
+  let opened: OpenedDatabase;
   try {
-    opened = openDatabase(folder.dbFile);
+    opened = openConfiguredDatabase({ databaseUrl, file: folder.dbFile });
   } catch (err) {
     return [{ check: 'integrity', message: `the database cannot be opened: ${(err as Error).message}` }];
   }
-  const { db, sqlite } = opened;
+  const { db } = opened;
   try {
-    let damaged: string[];
-    try {
-      const integrity = sqlite.pragma('integrity_check') as { integrity_check: string }[];
-      damaged = integrity.map((r) => r.integrity_check).filter((m) => m !== 'ok');
-    } catch (err) {
-      damaged = [(err as Error).message];
-    }
-    if (damaged.length > 0) {
-      // the other checks would read a damaged file: stop here
-      return damaged.map((message) => ({ check: 'integrity', message: `SQLite integrity: ${message}` }));
-    }
-    const out: Finding[] = [];
-    const fks = sqlite.pragma('foreign_key_check') as { table: string; rowid: number; parent: string }[];
-    for (const fk of fks) {
-      out.push({
-        check: 'foreign_keys',
-        message: `${fk.table} row ${fk.rowid} points at a missing ${fk.parent} row`,
-      });
-    }
+    const engine = await engineProblems(opened).catch((err: unknown) => ({
+      damaged: [`the database cannot be read: ${(err as Error).message}`],
+      problems: [],
+    }));
+    // the other checks would read a damaged file: stop here
+    if (engine.damaged.length > 0) return engine.damaged.map((message) => ({ check: 'integrity', message }));
+    const out: Finding[] = engine.problems.map((message) => ({
+      check: opened.sqlite ? 'foreign_keys' : 'database',
+      message,
+    }));
     const applied = await lastAppliedMigration(db).catch(() => '');
     const latest = latestMigrationName();
     if (applied !== latest) {
@@ -107,14 +101,18 @@ export async function runDoctor(
       });
       return out;
     }
-    for (const p of await runMoneyChecks(db)) out.push({ check: 'money', message: p.message });
-    for (const message of await checkStatCounters(db)) out.push({ check: 'stats', message });
-    for (const message of await checkTaskRecords(db)) out.push({ check: 'tasks', message });
-    for (const message of await checkAppeals(db)) out.push({ check: 'tasks', message });
-    for (const message of await checkDeletedUsers(db)) out.push({ check: 'users', message });
-    for (const message of await checkAuditLedger(db)) out.push({ check: 'audit', message });
-    for (const message of await checkFlags(db)) out.push({ check: 'flags', message });
-    out.push(...(await fileChecks(store, await referencedFiles(db))));
+    // one consistent picture on PostgreSQL, where other nodes write meanwhile
+    const refs = await inSnapshot(db, async (snap) => {
+      for (const p of await runMoneyChecks(snap)) out.push({ check: 'money', message: p.message });
+      for (const message of await checkStatCounters(snap)) out.push({ check: 'stats', message });
+      for (const message of await checkTaskRecords(snap)) out.push({ check: 'tasks', message });
+      for (const message of await checkAppeals(snap)) out.push({ check: 'tasks', message });
+      for (const message of await checkDeletedUsers(snap)) out.push({ check: 'users', message });
+      for (const message of await checkAuditLedger(snap)) out.push({ check: 'audit', message });
+      for (const message of await checkFlags(snap)) out.push({ check: 'flags', message });
+      return referencedFiles(snap);
+    });
+    out.push(...(await fileChecks(store, refs)));
     return out;
   } finally {
     await db.destroy();
@@ -126,7 +124,8 @@ export const doctorCommand: Command = {
   summary: 'check the database, the money rules and the stored files; exit 1 on a problem',
   usage: 'doctor [--data DIR]',
   details:
-    "Runs SQLite's integrity and foreign-key checks, checks the migrations and the money\n" +
+    "Runs SQLite's integrity and foreign-key checks (on PostgreSQL: its collation and\n" +
+    'extensions), checks the migrations and the money\n' +
     "invariants, recounts the dashboard's counters, checks the audit log and the fraud flags, and compares stored files\n" +
     'with the rows that name them. Changes nothing.',
   options: { data: { type: 'string' } },
@@ -134,7 +133,7 @@ export const doctorCommand: Command = {
     const config = configWith(v);
     const folder = new DataFolder(config.dataDir);
     const store = fileStoreFor(config);
-    const findings = await runDoctor(folder, store);
+    const findings = await runDoctor(folder, { databaseUrl: config.databaseUrl, store });
     if (findings.length === 0) {
       console.log(`all checks passed for ${folder.root}${store.shared ? ` and ${store.description}` : ''}`);
       return 0;

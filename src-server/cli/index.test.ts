@@ -1,12 +1,15 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { version } from '../../package.json';
 import { openApp } from '../bootstrap';
 import { readConfig } from '../config';
+import { openPostgres } from '../db/postgres';
+import { emptyTestDatabase, testDatabaseUrl } from '../db/test-databases';
 import { verifyPassword } from '../features/auth/password';
 import { makeUser } from '../testing/factories';
+import { testsOnPostgres } from '../testing/test-app';
 import { runCli } from './index';
 
 let dir: string;
@@ -209,5 +212,55 @@ describe('runCli backup, restore and doctor', () => {
   it('doctor exits 1 and lists what is wrong', async () => {
     expect(await runCli(['doctor', '--data', dir])).toBe(1);
     expect(printed(err)).toContain('database: there is no database');
+  });
+});
+
+describe('backup and restore with a PostgreSQL database (issue 18)', () => {
+  it.each(['backup', 'restore'])('%s refuses and names the tool to use instead', async (command) => {
+    vi.stubEnv('DATABASE_URL', 'postgres://nobody@127.0.0.1:1/none');
+    try {
+      const argv =
+        command === 'restore' ? ['restore', join(dir, 'x.tar'), '--data', dir] : ['backup', '--data', dir];
+      expect(await runCli(argv)).toBe(2);
+      expect(printed(err)).toContain('the database is PostgreSQL');
+      expect(printed(err)).toContain(command === 'backup' ? 'pg_dump' : 'pg_restore');
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+});
+
+describe.skipIf(!testsOnPostgres)('the commands on PostgreSQL (issue 18)', () => {
+  it('migrate, create-admin and doctor work on an empty PostgreSQL database', async () => {
+    const database = await emptyTestDatabase(testDatabaseUrl()!);
+    vi.stubEnv('DATABASE_URL', database.url);
+    try {
+      expect(await runCli(['migrate', '--data', dir])).toBe(0);
+      expect(
+        await runCli([
+          'create-admin',
+          '--email',
+          'pg@example.test',
+          '--password',
+          'secret123',
+          '--data',
+          dir,
+        ]),
+      ).toBe(0);
+      expect(printed(log)).toContain('admin pg@example.test created');
+      expect(await runCli(['doctor', '--data', dir])).toBe(0);
+      const { db } = openPostgres(database.url, { poolSize: 1 });
+      try {
+        const admins = await db.selectFrom('users').select(['email', 'role']).execute();
+        expect(admins).toEqual([{ email: 'pg@example.test', role: 'admin' }]);
+      } finally {
+        await db.destroy();
+      }
+      // nothing went into the data folder's SQLite file
+      expect(existsSync(join(dir, 'taskreward.db'))).toBe(false);
+    } finally {
+      vi.unstubAllEnvs();
+      await database.drop();
+    }
   });
 });

@@ -1,10 +1,10 @@
-import { assertFilesInDataFolder, FilesElsewhereError } from '../storage/backup';
+import { assertFilesInDataFolder } from '../storage/backup';
 import { DataFolder } from '../storage/data-folder';
 import { fileStoreFor } from '../storage/file-store';
 import { FolderLockedError } from '../storage/lock';
 import { BadArchiveError } from '../storage/manifest';
 import { restoreBackup } from '../storage/restore';
-import { type Command, configWith } from './command';
+import { type Command, configWith, postgresBackupRefusal } from './command';
 
 /** `restore <file>`: replaces the data folder with a checked backup, never under a running server. */
 export const restoreCommand: Command = {
@@ -21,9 +21,21 @@ export const restoreCommand: Command = {
       return 2;
     }
     const config = configWith(v);
+    if (config.databaseUrl) {
+      console.error(postgresBackupRefusal('restore'));
+      return 2;
+    }
     const folder = new DataFolder(config.dataDir);
+    const store = fileStoreFor(config);
+    if (store.shared) {
+      try {
+        assertFilesInDataFolder(store, 'restore');
+      } catch (err) {
+        console.error(`refused: ${(err as Error).message}. The data folder was not touched.`);
+        return 2;
+      }
+    }
     try {
-      assertFilesInDataFolder(fileStoreFor(config), 'restore');
       const { manifest, replaced } = await restoreBackup(folder, positionals[0]);
       console.log(
         `restored ${positionals[0]} (made ${manifest.createdAt} by version ${manifest.appVersion}, ` +
@@ -36,7 +48,7 @@ export const restoreCommand: Command = {
         console.error(`refused: ${err.message}. The data folder was not touched.`);
         return 1;
       }
-      if (err instanceof FolderLockedError || err instanceof FilesElsewhereError) {
+      if (err instanceof FolderLockedError) {
         console.error(`refused: ${err.message}. The data folder was not touched.`);
         return 1;
       }

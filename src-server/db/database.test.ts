@@ -11,14 +11,14 @@ import {
   BUSY_COOL_DOWN_MS,
   DatabaseBusyError,
   isBusyError,
-  type OpenedDatabase,
+  type OpenedSqlite,
   openDatabase,
   SERVER_BUSY_TIMEOUT_MS,
 } from './database';
 import { migrateToLatest } from './migrate';
 
 let dir: string;
-let server: OpenedDatabase;
+let server: OpenedSqlite;
 let other: Database.Database;
 
 beforeAll(async () => {

@@ -7,13 +7,22 @@ import {
   type QueryResult,
   SqliteDialect,
 } from 'kysely';
+import { isPostgres } from './dialect';
+import { isPostgresBusy, openPostgres, postgresProblems } from './postgres';
 import type { DB } from './schema';
 
 export type Db = Kysely<DB>;
 
 export interface OpenedDatabase {
   db: Db;
-  /** The raw driver, for the few things Kysely does not do (online backup, pragmas). */
+  /**
+   * The raw SQLite driver, for the few things Kysely does not do (online backup, pragmas); null
+   * on PostgreSQL.
+   */
+  sqlite: Database.Database | null;
+}
+
+export interface OpenedSqlite extends OpenedDatabase {
   sqlite: Database.Database;
 }
 
@@ -35,9 +44,13 @@ export class DatabaseBusyError extends Error {
   }
 }
 
-/** SQLITE_BUSY and its extended codes (SQLITE_BUSY_SNAPSHOT, _RECOVERY, _TIMEOUT). */
+/**
+ * SQLITE_BUSY and its extended codes (SQLITE_BUSY_SNAPSHOT, _RECOVERY, _TIMEOUT); on PostgreSQL a
+ * deadlock, a lock or statement timeout, a full or lost server (db/postgres.ts).
+ */
 export function isBusyError(err: unknown): boolean {
   if (err instanceof DatabaseBusyError) return true;
+  if (isPostgresBusy(err)) return true;
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }
@@ -185,7 +198,7 @@ class Dialect extends SqliteDialect {
  * Opens the SQLite file with the durability settings of DECISIONS.md: WAL,
  * synchronous=FULL, foreign keys, and a busy timeout for other processes (CLI, backup).
  */
-export function openDatabase(file: string, options: OpenOptions = {}): OpenedDatabase {
+export function openDatabase(file: string, options: OpenOptions = {}): OpenedSqlite {
   const sqlite = new Database(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');
@@ -195,4 +208,53 @@ export function openDatabase(file: string, options: OpenOptions = {}): OpenedDat
     dialect: new Dialect(sqlite, options.server ? BUSY_COOL_DOWN_MS : 0),
   });
   return { db, sqlite };
+}
+
+/**
+ * The server's database: PostgreSQL when a `postgres://` URL is given (DATABASE_URL), otherwise
+ * the SQLite file.
+ */
+export function openConfiguredDatabase(
+  where: { databaseUrl: string | null; file: string; poolSize?: number },
+  options: OpenOptions = {},
+): OpenedDatabase {
+  if (where.databaseUrl) {
+    const { db } = openPostgres(where.databaseUrl, { poolSize: where.poolSize });
+    return { db, sqlite: null };
+  }
+  return openDatabase(where.file, options);
+}
+
+/**
+ * The engine's own checks for doctor: SQLite's integrity check (a damaged file stops the
+ * other checks) and foreign-key check; on PostgreSQL, which enforces both itself, its settings.
+ */
+export async function engineProblems(
+  opened: OpenedDatabase,
+): Promise<{ damaged: string[]; problems: string[] }> {
+  if (!opened.sqlite) return { damaged: [], problems: await postgresProblems(opened.db) };
+  let damaged: string[];
+  try {
+    const integrity = opened.sqlite.pragma('integrity_check') as { integrity_check: string }[];
+    damaged = integrity.map((r) => r.integrity_check).filter((m) => m !== 'ok');
+  } catch (err) {
+    damaged = [(err as Error).message];
+  }
+  if (damaged.length > 0) return { damaged: damaged.map((m) => `SQLite integrity: ${m}`), problems: [] };
+  const fks = opened.sqlite.pragma('foreign_key_check') as { table: string; rowid: number; parent: string }[];
+  return {
+    damaged: [],
+    problems: fks.map((fk) => `${fk.table} row ${fk.rowid} points at a missing ${fk.parent} row`),
+  };
+}
+
+/**
+ * Runs read-only checks on one consistent picture of the database: on PostgreSQL a REPEATABLE
+ * READ, READ ONLY transaction (nodes may be writing meanwhile). On SQLite as before, statement
+ * by statement: a transaction there would be BEGIN IMMEDIATE, holding the server's writes for
+ * the whole check.
+ */
+export async function inSnapshot<T>(db: Db, fn: (db: Db) => Promise<T>): Promise<T> {
+  if (!isPostgres(db)) return fn(db);
+  return db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(fn);
 }

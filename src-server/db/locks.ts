@@ -74,3 +74,13 @@ export async function withStartupLock<T>(
 export function forUpdate<Q extends { forUpdate(): Q }>(db: Kysely<any>, query: Q): Q {
   return isPostgres(db) ? query.forUpdate() : query;
 }
+
+/**
+ * `FOR KEY SHARE` on PostgreSQL, nothing on SQLite: the row must stay (not be deleted or have its
+ * key changed, nor be locked FOR UPDATE by a deletion) until this transaction ends, while ordinary
+ * updates of it (a balance) go on.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: a select query builder of any shape
+export function forKeyShare<Q extends { forKeyShare(): Q }>(db: Kysely<any>, query: Q): Q {
+  return isPostgres(db) ? query.forKeyShare() : query;
+}

@@ -9,7 +9,7 @@ import commonTr from '../../src-web/locales/tr/common.json';
 import { CATEGORIES } from '../contract/constants';
 import { CATEGORY_SEARCH_WORDS, taskSearchBody } from '../features/tasks/task-search';
 import { insertTask } from '../features/tasks/tasks.repository';
-import { type OpenedDatabase, openDatabase } from './database';
+import { type OpenedSqlite, openDatabase } from './database';
 import { migrateToLatest } from './migrate';
 import { migrations } from './migrations';
 import type { DB } from './schema';
@@ -59,7 +59,7 @@ describe('CATEGORY_SEARCH_WORDS', () => {
 });
 
 let dir: string;
-let opened: OpenedDatabase;
+let opened: OpenedSqlite;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'taskreward-search-'));
   opened = openDatabase(join(dir, 'test.db'));
@@ -145,7 +145,7 @@ describe('tasksContaining', () => {
     }
     let found = 0;
     for (const q of queries) {
-      const viaIndex = await ids(tasksContaining(q));
+      const viaIndex = await ids(tasksContaining(opened.db, q));
       expect(viaIndex, q).toEqual(await ids(scan(q)));
       found += viaIndex.length;
     }
@@ -163,7 +163,7 @@ describe('tasksContaining', () => {
       'search_body: isik',
       '^isik',
     ]) {
-      expect(await ids(tasksContaining(q)), q).toEqual(await ids(scan(q)));
+      expect(await ids(tasksContaining(opened.db, q)), q).toEqual(await ids(scan(q)));
     }
   });
 
@@ -173,9 +173,9 @@ describe('tasksContaining', () => {
       .set({ search_title: 'tamamen yeni baslik' })
       .where('_id', '=', 't1')
       .execute();
-    expect(await ids(tasksContaining('tamamen yeni'))).toEqual(['t1']);
+    expect(await ids(tasksContaining(opened.db, 'tamamen yeni'))).toEqual(['t1']);
     await opened.db.deleteFrom('tasks').where('_id', '=', 't1').execute();
-    expect(await ids(tasksContaining('tamamen yeni'))).toEqual([]);
+    expect(await ids(tasksContaining(opened.db, 'tamamen yeni'))).toEqual([]);
     const check = sql`INSERT INTO tasks_fts(tasks_fts, rank) VALUES ('integrity-check', 1)`;
     await expect(check.execute(opened.db)).resolves.toBeDefined();
   });
@@ -228,7 +228,11 @@ describe('the search-folding migration', () => {
         search_title: 'buyuk cekilis',
         search_body: 'katil ve kazan\ngiveaway\ncekilis',
       });
-      const found = await db.selectFrom('tasks').select('_id').where(tasksContaining('cekilis')).execute();
+      const found = await db
+        .selectFrom('tasks')
+        .select('_id')
+        .where(tasksContaining(db, 'cekilis'))
+        .execute();
       expect(found).toEqual([{ _id: 't1' }]);
     } finally {
       await older.db.destroy();

@@ -1,4 +1,5 @@
-import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
+import { isPostgres } from './dialect';
 
 /**
  * Text folded for search, the same on every engine because the application does it: lower
@@ -46,8 +47,9 @@ export const TRIGRAM_MIN = 3;
  * "contains this substring" for three characters and more. On PostgreSQL the condition is the
  * LIKE of the fallback below, which a pg_trgm GIN index on the two columns serves.
  */
-export function tasksContaining(folded: string): RawBuilder<SqlBool> {
-  if ([...folded].length < TRIGRAM_MIN) {
+// biome-ignore lint/suspicious/noExplicitAny: any schema with tasks
+export function tasksContaining(db: Kysely<any>, folded: string): RawBuilder<SqlBool> {
+  if ([...folded].length < TRIGRAM_MIN || isPostgres(db)) {
     const title = likeFolded(sql.ref('tasks.search_title'), folded);
     return sql<SqlBool>`(${title} OR ${likeFolded(sql.ref('tasks.search_body'), folded)})`;
   }
@@ -63,8 +65,9 @@ export function tasksContaining(folded: string): RawBuilder<SqlBool> {
  * tasks). Null when the query is too short for the trigram index: use tasksContaining then.
  * PostgreSQL has no use for it (its planner costs the pg_trgm index itself).
  */
-export function tasksContainingSource(folded: string): RawBuilder<unknown> | null {
-  if ([...folded].length < TRIGRAM_MIN) return null;
+// biome-ignore lint/suspicious/noExplicitAny: any schema with tasks
+export function tasksContainingSource(db: Kysely<any>, folded: string): RawBuilder<unknown> | null {
+  if ([...folded].length < TRIGRAM_MIN || isPostgres(db)) return null;
   const phrase = `"${folded.replace(/"/g, '""')}"`;
   return sql`(SELECT rowid AS match_rowid FROM tasks_fts WHERE tasks_fts MATCH ${phrase}) AS matched
     CROSS JOIN tasks ON tasks.rowid = matched.match_rowid`;

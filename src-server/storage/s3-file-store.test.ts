@@ -220,9 +220,9 @@ describe('an app whose files are in S3', () => {
 
   it('passes the doctor, which reads the bucket, and it finds a missing and an orphaned file there', async () => {
     const store = fileStoreFor(t.deps.config);
-    expect(await runDoctor(t.folder, store)).toEqual([]);
+    expect(await runDoctor(t.folder, { databaseUrl: t.deps.config.databaseUrl, store })).toEqual([]);
     // the local files/ is empty: a doctor that looked there would report the proof missing
-    expect(await runDoctor(t.folder)).toEqual([
+    expect(await runDoctor(t.folder, { databaseUrl: t.deps.config.databaseUrl })).toEqual([
       expect.objectContaining({ check: 'missing_file' }),
       expect.objectContaining({ check: 'missing_file' }),
     ]);
@@ -230,7 +230,7 @@ describe('an app whose files are in S3', () => {
     const thumb = await store.read('proofs', thumbName);
     await store.remove('proofs', thumbName);
     try {
-      const findings = await runDoctor(t.folder, store);
+      const findings = await runDoctor(t.folder, { databaseUrl: t.deps.config.databaseUrl, store });
       expect(findings).toEqual(
         expect.arrayContaining([
           { check: 'orphan_file', message: `stored file proofs/${orphan} is named by no row` },
@@ -243,7 +243,7 @@ describe('an app whose files are in S3', () => {
       // put the thumbnail back under its name, as it was
       await s3.put(`app/proofs/${thumbName}`, thumb!.bytes);
     }
-    expect(await runDoctor(t.folder, store)).toEqual([]);
+    expect(await runDoctor(t.folder, { databaseUrl: t.deps.config.databaseUrl, store })).toEqual([]);
     expect(await store.read('proofs', proofName)).not.toBeNull();
   });
 
@@ -278,7 +278,7 @@ describe('an app whose files are in S3', () => {
     expect(readdirSync(t.folder.tmpDir)).toEqual([]);
   });
 
-  it('refuses `backup` and `restore` on the command line with exit code 1', async () => {
+  it('refuses `backup` and `restore` on the command line with exit code 2', async () => {
     const errors: string[] = [];
     const spy = vi.spyOn(console, 'error').mockImplementation((line: string) => {
       errors.push(line);
@@ -286,9 +286,9 @@ describe('an app whose files are in S3', () => {
     for (const [key, value] of Object.entries({ ...s3.env, S3_PREFIX: 'app' })) vi.stubEnv(key, value);
     try {
       const dest = join(scratch, 'cli.tar.gz');
-      expect(await backupCommand.run({ data: t.dataDir }, [dest])).toBe(1);
+      expect(await backupCommand.run({ data: t.dataDir }, [dest])).toBe(2);
       expect(existsSync(dest)).toBe(false);
-      expect(await restoreCommand.run({ data: t.dataDir }, [dest])).toBe(1);
+      expect(await restoreCommand.run({ data: t.dataDir }, [dest])).toBe(2);
     } finally {
       vi.unstubAllEnvs();
       spy.mockRestore();

@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 import { createApp } from '../app';
 import { type Opened, openApp } from '../bootstrap';
 import { readConfig } from '../config';
+import { cloneTestDatabase, testDatabaseUrl } from '../db/test-databases';
 import type { ThrottleLimits } from '../features/auth/throttle';
 import { signToken } from '../features/auth/token';
 import type { UserRow } from '../http/env';
@@ -28,6 +30,9 @@ export interface TestApp extends Opened {
 // biome-ignore lint/suspicious/noExplicitAny: replies are checked field by field in tests
 export type ApiBody = any;
 
+/** Whether this run's test apps are on PostgreSQL (TEST_DATABASE_URL; issue 18). */
+export const testsOnPostgres = testDatabaseUrl() !== null;
+
 /**
  * A real app over a fresh temp data folder and a migrated SQLite file. `web` stands in for
  * the built web app (none by default).
@@ -42,7 +47,14 @@ export async function createTestApp(
   } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'taskreward-test-'));
-  const config = readConfig({ DATA_DIR: dataDir, ...options.env });
+  // PostgreSQL when the run has one (TEST_DATABASE_URL): a database of this app's own
+  const template = testDatabaseUrl() && !options.env?.DATABASE_URL ? inject('pgTemplate') : null;
+  const pgDatabase = template ? await cloneTestDatabase(testDatabaseUrl()!, template) : null;
+  const config = readConfig({
+    DATA_DIR: dataDir,
+    ...(pgDatabase ? { DATABASE_URL: pgDatabase.url } : {}),
+    ...options.env,
+  });
   const opened = await openApp(config, {
     web: options.web ?? new Map(),
     throttle: options.throttle,
@@ -76,6 +88,7 @@ export async function createTestApp(
     tokenFor: (user, rememberMe = false) => signToken(user, rememberMe, opened.deps.secret),
     async dispose() {
       await opened.close();
+      await pgDatabase?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

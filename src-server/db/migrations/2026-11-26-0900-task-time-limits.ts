@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { isPostgres } from '../dialect';
 
 // Frozen: never edit a migration that has shipped; add a new one instead.
 // Issue 15: a started task has a time limit. Each task gets `time_limit_minutes` (60 unless
@@ -35,7 +36,23 @@ const rebuild = [
   "CREATE INDEX user_tasks_due ON user_tasks(expires_at) WHERE status = 'in_progress'",
 ];
 
+// PostgreSQL (issue 18) widens the CHECK in place (the initial migration named it).
+const postgres = [
+  rebuild[0],
+  `ALTER TABLE user_tasks ADD COLUMN expires_at TEXT, ADD COLUMN expired_at TEXT,
+    ADD COLUMN end_reason TEXT CONSTRAINT user_tasks_end_reason CHECK (end_reason IN ('time','task_closed')),
+    DROP CONSTRAINT user_tasks_status,
+    ADD CONSTRAINT user_tasks_status CHECK (status IN ('in_progress','completed','expired'))`,
+  "CREATE INDEX user_tasks_due ON user_tasks(expires_at) WHERE status = 'in_progress'",
+];
+
 export async function up(db: Kysely<unknown>): Promise<void> {
+  if (isPostgres(db)) {
+    for (const statement of postgres) await sql.raw(statement).execute(db);
+    const inAnHour = new Date(Date.now() + 3_600_000).toISOString();
+    await sql`UPDATE user_tasks SET expires_at = ${inAnHour} WHERE status = 'in_progress'`.execute(db);
+    return;
+  }
   await sql.raw('PRAGMA foreign_keys = OFF').execute(db);
   try {
     await db.transaction().execute(async (trx) => {

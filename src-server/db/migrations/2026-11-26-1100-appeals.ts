@@ -1,4 +1,5 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { runStatements } from '../dialect';
 
 // Frozen: never edit a migration that has shipped; add a new one instead.
 // Issue 15: a worker may appeal a rejection once, within 7 days of it; an admin overturns it
@@ -18,6 +19,9 @@ const statements = [
   "CREATE INDEX appeals_pending ON appeals(created_at) WHERE status = 'pending'",
 ];
 
+// PostgreSQL (issue 18): the same without STRICT (its columns are typed anyway).
+const postgres = statements.map((s) => s.replace(/\) STRICT$/, ')'));
+
 export async function up(db: Kysely<unknown>): Promise<void> {
-  for (const statement of statements) await sql.raw(statement).execute(db);
+  await runStatements(db, { sqlite: statements, postgres });
 }

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { isPostgres } from '../dialect';
 
 // Frozen: never edit a migration that has shipped; add a new one instead.
 // Issue 15: deleting a user leaves no money or slot behind. The admin's forfeit moves a deleted
@@ -53,7 +54,23 @@ const rebuild = [
   "CREATE INDEX user_tasks_due ON user_tasks(expires_at) WHERE status = 'in_progress'",
 ];
 
+// PostgreSQL (issue 18) replaces the named CHECKs in place; the tables and triggers stay.
+const postgres = [
+  `ALTER TABLE ledger DROP CONSTRAINT ledger_kind,
+    ADD CONSTRAINT ledger_kind CHECK (kind IN ('reward','withdrawal_hold','withdrawal_refund','adjustment','forfeit')),
+    DROP CONSTRAINT ledger_kind_amount,
+    ADD CONSTRAINT ledger_kind_amount CHECK ((kind = 'reward' AND amount > 0) OR (kind = 'withdrawal_hold' AND amount < 0)
+      OR (kind = 'withdrawal_refund' AND amount > 0) OR kind = 'adjustment'
+      OR (kind = 'forfeit' AND amount < 0))`,
+  `ALTER TABLE user_tasks DROP CONSTRAINT user_tasks_end_reason,
+    ADD CONSTRAINT user_tasks_end_reason CHECK (end_reason IN ('time','task_closed','user_deleted'))`,
+];
+
 export async function up(db: Kysely<unknown>): Promise<void> {
+  if (isPostgres(db)) {
+    for (const statement of postgres) await sql.raw(statement).execute(db);
+    return;
+  }
   await sql.raw('PRAGMA foreign_keys = OFF').execute(db);
   try {
     await db.transaction().execute(async (trx) => {

@@ -1,4 +1,5 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { runStatements } from '../dialect';
 
 // Frozen: never edit a migration that has shipped; add a new one instead.
 // Issue 15: an in-app inbox. Every event that sends a push (and the ones a push cannot reach)
@@ -26,6 +27,9 @@ const statements = [
   ) STRICT`,
 ];
 
+// PostgreSQL (issue 18): the same without STRICT (its columns are typed anyway).
+const postgres = statements.map((s) => s.replace(/\) STRICT$/, ')'));
+
 export async function up(db: Kysely<unknown>): Promise<void> {
-  for (const statement of statements) await sql.raw(statement).execute(db);
+  await runStatements(db, { sqlite: statements, postgres });
 }

@@ -70,9 +70,10 @@ export type StatMetric = 'users' | 'tasks' | 'submissions' | 'pending' | 'approv
 
 /** A metric's all-time counter (bucket '*'): users, tasks, pending, rewards. */
 export async function counterTotal(db: Db, metric: StatMetric): Promise<number> {
+  // one row on SQLite; on PostgreSQL the counter's shards (migration stat-counters)
   const row = await db
     .selectFrom('stat_counters')
-    .select('value as n')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('value'), eb.lit(0)).as('n'))
     .where('metric', '=', metric)
     .where('bucket', '=', '*')
     .executeTakeFirst();
@@ -101,8 +102,14 @@ export async function counterHours(
 
 /** Every counter row that is not zero, as `metric|bucket` -> value. */
 export async function allCounters(db: Db): Promise<Map<string, number>> {
-  const rows = await db.selectFrom('stat_counters').selectAll().where('value', '<>', 0).execute();
-  return new Map(rows.map((r) => [`${r.metric}|${r.bucket}`, Number(r.value)]));
+  const rows = await db
+    .selectFrom('stat_counters')
+    .select((eb) => ['metric', 'bucket', eb.fn.sum<number>('value').as('value')])
+    .groupBy(['metric', 'bucket'])
+    .execute();
+  return new Map(
+    rows.filter((r) => Number(r.value) !== 0).map((r) => [`${r.metric}|${r.bucket}`, Number(r.value)]),
+  );
 }
 
 /**

@@ -18,7 +18,7 @@ import { changedFields, recordAudit } from '../audit/audit.repository';
 import { hashPassword } from '../auth/password';
 import { type Adjustment, adjustBalance, type Tx } from '../money/ledger';
 import { removeProfilePhoto } from '../profile/profile-photo';
-import { findUserByEmail, findUserById, userTotals } from '../users/users.repository';
+import { findUserByEmail, findUserById, lockUserForDeletion, userTotals } from '../users/users.repository';
 import { toAdminUserDetail, toAdminUserSummary } from './admin-users.mapper';
 import { countActiveAdmins, pageUsers, patchUser } from './admin-users.repository';
 import { type Forfeited, settleForDeletion } from './user-forfeit';
@@ -185,6 +185,8 @@ export async function deleteUserByAdmin(
   const user = await requireUserRow(deps, id);
   const unusable = `!deleted:${randomBytes(32).toString('hex')}`;
   const forfeited = await deps.db.transaction().execute(async (tx) => {
+    // first: what the user creates meanwhile is either seen here or refused (holdLiveUser)
+    await lockUserForDeletion(tx, id);
     const current = await findUserById(tx, id);
     if (!current) throw fail.notFound('user_not_found');
     if (isActiveAdmin(current) && (await countActiveAdmins(tx, id)) === 0) throw fail.conflict('last_admin');

@@ -14,6 +14,8 @@ import { notifyUser } from '../notifications/notifications.service';
 import { completeUserTask, countCompletion } from '../review/review.repository';
 import { isAppealable, toSubmissionDto } from '../submissions/submissions.mapper';
 import { findSubmission } from '../submissions/submissions.repository';
+import { lockUserTask } from '../tasks/user-tasks.repository';
+import { holdLiveUser } from '../users/users.repository';
 import { decideAppeal, insertAppeal, overturnSubmission, retakeSlot } from './appeals.repository';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'secret' | 'push'>;
@@ -32,8 +34,12 @@ export async function appealRejection(
   const { message } = check(appealSchema, body);
   const now = deps.clock();
   await deps.db.transaction().execute(async (trx) => {
-    const row = await findSubmission(trx, submissionId);
-    if (!row || row.user_id !== user._id) throw fail.notFound('submission_not_found');
+    const head = await findSubmission(trx, submissionId);
+    if (!head || head.user_id !== user._id) throw fail.notFound('submission_not_found');
+    if (!(await holdLiveUser(trx, user._id))) throw fail.unauthorized();
+    // a restart of the same record takes this lock too: one of the two decides on the other's result
+    await lockUserTask(trx, head.user_task_id);
+    const row = (await findSubmission(trx, submissionId))!;
     if (row.appeal_status !== null) throw fail.conflict('appeal_exists');
     if (row.status !== 'rejected' || row.record_status !== 'completed' || Number(row.is_latest) !== 1)
       throw fail.conflict('appeal_not_allowed');

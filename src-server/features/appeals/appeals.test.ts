@@ -175,6 +175,32 @@ describe('PUT /api/admin/submissions/{id}/appeal', () => {
     }
   });
 
+  it('an appeal racing a restart of the same record: one of them, never both (both engines)', async () => {
+    for (let round = 0; round < 6; round++) {
+      const { id, token, taskId } = await rejectedProof();
+      const [appealed, restarted] = await Promise.all([
+        appeal(id, token),
+        t.call('POST', `/api/tasks/${taskId}/restart`, { token }),
+      ]);
+      const won = [appealed.status, restarted.status].filter((s) => s < 300);
+      expect(won).toHaveLength(1);
+      const record = await t.deps.db
+        .selectFrom('user_tasks')
+        .select('status')
+        .where('task_id', '=', taskId)
+        .executeTakeFirstOrThrow();
+      const pending = await t.deps.db
+        .selectFrom('appeals')
+        .select('status')
+        .where('submission_id', '=', id)
+        .executeTakeFirst();
+      // a pending appeal only on a record that stayed completed
+      if (appealed.status === 201 || appealed.status === 200)
+        expect([record.status, pending?.status]).toEqual(['completed', 'pending']);
+      else expect([record.status, pending]).toEqual(['in_progress', undefined]);
+    }
+  });
+
   it('overturn on a task that filled up meanwhile grows it by the one granted', async () => {
     const { id, token, taskId } = await rejectedProof({ maxCompletions: 1 });
     await appeal(id, token);

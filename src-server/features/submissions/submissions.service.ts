@@ -20,6 +20,7 @@ import {
   latestSubmission,
   type UserTaskRow,
 } from '../tasks/user-tasks.repository';
+import { holdLiveUser } from '../users/users.repository';
 import { toSubmissionDto } from './submissions.mapper';
 import {
   findSubmission,
@@ -108,11 +109,15 @@ export async function submitProof(
   try {
     await deps.db.transaction().execute(async (trx) => {
       const now = nowIso(deps.clock);
+      if (!(await holdLiveUser(trx, user._id))) throw fail.unauthorized();
       const current = await findTask(trx, task._id);
       if (!current) throw fail.conflict('task_closed');
       const record = await findUserTask(trx, user._id, task._id);
       if (!record || !(await completeUserTask(trx, record._id, now, arrivedAt))) {
-        throw (await submitRefusal(trx, record, arrivedAt)) ?? fail.conflict('submission_not_allowed');
+        // read again: the conditional update may have lost to a sweep that committed after the
+        // first read (PostgreSQL's READ COMMITTED gives each statement the latest commits)
+        const fresh = record && (await findUserTask(trx, user._id, task._id));
+        throw (await submitRefusal(trx, fresh, arrivedAt)) ?? fail.conflict('submission_not_allowed');
       }
       await insertSubmission(trx, {
         _id: id,

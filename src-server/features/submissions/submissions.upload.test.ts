@@ -1,11 +1,11 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
-import { sql } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../app';
 import { MAX_PROOF_BYTES } from '../../contract/constants';
+import { plantFailure } from '../../db/test-triggers';
 import { fileStoreFor } from '../../storage/file-store';
 import { proofFingerprint } from '../../storage/image';
 import { contains, GIF_FILE, jpegWithExif, pngFile, SVG_FILE } from '../../storage/image-fixtures';
@@ -236,8 +236,11 @@ describe('POST /api/submissions when the database write fails', () => {
   it('removes the stored file again', async () => {
     const { token, taskId } = await started();
     const before = await onDisk(t);
-    await sql`CREATE TRIGGER no_submissions BEFORE INSERT ON submissions BEGIN SELECT RAISE(ABORT, 'disk on fire'); END`.execute(
+    const drop = await plantFailure(
       t.deps.db,
+      'no_submissions',
+      'BEFORE INSERT ON submissions',
+      'disk on fire',
     );
     const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
@@ -245,7 +248,7 @@ describe('POST /api/submissions when the database write fails', () => {
       expect(res.status).toBe(500);
     } finally {
       quiet.mockRestore();
-      await sql`DROP TRIGGER no_submissions`.execute(t.deps.db);
+      await drop();
     }
     expect(await onDisk(t)).toEqual(before);
     const record = await t.deps.db

@@ -5,6 +5,7 @@ import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
 import { findAppeal } from '../appeals/appeals.repository';
+import { holdLiveUser } from '../users/users.repository';
 import { takeRandomComment } from './task-comments.repository';
 import { expireDue } from './task-expiry';
 import { toUserTaskDto } from './tasks.mapper';
@@ -15,6 +16,7 @@ import {
   insertUserTask,
   latestSubmission,
   listUserTaskRecords,
+  lockUserTask,
   reopenUserTask,
 } from './user-tasks.repository';
 
@@ -55,6 +57,7 @@ export async function startTask(deps: Deps, user: UserRow, taskId: string): Prom
   if (!isOpen(task, now)) throw fail.conflict('task_unavailable');
   try {
     return await deps.db.transaction().execute(async (trx) => {
+      if (!(await holdLiveUser(trx, user._id))) throw fail.unauthorized();
       if (!(await reserveSlot(trx, taskId, now))) throw await reservationFailure(trx, taskId, now);
       const comment = await takeRandomComment(trx, taskId, user._id, now);
       const expiresAt = expiryOf(task, now);
@@ -95,6 +98,8 @@ export async function restartTask(deps: Deps, user: UserRow, taskId: string): Pr
   const record = await findUserTask(deps.db, user._id, taskId);
   if (!record) throw fail.conflict('task_not_restartable');
   return deps.db.transaction().execute(async (trx) => {
+    if (!(await holdLiveUser(trx, user._id))) throw fail.unauthorized();
+    await lockUserTask(trx, record._id);
     const latest = await latestSubmission(trx, record._id);
     if (record.status !== 'completed' || latest?.status !== 'rejected')
       throw fail.conflict('task_not_restartable');

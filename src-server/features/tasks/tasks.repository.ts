@@ -12,6 +12,7 @@ import {
 } from 'kysely';
 import type { RewardRange, TaskSort, TaskStatus } from '../../contract/constants';
 import type { Db } from '../../db/database';
+import { dialectOf } from '../../db/dialect';
 import type { DB, TasksTable } from '../../db/schema';
 import { likeFolded, tasksContaining, tasksContainingSource } from '../../db/search';
 import { withParameters } from '../../db/statement';
@@ -162,7 +163,7 @@ const REWARD_BOUNDS: Record<RewardRange, [number | null, number | null]> = {
 };
 
 /** The filter's conditions; `withSearch: false` leaves the text search out. */
-function whereFilter(filter: TaskFilter, withSearch: boolean) {
+function whereFilter(db: Conn, filter: TaskFilter, withSearch: boolean) {
   return (eb: ExpressionBuilder<DB, 'tasks'>) => {
     const conds: Expression<SqlBool>[] = [eb('tasks.deleted_at', 'is', null)];
     if (filter.publicOnly) {
@@ -177,7 +178,7 @@ function whereFilter(filter: TaskFilter, withSearch: boolean) {
       if (above !== null) conds.push(eb('tasks.reward', '>', above));
       if (upTo !== null) conds.push(eb('tasks.reward', '<=', upTo));
     }
-    if (withSearch && filter.q) conds.push(tasksContaining(filter.q));
+    if (withSearch && filter.q) conds.push(tasksContaining(db, filter.q));
     return eb.and(conds);
   };
 }
@@ -201,8 +202,8 @@ const SORT_ORDER: Record<TaskSort, string> = {
  * read; a search starts from the full-text index's matches and sorts them.
  */
 export function taskIdsQuery(db: Conn, filter: TaskFilter, sort: TaskSort): CompiledQuery<{ _id: string }> {
-  const source = filter.q ? tasksContainingSource(filter.q) : null;
-  const where = whereFilter(filter, source === null)(expressionBuilder<DB, 'tasks'>());
+  const source = filter.q ? tasksContainingSource(db, filter.q) : null;
+  const where = whereFilter(db, filter, source === null)(expressionBuilder<DB, 'tasks'>());
   const order = [sql.raw(`tasks.is_featured DESC, ${SORT_ORDER[sort]}`)];
   if (filter.q) order.unshift(sql`${likeFolded(sql.ref('tasks.search_title'), filter.q)} DESC`);
   return sql<{ _id: string }>`SELECT tasks._id FROM ${source ?? sql.ref('tasks')} WHERE ${where}
@@ -260,7 +261,8 @@ function pageStatement(db: Conn, size: number) {
     .where('tasks._id', 'in', Array<string>(size).fill(''))
     .compile();
 }
-const pageStatements = new Map<number, ReturnType<typeof pageStatement>>();
+/** Compiled once per engine and page size (the SQL text is the dialect's). */
+const pageStatements = new Map<string, ReturnType<typeof pageStatement>>();
 
 /**
  * The rows of one page, by id, in no particular order: one statement with the creator's name
@@ -269,17 +271,18 @@ const pageStatements = new Map<number, ReturnType<typeof pageStatement>>();
  * always the same prepared statement.
  */
 export async function tasksByIds(db: Conn, ids: readonly string[], size: number): Promise<TaskListRow[]> {
-  let statement = pageStatements.get(size);
+  const key = `${dialectOf(db)}:${size}`;
+  let statement = pageStatements.get(key);
   if (!statement) {
     statement = pageStatement(db, size);
-    pageStatements.set(size, statement);
+    pageStatements.set(key, statement);
   }
   const parameters = ids.slice(0, size);
   while (parameters.length < size) parameters.push('');
   return (await db.executeQuery(withParameters(statement, parameters))).rows;
 }
 
-let doneStatement: CompiledQuery<{ task_id: string }> | undefined;
+const doneStatements = new Map<string, CompiledQuery<{ task_id: string }>>();
 
 /**
  * The tasks a user is done with, which the list hides from them: paid (at most one approved
@@ -287,12 +290,17 @@ let doneStatement: CompiledQuery<{ task_id: string }> | undefined;
  * (SPEC.md section 4: pending counts as completed for the user). Built once, like the page.
  */
 export async function doneTaskIds(db: Conn, userId: string): Promise<string[]> {
-  doneStatement ??= db
-    .selectFrom('submissions')
-    .select('task_id')
-    .where('user_id', '=', '')
-    .where('status', 'in', ['approved', 'pending'])
-    .compile();
+  const dialect = dialectOf(db);
+  let doneStatement = doneStatements.get(dialect);
+  if (!doneStatement) {
+    doneStatement = db
+      .selectFrom('submissions')
+      .select('task_id')
+      .where('user_id', '=', '')
+      .where('status', 'in', ['approved', 'pending'])
+      .compile();
+    doneStatements.set(dialect, doneStatement);
+  }
   const { rows } = await db.executeQuery(withParameters(doneStatement, [userId, 'approved', 'pending']));
   return rows.map((r) => r.task_id);
 }

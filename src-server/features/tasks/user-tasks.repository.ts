@@ -1,5 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { FeedbackCode } from '../../contract/constants';
+import { forUpdate } from '../../db/locks';
 import type { SubmissionsTable, UserTasksTable } from '../../db/schema';
 import type { Conn } from './tasks.repository';
 
@@ -200,4 +201,13 @@ export function listUserTaskRecords(db: Conn, userId: string, taskId?: string): 
     .where('ut.user_id', '=', userId);
   if (taskId) query = query.where('ut.task_id', '=', taskId);
   return query.orderBy('ut.started_at', 'desc').orderBy('ut._id').execute();
+}
+
+/**
+ * A record's row locked until the transaction ends (PostgreSQL; SQLite's one writer already
+ * serialises): an appeal and a restart of the same record read, then decide, so each takes this
+ * first and they exclude each other (issue 15's rule) on any engine.
+ */
+export async function lockUserTask(db: Conn, id: string): Promise<void> {
+  await forUpdate(db, db.selectFrom('user_tasks').select('_id').where('_id', '=', id)).execute();
 }

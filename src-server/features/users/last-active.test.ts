@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { plantFailure, plantTrigger } from '../../db/test-triggers';
 import type { UserRow } from '../../http/env';
 import { makeUser } from '../../testing/factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
@@ -22,8 +23,12 @@ beforeAll(async () => {
   adminToken = await t.tokenFor(admin);
   // every write of last_active is logged, so a test can count them
   await sql`CREATE TABLE last_active_log (user_id TEXT, value TEXT)`.execute(t.deps.db);
-  await sql`CREATE TRIGGER last_active_written AFTER UPDATE OF last_active ON users
-    BEGIN INSERT INTO last_active_log VALUES (NEW._id, NEW.last_active); END`.execute(t.deps.db);
+  await plantTrigger(t.deps.db, {
+    name: 'last_active_written',
+    on: 'AFTER UPDATE OF last_active ON users',
+    sqlite: 'INSERT INTO last_active_log VALUES (NEW._id, NEW.last_active)',
+    postgres: 'INSERT INTO last_active_log VALUES (NEW._id, NEW.last_active)',
+  });
 });
 afterAll(async () => {
   await t.dispose();
@@ -42,7 +47,7 @@ const stored = (id: string) =>
 async function writes(id: string): Promise<string[]> {
   const { rows } = await sql<{
     value: string;
-  }>`SELECT value FROM last_active_log WHERE user_id = ${id} ORDER BY rowid`.execute(t.deps.db);
+  }>`SELECT value FROM last_active_log WHERE user_id = ${id} ORDER BY value`.execute(t.deps.db);
   return rows.map((r) => r.value);
 }
 async function signedIn() {
@@ -127,15 +132,19 @@ describe('lastActive follows the signed-in user', () => {
 
   it('never fails the request when the write fails', async () => {
     const { user, token } = await signedIn();
-    await sql`CREATE TRIGGER last_active_fails BEFORE UPDATE OF last_active ON users
-      BEGIN SELECT RAISE(ABORT, 'disk on fire'); END`.execute(t.deps.db);
+    const drop = await plantFailure(
+      t.deps.db,
+      'last_active_fails',
+      'BEFORE UPDATE OF last_active ON users',
+      'disk on fire',
+    );
     try {
       const res = await t.call('GET', '/api/users/me', { token });
       expect(res.status).toBe(200);
       expect(res.body.data.lastActive).toBeNull();
       expect((await stored(user._id)).last_active).toBeNull();
     } finally {
-      await sql`DROP TRIGGER last_active_fails`.execute(t.deps.db);
+      await drop();
     }
   });
 });

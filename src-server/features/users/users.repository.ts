@@ -1,5 +1,6 @@
 import type { Insertable, Transaction, Updateable } from 'kysely';
 import type { Db } from '../../db/database';
+import { forKeyShare, forUpdate } from '../../db/locks';
 import type { DB, UsersTable } from '../../db/schema';
 import { withNameSearch } from '../../db/search';
 import type { UserRow } from '../../http/env';
@@ -13,6 +14,27 @@ export function findUserById(db: Conn, id: string): Promise<UserRow | undefined>
     .where('_id', '=', id)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
+}
+
+/**
+ * Inside a user's own transaction that creates something they will hold (a withdrawal, a proof,
+ * an appeal, a started task): whether the account still exists, and on PostgreSQL a KEY SHARE
+ * lock on its row until the transaction ends, so an admin's deletion (which locks the row FOR
+ * UPDATE first: lockUserForDeletion) either sees what this one creates or comes first and
+ * this one finds the account gone. On SQLite the one writer serialises them already.
+ */
+export async function holdLiveUser(db: Conn, userId: string): Promise<boolean> {
+  const query = db
+    .selectFrom('users')
+    .select('_id')
+    .where('_id', '=', userId)
+    .where('deleted_at', 'is', null);
+  return (await forKeyShare(db, query).executeTakeFirst()) !== undefined;
+}
+
+/** The deletion's first step: the user's row locked until it commits (see holdLiveUser). */
+export async function lockUserForDeletion(db: Conn, userId: string): Promise<void> {
+  await forUpdate(db, db.selectFrom('users').select('_id').where('_id', '=', userId)).execute();
 }
 
 export function findUserByEmail(db: Conn, email: string): Promise<UserRow | undefined> {

@@ -15,6 +15,7 @@ import { type MoneyReply, runMoneyMove } from '../money/idempotency';
 import type { IdempotencyScope } from '../money/idempotency.repository';
 import { debit } from '../money/ledger';
 import { getSettings } from '../settings/settings.service';
+import { holdLiveUser } from '../users/users.repository';
 import { toWithdrawalDto } from './withdrawals.mapper';
 import {
   currentBalance,
@@ -50,6 +51,7 @@ export async function requestWithdrawal(
 ): Promise<MoneyReply> {
   const rules = await payoutRules(deps);
   return runMoneyMove(deps.db, scope, async (tx) => {
+    if (!(await holdLiveUser(tx, user._id))) throw fail.unauthorized();
     const balance = (await currentBalance(tx, user._id)) ?? 0;
     const checked = checkWithdrawalRequest(body, { ...rules, balance });
     if (!checked.ok) throw withdrawalError(checked.problem);

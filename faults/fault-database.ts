@@ -1,0 +1,62 @@
+// The database of a fault suite's run: the server's own SQLite file by default; with
+// FAULTS_POSTGRES=1, a fresh PostgreSQL database on TEST_DATABASE_URL's server (issue 18), created
+// with the collation the app wants and dropped at the end.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+async function onServer<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+}
+
+export function postgresFaultUrl(): string | null {
+  return process.env.TEST_DATABASE_URL || null;
+}
+
+/** A fresh, empty PostgreSQL database on the test server; its URL and how to drop it. */
+export async function freshPostgresDatabase(
+  prefix: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const server = postgresFaultUrl();
+  if (!server) throw new Error('TEST_DATABASE_URL is not set: get a PostgreSQL with `. .ci/postgres.sh`');
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  await onServer(server, (c) =>
+    c.query(`CREATE DATABASE "${name}" TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C.UTF-8'`),
+  );
+  const u = new URL(server);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    drop: () =>
+      onServer(server, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => {}),
+  };
+}
+
+/**
+ * The environment that puts a server on the run's engine ({} for SQLite; DATABASE_URL and a
+ * TOKEN_SECRET, which PostgreSQL mode requires, for PostgreSQL), and the clean-up.
+ */
+export function faultDatabase() {
+  let made: { url: string; drop: () => Promise<void> } | null = null;
+  let env: Record<string, string> | null = null;
+  return {
+    async env(): Promise<Record<string, string>> {
+      if (env) return env;
+      if (process.env.FAULTS_POSTGRES !== '1') {
+        env = {};
+        return env;
+      }
+      made = await freshPostgresDatabase('taskreward_fault');
+      env = { DATABASE_URL: made.url, TOKEN_SECRET: randomBytes(32).toString('hex') };
+      return env;
+    },
+    async drop() {
+      await made?.drop();
+    },
+  };
+}

@@ -16,6 +16,7 @@ import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pngFile } from '../src-server/storage/image-fixtures';
+import { startS3Server } from '../src-server/testing/s3-server';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const built = join(root, 'dist/binary', process.platform === 'win32' ? 'taskreward.exe' : 'taskreward');
@@ -197,6 +198,59 @@ describe.runIf(present)('the single binary in an empty folder', () => {
     // it never needed anything beside itself
     expect(existsSync(join(box, 'node_modules'))).toBe(false);
     expect(existsSync(join(box, 'dist'))).toBe(false);
+  });
+
+  it('keeps the files in an S3 bucket with the AWS SDK it carries inside', async () => {
+    const s3 = await startS3Server();
+    try {
+      expect(
+        cli('create-admin', '--email', 'boss@example.test', '--password', 'boss-pass-1', '--data', 's3-data')
+          .code,
+      ).toBe(0);
+      const server = await serveOn('s3-data', s3.env);
+      let photo: string;
+      try {
+        const token = await login(server.url);
+        const form = new FormData();
+        form.set('name', 'Patron');
+        form.set(
+          'profileImage',
+          new Blob([new Uint8Array(pngFile(16, 12))], { type: 'image/png' }),
+          'me.png',
+        );
+        const put = await fetch(`${server.url}/api/users/me`, {
+          method: 'PUT',
+          headers: { Authorization: `Bearer ${token}` },
+          body: form,
+        });
+        expect(put.status).toBe(200);
+        photo = ((await put.json()) as { data: { profileImage: string } }).data.profileImage;
+        const image = await fetch(`${server.url}${photo}`);
+        expect([image.status, image.headers.get('content-type')]).toEqual([200, 'image/png']);
+      } finally {
+        expect(await server.stop()).toBe(0);
+      }
+      expect(await s3.keys()).toEqual([`images/${photo.split('/').pop()}`]);
+      expect(readdirSync(join(box, 's3-data', 'files'), { recursive: true })).toEqual([]);
+      const doctor = spawnSync(exe, ['doctor', '--data', 's3-data'], {
+        cwd: box,
+        env: { ...env, ...s3.env },
+        encoding: 'utf8',
+      });
+      expect([doctor.status, doctor.stdout]).toEqual([0, expect.stringContaining(`S3 bucket ${s3.bucket}`)]);
+      const backup = spawnSync(exe, ['backup', 's3-copy.tar.gz', '--data', 's3-data'], {
+        cwd: box,
+        env: { ...env, ...s3.env },
+        encoding: 'utf8',
+      });
+      expect([backup.status, backup.stderr]).toEqual([
+        2,
+        expect.stringContaining('refused: files are in S3 bucket'),
+      ]);
+      expect(existsSync(join(box, 's3-copy.tar.gz'))).toBe(false);
+    } finally {
+      await s3.close();
+    }
   });
 
   it("falls back to sharp's WebAssembly build where the native one cannot load, and says so", async () => {

@@ -23,7 +23,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import { serverOptions } from './build.mjs';
+import { awsSdkApart, serverOptions } from './build.mjs';
 import { nativeParts, underNodeModules } from './sea/native.mjs';
 import { sharpWasmFiles } from './sea/sharp-wasm.mjs';
 
@@ -87,8 +87,10 @@ await esbuild.build({
   sourcemap: false,
   minify: true,
   keepNames: true,
-  // build.mjs's own plugins (zod's English only, the lazy argon2 and rate-limiter imports) too
-  plugins: [...(serverOptions.plugins ?? []), nativeStandIns],
+  // build.mjs's own plugins (zod's English only, the lazy argon2 and rate-limiter imports) too,
+  // but the AWS SDK inside: a binary has no file beside it to load it from. It is evaluated at the
+  // first S3 request only (esbuild wraps what a dynamic import() reaches).
+  plugins: [...(serverOptions.plugins ?? []).filter((p) => p !== awsSdkApart), nativeStandIns],
 });
 
 // 3. the assets: the native addons and every file of dist/web (copied first: another build in

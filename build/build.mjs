@@ -49,6 +49,7 @@ function upToDate() {
     !existsSync(stamp) ||
     !existsSync(join(dist, 'server/main.cjs')) ||
     !existsSync(join(dist, 'server/server.cjs')) ||
+    !existsSync(join(dist, 'server', AWS_SDK_FILE)) ||
     !existsSync(join(dist, 'web/index.html'))
   ) {
     return false;
@@ -118,6 +119,42 @@ export { default as RateLimiterRes } from 'rate-limiter-flexible/lib/RateLimiter
   },
 };
 
+// The AWS SDK (files in an S3 bucket, src-server/storage/s3-file-store.ts) is ~1.4 MB of
+// JavaScript that a server keeping its files in the data folder never runs, and compiling it with
+// the bundle added ~50 ms to every start. So it is a file of its own, dist/server/aws-sdk-s3.cjs,
+// required at the first S3 request: the store's `import('@aws-sdk/client-s3')` becomes
+// `require('./aws-sdk-s3.cjs')`, resolved beside server.cjs. The single binary has no files beside
+// it and bundles the SDK inside (build/binary.mjs drops this plugin).
+export const AWS_SDK_FILE = 'aws-sdk-s3.cjs';
+export const awsSdkApart = {
+  name: 'aws-sdk-apart',
+  setup(build) {
+    // a module that requires the file (an external import() would stay an import(), which code
+    // compiled through vm, as the loader does, cannot run)
+    build.onResolve({ filter: /^@aws-sdk\/client-s3$/ }, () => ({
+      path: AWS_SDK_FILE,
+      namespace: 'aws-sdk-apart',
+    }));
+    build.onResolve({ filter: /^\.\/aws-sdk-s3\.cjs$/ }, (args) =>
+      args.namespace === 'aws-sdk-apart' ? { path: args.path, external: true } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'aws-sdk-apart' }, () => ({
+      contents: `module.exports = require('./${AWS_SDK_FILE}');`,
+      loader: 'js',
+    }));
+  },
+};
+
+const awsSdkOptions = {
+  stdin: { contents: "module.exports = require('@aws-sdk/client-s3');", resolveDir: root, loader: 'js' },
+  outfile: join(dist, 'server', AWS_SDK_FILE),
+  bundle: true,
+  platform: 'node',
+  target: 'node24',
+  format: 'cjs',
+  logLevel: 'warning',
+};
+
 export const serverOptions = {
   entryPoints: [join(root, 'src-server/main.ts')],
   outfile: join(dist, 'server/server.cjs'),
@@ -132,7 +169,7 @@ export const serverOptions = {
     'import.meta.url': '__import_meta_url',
   },
   banner: { js: 'const __import_meta_url = require("url").pathToFileURL(__filename).href;' },
-  plugins: [zodEnglishOnly, lazyServerModules],
+  plugins: [zodEnglishOnly, lazyServerModules, awsSdkApart],
   logLevel: 'warning',
 };
 
@@ -327,7 +364,11 @@ async function buildOnce() {
   const started = Date.now();
   rmSync(join(dist, 'web'), { recursive: true, force: true });
   mkdirSync(join(dist, 'web'), { recursive: true });
-  const [, web] = await Promise.all([esbuild.build(serverOptions), esbuild.build(webOptions)]);
+  const [, , web] = await Promise.all([
+    esbuild.build(serverOptions),
+    esbuild.build(awsSdkOptions),
+    esbuild.build(webOptions),
+  ]);
   writeServerLoader();
   finishWeb(web);
   await precompress(join(dist, 'web'));
@@ -355,6 +396,8 @@ async function watch() {
     },
   });
   mkdirSync(join(dist, 'web'), { recursive: true });
+  // the SDK's file changes only with node_modules: built once
+  await esbuild.build(awsSdkOptions);
   const server = await esbuild.context({
     ...serverOptions,
     plugins: [...serverOptions.plugins, notify('server', writeServerLoader)],

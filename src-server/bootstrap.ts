@@ -71,12 +71,12 @@ export async function openApp(
     { server: options.server },
   );
   await migrateToLatest(database.db);
-  // nodes sharing a database and its files (issue 18) cannot know that no upload is under way on
-  // another node: they remove orphans periodically, past a grace period (cli/sweeps.ts)
+  // nodes sharing a database (issue 18) cannot know that no upload is under way on another node:
+  // they remove orphans every hour past a grace period instead, one node at a time (cli/sweeps.ts)
   if (options.clearTemp && !config.cluster) {
-    const removed = await removeOrphanedProofs(database.db, config.dataDir, new Date(), -1);
+    const removed = await removeOrphanedProofs(database.db, config, new Date(), -1);
     if (removed > 0) console.log(`removed ${removed} proof file(s) left without a submission by a crash`);
-    const images = await removeOrphanedImages(database.db, config.dataDir);
+    const images = await removeOrphanedImages(database.db, config);
     if (images > 0) console.log(`removed ${images} image(s) left without a user or setting by a crash`);
   }
   const secret = folder.secret(config.tokenSecret);

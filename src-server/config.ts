@@ -25,6 +25,68 @@ export interface Config {
   adminPassword: string | null;
   trustProxy: boolean;
   oneSignal: { appId: string | null; apiKey: string | null; baseUrl: string };
+  /**
+   * Where proofs and images are kept when not in the data folder: an S3-compatible bucket (AWS S3,
+   * Cloudflare R2, MinIO...) that every app node shares. Null: the data folder's files/, the default.
+   */
+  s3: S3Config | null;
+  /**
+   * FILES_DIR: a folder every app node mounts (NFS, a shared volume) holding proofs/ and images/,
+   * instead of the data folder's files/. Null: the data folder's. Not with S3_BUCKET.
+   */
+  filesDir: string | null;
+}
+
+/** An S3-compatible bucket for the stored files (storage/s3-file-store.ts). */
+export interface S3Config {
+  /** S3_ENDPOINT, e.g. https://<account>.r2.cloudflarestorage.com; null: AWS S3 in `region`. */
+  endpoint: string | null;
+  /** S3_BUCKET: setting it is what turns object storage on. */
+  bucket: string;
+  /** S3_REGION (else AWS_REGION), default us-east-1 (R2 takes it as "auto", MinIO's default). */
+  region: string;
+  /** S3_PREFIX: keys are `<prefix>proofs/<name>` and `<prefix>images/<name>`; '' or ending in '/'. */
+  prefix: string;
+  /** S3_FORCE_PATH_STYLE=1: bucket in the path (MinIO and most self-hosted servers need it). */
+  forcePathStyle: boolean;
+  /**
+   * AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN) of the environment given;
+   * null when absent, and the SDK looks further (shared config files, instance or task roles).
+   */
+  credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | null;
+}
+
+/** The S3 settings of an environment; null without S3_BUCKET. Throws on a half-given setting. */
+export function readS3Config(env: NodeJS.ProcessEnv): S3Config | null {
+  const bucket = env.S3_BUCKET?.trim() || '';
+  const endpoint = env.S3_ENDPOINT?.trim() || null;
+  if (!bucket) {
+    // silently keeping files on one node's disk would lose them on a multi-node site
+    if (endpoint || env.S3_PREFIX?.trim())
+      throw new Error(
+        'S3_ENDPOINT or S3_PREFIX is set but S3_BUCKET is not: name the bucket to keep files in',
+      );
+    return null;
+  }
+  if (endpoint && !/^https?:\/\/[^/]/i.test(endpoint))
+    throw new Error(`S3_ENDPOINT must be an http:// or https:// address, not "${endpoint}"`);
+  const prefix = (env.S3_PREFIX?.trim() ?? '').replace(/^\/+|\/+$/g, '');
+  const accessKeyId = env.AWS_ACCESS_KEY_ID?.trim();
+  const secretAccessKey = env.AWS_SECRET_ACCESS_KEY?.trim();
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey))
+    throw new Error('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together: set both or neither');
+  const sessionToken = env.AWS_SESSION_TOKEN?.trim();
+  return {
+    endpoint,
+    bucket,
+    region: env.S3_REGION?.trim() || env.AWS_REGION?.trim() || 'us-east-1',
+    prefix: prefix ? `${prefix}/` : '',
+    forcePathStyle: ['1', 'true'].includes(env.S3_FORCE_PATH_STYLE?.trim().toLowerCase() ?? ''),
+    credentials:
+      accessKeyId && secretAccessKey
+        ? { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) }
+        : null,
+  };
 }
 
 function poolSize(text: string | undefined): number {
@@ -34,7 +96,7 @@ function poolSize(text: string | undefined): number {
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env, webDir?: string): Config {
   const port = Number.parseInt(env.PORT ?? '3000', 10);
-  return {
+  const config: Config = {
     port: Number.isFinite(port) && port >= 0 && port < 65536 ? port : 3000,
     host: env.HOST || '127.0.0.1',
     dataDir: resolve(env.DATA_DIR || './data'),
@@ -51,5 +113,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, webDir?: string
       apiKey: env.ONESIGNAL_API_KEY || null,
       baseUrl: env.ONESIGNAL_BASE_URL || 'https://api.onesignal.com',
     },
+    s3: readS3Config(env),
+    filesDir: env.FILES_DIR?.trim() ? resolve(env.FILES_DIR.trim()) : null,
   };
+  if (config.s3 && config.filesDir)
+    throw new Error('FILES_DIR and S3_BUCKET both name where files go: set one of them');
+  return config;
 }

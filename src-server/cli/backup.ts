@@ -1,7 +1,8 @@
 import { join } from 'node:path';
-import { createBackup } from '../storage/backup';
+import { createBackup, FilesElsewhereError } from '../storage/backup';
 import { scheduledBackupName } from '../storage/backup-schedule';
 import { DataFolder } from '../storage/data-folder';
+import { fileStoreFor } from '../storage/file-store';
 import { type Command, configWith, postgresBackupRefusal } from './command';
 
 /** `backup [file]`: an online backup of the data folder, safe while the server runs. */
@@ -18,13 +19,22 @@ export const backupCommand: Command = {
       console.error(`backup takes one file, not ${positionals.length}\nusage: taskreward ${this.usage}`);
       return 2;
     }
-    if (configWith(v).databaseUrl) {
+    const config = configWith(v);
+    if (config.databaseUrl) {
       console.error(postgresBackupRefusal('backup'));
       return 2;
     }
-    const folder = new DataFolder(configWith(v).dataDir);
+    const folder = new DataFolder(config.dataDir);
     const file = positionals[0] ?? join(folder.backupsDir, scheduledBackupName(new Date()));
-    const { manifest, snapshotMs, file: written } = await createBackup(folder, file);
+    let result: Awaited<ReturnType<typeof createBackup>>;
+    try {
+      result = await createBackup(folder, file, fileStoreFor(config));
+    } catch (err) {
+      if (!(err instanceof FilesElsewhereError)) throw err;
+      console.error(`refused: ${err.message}. Nothing was written.`);
+      return 2;
+    }
+    const { manifest, snapshotMs, file: written } = result;
     const db = manifest.entries.find((e) => e.path === 'taskreward.db');
     console.log(
       `backup written to ${written}: database ${db?.bytes ?? 0} bytes (snapshot ${Math.round(snapshotMs)} ms), ` +

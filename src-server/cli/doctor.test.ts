@@ -7,7 +7,7 @@ import { readConfig } from '../config';
 import { publicImageUrl } from '../features/files/file-urls';
 import { seed } from '../storage/backup-test-helpers';
 import { DataFolder } from '../storage/data-folder';
-import { FileStore } from '../storage/file-store';
+import { LocalFileStore } from '../storage/file-store';
 import { makeUser } from '../testing/factories';
 import { createTestApp } from '../testing/test-app';
 import { runDoctor } from './doctor';
@@ -47,7 +47,7 @@ describe('runDoctor', () => {
   it('reports a stored file no row names', async () => {
     let name = '';
     await withApp(async () => {
-      name = await new FileStore(folder).save('proofs', Buffer.from('x'), 'image/png');
+      name = await new LocalFileStore(folder).save('proofs', Buffer.from('x'), 'image/png');
     });
     expect(await runDoctor(folder)).toEqual([
       { check: 'orphan_file', message: `stored file proofs/${name} is named by no row` },

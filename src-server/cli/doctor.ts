@@ -11,7 +11,7 @@ import { checkTaskRecords } from '../features/tasks/task-doctor';
 import { lastAppliedMigration } from '../storage/backup';
 import { referencedFiles } from '../storage/backup-files';
 import { DataFolder } from '../storage/data-folder';
-import { FILE_KINDS, FileStore } from '../storage/file-store';
+import { FILE_KINDS, type FileStore, fileStoreFor, LocalFileStore } from '../storage/file-store';
 import { type Command, configWith } from './command';
 
 /** One thing the doctor found wrong, grouped by the check that found it. */
@@ -32,8 +32,7 @@ export interface Finding {
   message: string;
 }
 
-async function fileChecks(folder: DataFolder, refs: Awaited<ReturnType<typeof referencedFiles>>) {
-  const store = new FileStore(folder);
+async function fileChecks(store: FileStore, refs: Awaited<ReturnType<typeof referencedFiles>>) {
   const out: Finding[] = [];
   const named = new Set(refs.map((r) => `${r.kind}/${r.name}`));
   const onDisk = new Set<string>();
@@ -60,12 +59,15 @@ async function fileChecks(folder: DataFolder, refs: Awaited<ReturnType<typeof re
  * migrations, the money invariants (runMoneyChecks), the dashboard's counters against a recount, rows naming files that are not stored and
  * stored files no row names. Returns what is wrong; empty when all is well. Safe while a
  * server runs (an upload caught between its file and its row may show as an orphan once).
+ * `store` is where the files are: the folder's own files/ unless the config names a bucket or a
+ * shared folder.
  */
 export async function runDoctor(
   folder: DataFolder,
-  options: { databaseUrl?: string | null } = {},
+  options: { databaseUrl?: string | null; store?: FileStore } = {},
 ): Promise<Finding[]> {
   const databaseUrl = options.databaseUrl ?? null;
+  const store = options.store ?? new LocalFileStore(folder);
   if (!databaseUrl && !existsSync(folder.dbFile)) {
     return [{ check: 'database', message: `there is no database at ${folder.dbFile}` }];
   }
@@ -110,7 +112,7 @@ export async function runDoctor(
       for (const message of await checkFlags(snap)) out.push({ check: 'flags', message });
       return referencedFiles(snap);
     });
-    out.push(...(await fileChecks(folder, refs)));
+    out.push(...(await fileChecks(store, refs)));
     return out;
   } finally {
     await db.destroy();
@@ -130,9 +132,10 @@ export const doctorCommand: Command = {
   async run(v) {
     const config = configWith(v);
     const folder = new DataFolder(config.dataDir);
-    const findings = await runDoctor(folder, { databaseUrl: config.databaseUrl });
+    const store = fileStoreFor(config);
+    const findings = await runDoctor(folder, { databaseUrl: config.databaseUrl, store });
     if (findings.length === 0) {
-      console.log(`all checks passed for ${folder.root}`);
+      console.log(`all checks passed for ${folder.root}${store.shared ? ` and ${store.description}` : ''}`);
       return 0;
     }
     for (const f of findings) console.error(`${f.check}: ${f.message}`);

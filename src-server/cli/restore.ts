@@ -1,4 +1,6 @@
+import { assertFilesInDataFolder } from '../storage/backup';
 import { DataFolder } from '../storage/data-folder';
+import { fileStoreFor } from '../storage/file-store';
 import { FolderLockedError } from '../storage/lock';
 import { BadArchiveError } from '../storage/manifest';
 import { restoreBackup } from '../storage/restore';
@@ -18,11 +20,21 @@ export const restoreCommand: Command = {
       console.error(`restore needs exactly one archive\nusage: taskreward ${this.usage}`);
       return 2;
     }
-    if (configWith(v).databaseUrl) {
+    const config = configWith(v);
+    if (config.databaseUrl) {
       console.error(postgresBackupRefusal('restore'));
       return 2;
     }
-    const folder = new DataFolder(configWith(v).dataDir);
+    const folder = new DataFolder(config.dataDir);
+    const store = fileStoreFor(config);
+    if (store.shared) {
+      try {
+        assertFilesInDataFolder(store, 'restore');
+      } catch (err) {
+        console.error(`refused: ${(err as Error).message}. The data folder was not touched.`);
+        return 2;
+      }
+    }
     try {
       const { manifest, replaced } = await restoreBackup(folder, positionals[0]);
       console.log(

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startS3Server } from '../testing/s3-server';
 
 // `serve` as operators run it: the built bundle in a child process.
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -80,6 +81,25 @@ describe('serve', () => {
     const kept = readdirSync(join(data, 'backups'));
     expect(kept).toHaveLength(2);
     for (const name of kept) expect(name).toMatch(/^taskreward-\d{8}-\d{6}Z\.tar\.gz$/);
+  });
+
+  it('keeps no backup schedule when the files are in an S3 bucket, and says why', async () => {
+    const s3 = await startS3Server();
+    const data = join(scratch, 's3');
+    const server = serve(data, { ...s3.env, BACKUP_INTERVAL_HOURS: '0.0005' });
+    try {
+      await until(() => server.output().includes('listening on'), 20_000);
+      await new Promise((r) => setTimeout(r, 2500));
+    } finally {
+      stop(server.child);
+      await server.exited;
+      await s3.close();
+    }
+    expect(server.output()).toContain(
+      `not backing up on a schedule: the files are in S3 bucket ${s3.bucket} at ${s3.endpoint}`,
+    );
+    expect(server.output()).not.toContain('scheduled backup');
+    expect(existsSync(join(data, 'backups'))).toBe(false);
   });
 });
 

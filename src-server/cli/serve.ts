@@ -8,6 +8,7 @@ import { backfillProofDerivatives } from '../features/submissions/proof-backfill
 import { serveApp } from '../http/node-server';
 import { readBackupSchedule, type ScheduleHandle, startBackupSchedule } from '../storage/backup-schedule';
 import { DataFolder } from '../storage/data-folder';
+import { fileStoreFor } from '../storage/file-store';
 import { acquireLock } from '../storage/lock';
 import { embeddedWebAssets } from './embedded';
 import { runSelf } from './self';
@@ -69,7 +70,13 @@ export async function runServe(config: Config): Promise<void> {
       .catch((err) => {
         if (!stopping) console.error('proof thumbnails: stopped by an error', err);
       });
-    if (schedule) {
+    if (schedule && fileStoreFor(config).shared) {
+      // `backup` refuses a data folder whose files are elsewhere (storage/backup.ts)
+      console.log(
+        `not backing up on a schedule: the files are in ${fileStoreFor(config).description}, which ` +
+          '`backup` does not copy; back it up on its own (see "Files on object storage" in README.md)',
+      );
+    } else if (schedule) {
       backups = startBackupSchedule(folder, schedule, async (file) => {
         await runSelf(['backup', file, '--data', folder.root]);
       });

@@ -98,7 +98,7 @@ describe('the scheduled sweeps under their job locks', () => {
 
 describe('the periodic orphan clean-up of nodes sharing the files', () => {
   it('removes proofs and images no row names only once they are over an hour old', async () => {
-    const store = fileStoreFor(t.deps.config.dataDir);
+    const store = fileStoreFor(t.deps.config);
     const proof = await store.save('proofs', pngFile(3, 3), 'image/png');
     const image = await store.save('images', pngFile(4, 4), 'image/png');
     const lines: string[] = [];
@@ -129,7 +129,7 @@ describe('a cluster node starting', () => {
       const config = readConfig({ DATA_DIR: dir, ...database.env });
       const first = await openApp(config, { web: new Map() });
       await first.close();
-      const store = fileStoreFor(dir);
+      const store = fileStoreFor(config);
       const proof = await store.save('proofs', pngFile(3, 3), 'image/png');
       const image = await store.save('images', pngFile(4, 4), 'image/png');
       writeFileSync(join(dir, 'tmp', 'left.part'), 'a crashed upload of this node');

@@ -74,9 +74,9 @@ export function startSweeps(deps: Deps, log: Log) {
  */
 export async function orphanCleanupPass(deps: Deps, log: Log): Promise<void> {
   const now = deps.clock();
-  const proofs = await removeOrphanedProofs(deps.db, deps.config.dataDir, now, ORPHAN_GRACE_MS);
+  const proofs = await removeOrphanedProofs(deps.db, deps.config, now, ORPHAN_GRACE_MS);
   if (proofs > 0) log(`removed ${proofs} proof file(s) left without a submission for over an hour`);
-  const images = await removeOrphanedImages(deps.db, deps.config.dataDir, { now, graceMs: ORPHAN_GRACE_MS });
+  const images = await removeOrphanedImages(deps.db, deps.config, now, ORPHAN_GRACE_MS);
   if (images > 0) log(`removed ${images} image(s) left without a user or setting for over an hour`);
 }
 

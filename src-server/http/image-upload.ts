@@ -43,7 +43,7 @@ export async function receiveImageForm(
   try {
     // the body stream is made only now: a request refused before this point leaves its body to
     // the server, which reads and drops it (made and left unread, it would reset the connection)
-    const upload = await receiveUpload(fileStoreFor(deps.config.dataDir), request.body, contentType, {
+    const upload = await receiveUpload(fileStoreFor(deps.config), request.body, contentType, {
       fileField: options.fileField,
       maxFileBytes: MAX_PROOF_BYTES,
       accept: (head) => {

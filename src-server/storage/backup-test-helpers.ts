@@ -8,7 +8,7 @@ import type { UserRow } from '../http/env';
 import { makeUser } from '../testing/factories';
 import { fund, makePendingSubmission } from '../testing/money-factories';
 import type { DataFolder } from './data-folder';
-import { FileStore } from './file-store';
+import { LocalFileStore } from './file-store';
 import { pngFile } from './image-fixtures';
 
 export interface Seeded {
@@ -22,7 +22,7 @@ export interface Seeded {
  * proofs, and a stored site logo: rows and files the way the features leave them.
  */
 export async function seed(db: Db, folder: DataFolder, users: number, perUser: number): Promise<Seeded> {
-  const store = new FileStore(folder);
+  const store = new LocalFileStore(folder);
   const out: Seeded = { users: [], submissions: [] };
   for (let i = 0; i < users; i++) {
     const photo = await store.save('images', pngFile(4, 4, { text: `user ${i}` }), 'image/png');

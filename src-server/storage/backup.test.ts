@@ -17,7 +17,7 @@ import { createTestApp, type TestApp, testsOnPostgres } from '../testing/test-ap
 import { createBackup } from './backup';
 import { folderDigest, type Seeded, seed } from './backup-test-helpers';
 import { DataFolder } from './data-folder';
-import { FileStore } from './file-store';
+import { LocalFileStore } from './file-store';
 import { restoreBackup } from './restore';
 
 /**
@@ -215,10 +215,10 @@ describe.skipIf(testsOnPostgres)('backup and restore under load', () => {
 
   it('leaves out stored files no row names', async () => {
     const folder = new DataFolder(t.dataDir);
-    const orphan = await new FileStore(folder).save('proofs', Buffer.from('nobody'), 'image/png');
+    const orphan = await new LocalFileStore(folder).save('proofs', Buffer.from('nobody'), 'image/png');
     const archive = join(scratch, 'orphans.tar');
     const { manifest } = await createBackup(folder, archive);
     expect(manifest.entries.map((e) => e.path)).not.toContain(`files/proofs/${orphan}`);
-    await new FileStore(folder).remove('proofs', orphan);
+    await new LocalFileStore(folder).remove('proofs', orphan);
   });
 });

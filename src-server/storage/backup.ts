@@ -8,7 +8,7 @@ import { version } from '../../package.json';
 import { type Db, openDatabase } from '../db/database';
 import { referencedFiles, storedFilePath } from './backup-files';
 import type { DataFolder } from './data-folder';
-import { FILE_KINDS, FileStore } from './file-store';
+import { FILE_KINDS, type FileStore, LocalFileStore } from './file-store';
 import {
   BACKUP_FORMAT,
   BACKUP_FORMAT_VERSION,
@@ -18,6 +18,7 @@ import {
   type ManifestEntry,
   serializeManifest,
 } from './manifest';
+import { S3FileStore } from './s3-file-store';
 
 /** The version written into every manifest. */
 export const APP_VERSION: string = version;
@@ -27,6 +28,27 @@ export interface BackupResult {
   manifest: Manifest;
   /** How long the database snapshot took (the only step that reads the live database). */
   snapshotMs: number;
+}
+
+/**
+ * Backup and restore work on a data folder with its files in it. With the files in a bucket (S3,
+ * R2, MinIO) or a folder the nodes share (FILES_DIR), the archive would hold a database whose
+ * files are elsewhere, and a restore would put files where no node reads them: both refuse with
+ * this, naming what to use instead.
+ */
+export class FilesElsewhereError extends Error {}
+
+/** Throws FilesElsewhereError unless the store is the data folder's own files/. */
+export function assertFilesInDataFolder(store: FileStore, action: 'back up' | 'restore'): void {
+  if (!store.shared) return;
+  const how =
+    store instanceof S3FileStore
+      ? `${action} the bucket with the provider's bucket versioning or replication, or with rclone or aws s3 sync`
+      : `${action} that folder with its file system's snapshots, rsync or rclone`;
+  throw new FilesElsewhereError(
+    `files are in ${store.description}, not in the data folder: ${how}; this command would ` +
+      (action === 'back up' ? 'write an archive without them' : 'put them where no node reads them'),
+  );
 }
 
 /** Hard-links a file (instant, no extra space); copies it where links are not possible. */
@@ -84,13 +106,18 @@ async function fsyncFile(file: string): Promise<void> {
  * secret, every stored file the snapshot names, and manifest.json with the app version, the
  * last migration, file counts and the sha256 of every entry. Files are linked aside before the
  * snapshot, so a photo replaced meanwhile is still in the copy. The archive appears under its
- * name only when complete.
+ * name only when complete. `store` is where the config keeps the files: anything but the data
+ * folder's own is refused (FilesElsewhereError) before anything is written.
  */
-export async function createBackup(folder: DataFolder, dest: string): Promise<BackupResult> {
+export async function createBackup(
+  folder: DataFolder,
+  dest: string,
+  store: FileStore = new LocalFileStore(folder),
+): Promise<BackupResult> {
+  assertFilesInDataFolder(store, 'back up');
   const file = resolve(dest);
   const gzip = /\.(tgz|gz)$/i.test(file);
   const staging = join(folder.tmpDir, `backup-${randomBytes(8).toString('hex')}`);
-  const store = new FileStore(folder);
   await mkdir(dirname(file), { recursive: true });
   try {
     for (const kind of FILE_KINDS) await mkdir(join(staging, 'files', kind), { recursive: true });

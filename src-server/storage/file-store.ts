@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Config } from '../config';
 import { DataFolder } from './data-folder';
+import { S3FileStore } from './s3-file-store';
 
 /**
  * What the store keeps: `proofs` are private (served only through a signed URL),
@@ -19,7 +21,7 @@ export const STORED_TYPES = {
 } as const;
 export type StoredContentType = keyof typeof STORED_TYPES;
 
-const TYPE_OF_EXT: Record<string, StoredContentType> = {
+const TYPE_OF_EXT: Record<string, StoredContentType | undefined> = {
   png: 'image/png',
   jpg: 'image/jpeg',
   ico: 'image/x-icon',
@@ -43,6 +45,80 @@ export interface StoredFile {
   contentType: StoredContentType;
 }
 
+/**
+ * How old a stored file no row names must be before a clean-up removes it from a store that other
+ * app nodes share: an upload's file is written before its row commits, on any node, at any time.
+ */
+export const SHARED_STORE_GRACE_MS = 3_600_000;
+
+/** A fresh name for stored bytes: 128 random bits and the content type's extension. */
+export function newStoredName(contentType: StoredContentType): string {
+  return `${randomBytes(16).toString('hex')}.${STORED_TYPES[contentType]}`;
+}
+
+/** The content type a stored name records (its extension); null for a name the store never makes. */
+export function contentTypeOf(name: string): StoredContentType | null {
+  return isStoredName(name) ? (TYPE_OF_EXT[name.slice(name.lastIndexOf('.') + 1)] ?? null) : null;
+}
+
+/**
+ * Every uploaded file: written durably under a random name, read, removed and listed by kind.
+ * No other module builds a path or a key to a stored file. Two kinds: the data folder's files/
+ * (LocalFileStore, the default) and an S3-compatible bucket (S3FileStore) that many app nodes
+ * share; fileStoreFor picks the one the config names. Uploads are staged on the local disk in
+ * both (tempPath), and a name that could not have come from the store (isStoredName) never
+ * reaches either.
+ */
+export interface FileStore {
+  /** Where the files are, in words for an operator ("the folder /srv/data/files", "S3 bucket b"). */
+  readonly description: string;
+  /**
+   * Whether other app nodes write to the same store: a clean-up at start may then not assume that
+   * no upload is under way, and spares files younger than its grace period.
+   */
+  readonly shared: boolean;
+  /** A fresh, unused path in the temp folder (cleared at every start) for staging an upload. */
+  tempPath(): string;
+  /** Removes a staged temp file; a missing one is fine. */
+  discardTemp(path: string): Promise<void>;
+  /** Every entry of the temp folder (tests check that refused uploads leave nothing behind). */
+  listTemp(): Promise<string[]>;
+  /**
+   * Writes the bytes durably under a new random name (the file survives a crash before any
+   * database row refers to it) and returns the name.
+   */
+  save(kind: FileKind, bytes: Uint8Array, contentType: StoredContentType): Promise<string>;
+  /** The stored bytes and their content type, or null when there is no such file. */
+  read(kind: FileKind, name: string): Promise<StoredFile | null>;
+  /** Deletes a stored file; a missing one is fine. */
+  remove(kind: FileKind, name: string): Promise<void>;
+  /** The names stored under a kind, sorted (for checks and clean-ups). */
+  list(kind: FileKind): Promise<string[]>;
+  /** The names stored under a kind with their last change, for clean-ups that spare fresh files. */
+  listWithTimes(kind: FileKind): Promise<{ name: string; modified: Date }[]>;
+}
+
+/** The data folder's temp area, where uploads are staged on the local disk whatever the store. */
+export class TempArea {
+  constructor(private readonly folder: DataFolder) {}
+
+  tempPath(): string {
+    return join(this.folder.tmpDir, `${randomBytes(16).toString('hex')}.part`);
+  }
+
+  async discardTemp(path: string): Promise<void> {
+    await rm(path, { force: true });
+  }
+
+  async listTemp(): Promise<string[]> {
+    try {
+      return await readdir(this.folder.tmpDir);
+    } catch {
+      return [];
+    }
+  }
+}
+
 /** fsync of a directory makes a rename inside it durable; Windows cannot open directories. */
 async function syncDir(dir: string): Promise<void> {
   let handle: Awaited<ReturnType<typeof open>> | undefined;
@@ -57,36 +133,54 @@ async function syncDir(dir: string): Promise<void> {
 }
 
 /**
- * Every uploaded file under the data folder: written durably under a random name,
- * read, removed and listed by kind. No other module builds a path to a stored file.
+ * The files under the data folder's files/<kind>/, the default store; or, given `sharedDir`
+ * (FILES_DIR), under a folder every app node mounts.
  */
-export class FileStore {
-  constructor(private readonly folder: DataFolder) {}
+export class LocalFileStore implements FileStore {
+  readonly shared: boolean;
+  private readonly root: string;
+  private readonly temp: TempArea;
+
+  constructor(
+    private readonly folder: DataFolder,
+    sharedDir?: string,
+  ) {
+    this.temp = new TempArea(folder);
+    this.root = sharedDir ?? folder.filesDir;
+    this.shared = sharedDir !== undefined;
+  }
+
+  get description(): string {
+    return `the ${this.shared ? 'shared ' : ''}folder ${this.root}`;
+  }
 
   private dir(kind: FileKind): string {
-    return join(this.folder.filesDir, kind);
+    return join(this.root, kind);
   }
 
-  /** A fresh, unused path in the temp folder (cleared at every start) for staging an upload. */
   tempPath(): string {
-    return join(this.folder.tmpDir, `${randomBytes(16).toString('hex')}.part`);
+    return this.temp.tempPath();
   }
 
-  /** Removes a staged temp file; a missing one is fine. */
-  async discardTemp(path: string): Promise<void> {
-    await rm(path, { force: true });
+  discardTemp(path: string): Promise<void> {
+    return this.temp.discardTemp(path);
+  }
+
+  listTemp(): Promise<string[]> {
+    return this.temp.listTemp();
   }
 
   /**
-   * Writes the bytes under a new random name and fsyncs the file and its directory, so the
-   * file survives a crash before any database row refers to it. Returns the name.
+   * Writes to a temp file, fsyncs it, renames it into place and fsyncs the directory. In a shared
+   * folder the temp file is beside its final place (`.<random>.part`, which no listing shows): a
+   * rename from the node's own disk to the mount would cross file systems.
    */
   async save(kind: FileKind, bytes: Uint8Array, contentType: StoredContentType): Promise<string> {
     const dir = this.dir(kind);
     await mkdir(dir, { recursive: true });
     await mkdir(this.folder.tmpDir, { recursive: true });
-    const name = `${randomBytes(16).toString('hex')}.${STORED_TYPES[contentType]}`;
-    const temp = this.tempPath();
+    const name = newStoredName(contentType);
+    const temp = this.shared ? join(dir, `.${randomBytes(16).toString('hex')}.part`) : this.tempPath();
     try {
       const handle = await open(temp, 'wx', 0o600);
       try {
@@ -104,12 +198,12 @@ export class FileStore {
     return name;
   }
 
-  /** The stored bytes and their content type, or null when there is no such file. */
   async read(kind: FileKind, name: string): Promise<StoredFile | null> {
-    if (!isStoredName(name)) return null;
+    const contentType = contentTypeOf(name);
+    if (!contentType) return null;
     try {
       const bytes = await readFile(join(this.dir(kind), name));
-      return { bytes, contentType: TYPE_OF_EXT[name.slice(name.lastIndexOf('.') + 1)] };
+      return { bytes, contentType };
     } catch (err) {
       if (err instanceof Error && 'code' in err && (err.code === 'ENOENT' || err.code === 'EISDIR'))
         return null;
@@ -117,13 +211,11 @@ export class FileStore {
     }
   }
 
-  /** Deletes a stored file; a missing one is fine. */
   async remove(kind: FileKind, name: string): Promise<void> {
     if (!isStoredName(name)) return;
     await rm(join(this.dir(kind), name), { force: true });
   }
 
-  /** The names stored under a kind (for checks and clean-ups). */
   async list(kind: FileKind): Promise<string[]> {
     try {
       return (await readdir(this.dir(kind))).filter(isStoredName).sort();
@@ -133,7 +225,6 @@ export class FileStore {
     }
   }
 
-  /** The names stored under a kind with their last change, for clean-ups that spare fresh files. */
   async listWithTimes(kind: FileKind): Promise<{ name: string; modified: Date }[]> {
     const out: { name: string; modified: Date }[] = [];
     for (const name of await this.list(kind)) {
@@ -145,25 +236,28 @@ export class FileStore {
     }
     return out;
   }
-
-  /** Every entry of the temp folder (tests check that refused uploads leave nothing behind). */
-  async listTemp(): Promise<string[]> {
-    try {
-      return await readdir(this.folder.tmpDir);
-    } catch {
-      return [];
-    }
-  }
 }
+
+/** What picks the store: the data folder, and the bucket or shared folder when there is one. */
+export type FilesConfig = Pick<Config, 'dataDir' | 's3' | 'filesDir'>;
 
 const stores = new Map<string, FileStore>();
 
-/** The store of a data folder (one per folder, shared by every feature). */
-export function fileStoreFor(dataDir: string): FileStore {
-  let store = stores.get(dataDir);
+/**
+ * The store the config names (one per data folder and place, shared by every feature): the S3
+ * bucket when S3_BUCKET is set, the shared folder when FILES_DIR is, else the data folder's files/.
+ */
+export function fileStoreFor(
+  config: Pick<Config, 'dataDir' | 's3'> & { filesDir?: string | null },
+): FileStore {
+  const key = JSON.stringify([config.dataDir, config.s3, config.filesDir ?? null]);
+  let store = stores.get(key);
   if (!store) {
-    store = new FileStore(new DataFolder(dataDir));
-    stores.set(dataDir, store);
+    const folder = new DataFolder(config.dataDir);
+    store = config.s3
+      ? new S3FileStore(new TempArea(folder), config.s3)
+      : new LocalFileStore(folder, config.filesDir ?? undefined);
+    stores.set(key, store);
   }
   return store;
 }

@@ -18,7 +18,7 @@ describe('images left without a row by a crash', () => {
   it.skipIf(testsOnPostgres)(
     'are removed when the lock holder starts, while named ones (profile photo, logo) stay',
     async () => {
-      const store = fileStoreFor(t.deps.config.dataDir);
+      const store = fileStoreFor(t.deps.config);
       const photo = await store.save('images', pngFile(4, 4), 'image/png');
       const logo = await store.save('images', pngFile(5, 5), 'image/png');
       await makeUser(t.deps.db, { profile_image: publicImageUrl(photo) });

@@ -119,7 +119,7 @@ describe('two admins demoting each other at the same instant', () => {
 
 describe('DELETE /api/admin/users/{id}', () => {
   it('anonymises the account and ends its session at once', async () => {
-    const store = fileStoreFor(t.deps.config.dataDir);
+    const store = fileStoreFor(t.deps.config);
     const photo = publicImageUrl(await store.save('images', pngFile(), 'image/png'));
     const user = await makeUser(t.deps.db, {
       name: 'Silinecek',

@@ -22,12 +22,12 @@ export function receiveProfileForm(deps: Deps, userId: string, request: Request)
  */
 export async function storeProfilePhoto(deps: Deps, upload: ImageUpload): Promise<string> {
   const image = await sanitizeReceivedImage(upload, PHOTO_FORMATS, 'profileImage');
-  const name = await fileStoreFor(deps.config.dataDir).save('images', image.bytes, image.contentType);
+  const name = await fileStoreFor(deps.config).save('images', image.bytes, image.contentType);
   return publicImageUrl(name);
 }
 
 /** Deletes a photo this server stored (a URL of another kind is left alone). */
 export async function removeProfilePhoto(deps: Pick<AppDeps, 'config'>, url: string | null): Promise<void> {
   if (!url?.startsWith(STORED_PREFIX)) return;
-  await fileStoreFor(deps.config.dataDir).remove('images', url.slice(STORED_PREFIX.length));
+  await fileStoreFor(deps.config).remove('images', url.slice(STORED_PREFIX.length));
 }

@@ -28,7 +28,7 @@ const put = (token: string | undefined, body: unknown, headers?: Record<string, 
   t.call('PUT', '/api/users/me', { body, token, headers });
 const row = (id: string) =>
   t.deps.db.selectFrom('users').selectAll().where('_id', '=', id).executeTakeFirstOrThrow();
-const store = () => fileStoreFor(t.dataDir);
+const store = () => fileStoreFor(t.deps.config);
 
 function form(
   fields: Record<string, string>,

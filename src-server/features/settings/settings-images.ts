@@ -23,7 +23,7 @@ export async function removeStoredImages(
   deps: Pick<AppDeps, 'config'>,
   urls: readonly string[],
 ): Promise<void> {
-  const store = fileStoreFor(deps.config.dataDir);
+  const store = fileStoreFor(deps.config);
   for (const url of urls) {
     if (url.startsWith(STORED_PREFIX)) await store.remove('images', url.slice(STORED_PREFIX.length));
   }
@@ -41,7 +41,7 @@ export async function uploadSiteImage(
   request: Request,
 ): Promise<SettingsDto> {
   const formats: readonly ImageFormat[] = SITE_IMAGES[field];
-  const store = fileStoreFor(deps.config.dataDir);
+  const store = fileStoreFor(deps.config);
   const upload = await receiveImageForm(deps, adminId, request, {
     fileField: field,
     formats,

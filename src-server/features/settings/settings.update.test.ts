@@ -44,7 +44,7 @@ const upload = (
     headers: { 'Content-Type': contentType },
   });
 };
-const images = () => fileStoreFor(t.deps.config.dataDir).list('images');
+const images = () => fileStoreFor(t.deps.config).list('images');
 
 /** A one-image ICO around a PNG. */
 function icoFile(): Buffer {
@@ -230,7 +230,7 @@ describe('PUT /api/settings/logo and /favicon', () => {
     const res = await upload(which, file(), options);
     expect([res.status, res.body.error.code]).toEqual([status, code]);
     expect(await images()).toEqual(before);
-    expect(await fileStoreFor(t.deps.config.dataDir).listTemp()).toEqual([]);
+    expect(await fileStoreFor(t.deps.config).listTemp()).toEqual([]);
   });
 
   it.each<['logo' | 'favicon', string]>([
@@ -245,7 +245,7 @@ describe('PUT /api/settings/logo and /favicon', () => {
       field: which,
       errors: { [which]: `Send the image in the field '${which}'` },
     });
-    expect(await fileStoreFor(t.deps.config.dataDir).listTemp()).toEqual([]);
+    expect(await fileStoreFor(t.deps.config).listTemp()).toEqual([]);
   });
 
   it('asks for an image when the form carries none', async () => {

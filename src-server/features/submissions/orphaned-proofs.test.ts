@@ -22,13 +22,13 @@ describe('orphaned proofs', () => {
     const taskId = await createTask(t, await t.tokenFor(admin));
     await t.call('POST', `/api/tasks/${taskId}/start`, { token });
     expect((await submit(t, token, { task: taskId, file: pngFile() })).status).toBe(201);
-    const store = fileStoreFor(t.deps.config.dataDir);
+    const store = fileStoreFor(t.deps.config);
     const orphan = await store.save('proofs', pngFile(), 'image/png');
     const later = new Date(Date.now() + 2 * 3_600_000);
 
-    expect(await findOrphanedProofs(t.deps.db, t.deps.config.dataDir, new Date())).toEqual([]);
-    expect(await findOrphanedProofs(t.deps.db, t.deps.config.dataDir, later)).toEqual([orphan]);
-    expect(await removeOrphanedProofs(t.deps.db, t.deps.config.dataDir, later)).toBe(1);
+    expect(await findOrphanedProofs(t.deps.db, t.deps.config, new Date())).toEqual([]);
+    expect(await findOrphanedProofs(t.deps.db, t.deps.config, later)).toEqual([orphan]);
+    expect(await removeOrphanedProofs(t.deps.db, t.deps.config, later)).toBe(1);
     // the proof and its thumbnail stay
     expect(await store.list('proofs')).toHaveLength(2);
     expect((await store.list('proofs')).filter((n) => n.endsWith('.webp'))).toHaveLength(1);
@@ -46,7 +46,7 @@ describe('orphaned proofs', () => {
       const taskId = await createTask(t, await t.tokenFor(admin));
       await t.call('POST', `/api/tasks/${taskId}/start`, { token });
       expect((await submit(t, token, { task: taskId, file: pngFile() })).status).toBe(201);
-      const store = fileStoreFor(t.deps.config.dataDir);
+      const store = fileStoreFor(t.deps.config);
       const named = await store.list('proofs');
       // what a kill after the proof's durable write and before its row's commit leaves
       const orphan = await store.save('proofs', pngFile(9, 9), 'image/png');

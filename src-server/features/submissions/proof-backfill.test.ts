@@ -15,7 +15,7 @@ afterAll(() => t.dispose());
 
 describe('the proof thumbnail backfill', () => {
   it('gives proofs stored before thumbnails theirs and their fingerprint, once', async () => {
-    const store = fileStoreFor(t.deps.config.dataDir);
+    const store = fileStoreFor(t.deps.config);
     const user = await makeUser(t.deps.db);
     const ids: string[] = [];
     for (const file of [pngFile(640, 480), jpegFile(300, 900), pngFile(50, 40)]) {
@@ -58,7 +58,7 @@ describe('the proof thumbnail backfill', () => {
   it('stops when asked', async () => {
     const user = await makeUser(t.deps.db);
     const { submissionId } = await makePendingSubmission(t.deps.db, user._id);
-    const name = await fileStoreFor(t.deps.config.dataDir).save('proofs', pngFile(20, 20), 'image/png');
+    const name = await fileStoreFor(t.deps.config).save('proofs', pngFile(20, 20), 'image/png');
     await t.deps.db
       .updateTable('submissions')
       .set({ proof_file: name })

@@ -21,7 +21,7 @@ export async function backfillProofDerivatives(
   deps: Pick<AppDeps, 'db' | 'config' | 'work'>,
   stopped: () => boolean = () => false,
 ): Promise<number> {
-  const store = fileStoreFor(deps.config.dataDir);
+  const store = fileStoreFor(deps.config);
   let done = 0;
   let after = '';
   while (!stopped()) {

@@ -61,6 +61,6 @@ export function submit(
 
 /** What the data folder holds: stored proofs and temp files (both empty after a refusal). */
 export async function onDisk(t: TestApp) {
-  const store = fileStoreFor(t.deps.config.dataDir);
+  const store = fileStoreFor(t.deps.config);
   return { proofs: await store.list('proofs'), temp: await store.listTemp() };
 }

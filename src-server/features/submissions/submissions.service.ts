@@ -94,7 +94,7 @@ export async function submitProof(
   if (!checked.ok) throw fail.validation(checked.errors);
   if (proofType === 'screenshot' && !upload.file) throw fail.invalid('proof_required', 'proofImage');
 
-  const store = fileStoreFor(deps.config.dataDir);
+  const store = fileStoreFor(deps.config);
   const stored = proofType === 'screenshot' ? await storeProofImage(deps, upload) : null;
   const id = newId();
   // the fraud signals (issue 17), read before the transaction: flags, never a refusal
@@ -175,7 +175,7 @@ export async function submitProof(
 /** The upload's image sanitized (in the fair queue) and stored durably with its thumbnail. */
 async function storeProofImage(deps: Deps, upload: ImageUpload) {
   const image = await sanitizeReceivedProof(upload, PROOF_FORMATS, 'proofImage');
-  const store = fileStoreFor(deps.config.dataDir);
+  const store = fileStoreFor(deps.config);
   const name = await store.save('proofs', image.bytes, image.contentType);
   try {
     const thumb = await store.save('proofs', image.thumbnail, 'image/webp');

@@ -36,7 +36,7 @@ async function storedBytes(submissionId: string) {
     .select('proof_file')
     .where('_id', '=', submissionId)
     .executeTakeFirstOrThrow();
-  return (await fileStoreFor(t.deps.config.dataDir).read('proofs', row.proof_file!))!;
+  return (await fileStoreFor(t.deps.config).read('proofs', row.proof_file!))!;
 }
 /** A PNG signature followed by filler: passes the first-bytes check, so only the size decides. */
 const pngLike = (size: number) => Buffer.concat([pngFile(1, 1).subarray(0, 16), Buffer.alloc(size - 16, 7)]);
@@ -61,7 +61,7 @@ describe('POST /api/submissions accepts real images and strips them', () => {
       .executeTakeFirstOrThrow();
     expect(row.proof_hash).toMatch(/^[0-9a-f]{16}$/);
     expect(row.proof_hash).toBe(await proofFingerprint((await storedBytes(res.body.data._id)).bytes));
-    expect(await fileStoreFor(t.deps.config.dataDir).read('proofs', row.proof_thumb!)).not.toBeNull();
+    expect(await fileStoreFor(t.deps.config).read('proofs', row.proof_thumb!)).not.toBeNull();
   });
 
   it('stores a PNG re-encoded, without its text chunks', async () => {

@@ -23,6 +23,7 @@ import { findUserByEmail, findUserById, lockUserForDeletion, userTotals } from '
 import { toAdminUserDetail, toAdminUserSummary } from './admin-users.mapper';
 import { countActiveAdmins, pageUsers, patchUser } from './admin-users.repository';
 import { type Forfeited, settleForDeletion } from './user-forfeit';
+import { lockHeldItems } from './user-forfeit.repository';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'work'>;
 
@@ -186,7 +187,10 @@ export async function deleteUserByAdmin(
   const user = await requireUserRow(deps, id);
   const unusable = `!deleted:${randomBytes(32).toString('hex')}`;
   const forfeited = await deps.db.transaction().execute(async (tx) => {
-    // first: what the user creates meanwhile is either seen here or refused (holdLiveUser)
+    // first what the user holds, then the user's row: what the user creates meanwhile is either
+    // seen here or refused (holdLiveUser), and a payout or review of a held item (which locks the
+    // item, then the user) waits for this or this for it, never both
+    await lockHeldItems(tx, id);
     await lockUserForDeletion(tx, id);
     const current = await findUserById(tx, id);
     if (!current) throw fail.notFound('user_not_found');

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database';
+import { forUpdate } from '../../db/locks';
 import type { Tx } from '../money/ledger';
 
 type Conn = Db | Tx;
@@ -35,4 +36,27 @@ export function userRecordsInProgress(db: Conn, userId: string) {
     .where('user_id', '=', userId)
     .where('status', '=', 'in_progress')
     .execute();
+}
+
+/**
+ * A deletion's first step (PostgreSQL; nothing on SQLite): the user's pending withdrawals, proofs
+ * and appeals locked, before the user's row. A payout or review of one of them locks the item
+ * first and then touches the user's row (a credit, or an inbox row's foreign key), so taking them
+ * in the same order keeps the two from waiting on each other (a deadlock).
+ */
+export async function lockHeldItems(db: Conn, userId: string): Promise<void> {
+  for (const table of ['withdrawals', 'submissions'] as const) {
+    await forUpdate(
+      db,
+      db.selectFrom(table).select('_id').where('user_id', '=', userId).where('status', '=', 'pending'),
+    ).execute();
+  }
+  await forUpdate(
+    db,
+    db
+      .selectFrom('appeals')
+      .select('submission_id')
+      .where('user_id', '=', userId)
+      .where('status', '=', 'pending'),
+  ).execute();
 }

@@ -11,7 +11,13 @@ import { checkTaskRecords } from '../features/tasks/task-doctor';
 import { lastAppliedMigration } from '../storage/backup';
 import { referencedFiles } from '../storage/backup-files';
 import { DataFolder } from '../storage/data-folder';
-import { FILE_KINDS, type FileStore, fileStoreFor, LocalFileStore } from '../storage/file-store';
+import {
+  FILE_KINDS,
+  type FileStore,
+  fileStoreFor,
+  LocalFileStore,
+  SHARED_STORE_GRACE_MS,
+} from '../storage/file-store';
 import { type Command, configWith } from './command';
 
 /** One thing the doctor found wrong, grouped by the check that found it. */
@@ -32,12 +38,21 @@ export interface Finding {
   message: string;
 }
 
-async function fileChecks(store: FileStore, refs: Awaited<ReturnType<typeof referencedFiles>>) {
+async function fileChecks(store: FileStore, refs: Awaited<ReturnType<typeof referencedFiles>>, now: Date) {
   const out: Finding[] = [];
   const named = new Set(refs.map((r) => `${r.kind}/${r.name}`));
   const onDisk = new Set<string>();
+  // in a store shared by nodes, a file younger than the clean-up's grace may be an upload on its
+  // way to its row, or one a killed node left: the hourly clean-up removes those, not an error
+  const young = new Set<string>();
+  const freshSince = now.getTime() - SHARED_STORE_GRACE_MS;
   for (const kind of FILE_KINDS) {
-    for (const name of await store.list(kind)) onDisk.add(`${kind}/${name}`);
+    if (store.shared) {
+      for (const f of await store.listWithTimes(kind)) {
+        onDisk.add(`${kind}/${f.name}`);
+        if (f.modified.getTime() > freshSince) young.add(`${kind}/${f.name}`);
+      }
+    } else for (const name of await store.list(kind)) onDisk.add(`${kind}/${name}`);
   }
   for (const r of refs) {
     if (!onDisk.has(`${r.kind}/${r.name}`)) {
@@ -48,7 +63,7 @@ async function fileChecks(store: FileStore, refs: Awaited<ReturnType<typeof refe
     }
   }
   for (const path of onDisk) {
-    if (!named.has(path))
+    if (!named.has(path) && !young.has(path))
       out.push({ check: 'orphan_file', message: `stored file ${path} is named by no row` });
   }
   return out;
@@ -60,11 +75,12 @@ async function fileChecks(store: FileStore, refs: Awaited<ReturnType<typeof refe
  * stored files no row names. Returns what is wrong; empty when all is well. Safe while a
  * server runs (an upload caught between its file and its row may show as an orphan once).
  * `store` is where the files are: the folder's own files/ unless the config names a bucket or a
- * shared folder.
+ * shared folder; in a shared one, a file no row names is reported once it is older than the
+ * clean-up's grace (an hour before `now`).
  */
 export async function runDoctor(
   folder: DataFolder,
-  options: { databaseUrl?: string | null; store?: FileStore } = {},
+  options: { databaseUrl?: string | null; store?: FileStore; now?: Date } = {},
 ): Promise<Finding[]> {
   const databaseUrl = options.databaseUrl ?? null;
   const store = options.store ?? new LocalFileStore(folder);
@@ -112,7 +128,7 @@ export async function runDoctor(
       for (const message of await checkFlags(snap)) out.push({ check: 'flags', message });
       return referencedFiles(snap);
     });
-    out.push(...(await fileChecks(store, refs)));
+    out.push(...(await fileChecks(store, refs, options.now ?? new Date())));
     return out;
   } finally {
     await db.destroy();

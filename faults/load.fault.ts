@@ -5,13 +5,16 @@
 // cleanly, `doctor` must pass, and the database must hold exactly the money the clients saw
 // acknowledged (load-checks.ts). A failure prints the seed: FAULTS_SEED=<seed> replays the
 // same choices (the interleaving of 64 clients still differs run to run).
-// FAULTS_POSTGRES=1 runs it on a fresh PostgreSQL database of TEST_DATABASE_URL instead (issue 18).
+// FAULTS_POSTGRES=1 runs it on a fresh PostgreSQL database of TEST_DATABASE_URL instead (issue 18);
+// with FAULTS_NODES=3 as well, on three app nodes sharing that database and one bucket, the
+// clients spread across them (the kills are multinode.fault.ts's).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { type RequestSpec, runLoad, send } from '../bench/load';
+import { startS3Server } from '../src-server/testing/s3-server';
 import { faultDatabase } from './fault-database';
 import { type Actor, ADMIN_ACTORS, AdminActor, UserActor } from './load-actors';
 import { checkMoney } from './load-checks';
@@ -132,9 +135,14 @@ function runDoctor(dataDir: string, env: Record<string, string>): { status: numb
 }
 
 let server: ServerProcess | undefined;
+const others: ServerProcess[] = [];
+const NODES = Math.max(1, Number.parseInt(process.env.FAULTS_NODES ?? '1', 10) || 1);
 const database = faultDatabase();
+let bucket: Awaited<ReturnType<typeof startS3Server>> | undefined;
 afterAll(async () => {
   await server?.kill();
+  for (const o of others) await o.kill();
+  await bucket?.close();
   rmSync(BUNDLE, { force: true });
   await database.drop();
 });
@@ -146,12 +154,26 @@ it(`${CLIENTS} clients run a random mix of every operation for ${DURATION_MS / 1
   if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}${build.stderr}`);
   copyFileSync(SERVER_ENTRY, BUNDLE);
   const engineEnv = await database.env();
-  console.log(`load: on ${engineEnv.DATABASE_URL ? 'PostgreSQL' : 'SQLite'}`);
+  if (NODES > 1) {
+    if (!engineEnv.DATABASE_URL)
+      throw new Error('FAULTS_NODES needs FAULTS_POSTGRES=1 (nodes share a PostgreSQL)');
+    bucket = await startS3Server({ bucket: 'taskreward-load' });
+    Object.assign(engineEnv, bucket.env);
+  }
+  console.log(`load: on ${engineEnv.DATABASE_URL ? 'PostgreSQL' : 'SQLite'}, ${NODES} node(s)`);
   const srv = await startServerProcess({
     env: { TRUST_PROXY: '1', ...engineEnv },
     command: { file: process.execPath, args: [BUNDLE, 'serve'] },
   });
   server = srv;
+  for (let i = 1; i < NODES; i++) {
+    others.push(
+      await startServerProcess({
+        env: { TRUST_PROXY: '1', ...engineEnv },
+        command: { file: process.execPath, args: [BUNDLE, 'serve'] },
+      }),
+    );
+  }
   const world = new World({ url: srv.url, seed, serverLog: () => srv.log() });
   // no keep-alive beside the loop: a socket idle there for the server's 5 s keep-alive timeout
   // could be reused just as the server closes it (an ECONNRESET of the client's own making)
@@ -258,7 +280,7 @@ it(`${CLIENTS} clients run a random mix of every operation for ${DURATION_MS / 1
   }
   for (const a of actors) a.start();
   const result = await runLoad({
-    url: srv.url,
+    url: [srv.url, ...others.map((o) => o.url)],
     concurrency: CLIENTS,
     durationMs: DURATION_MS,
     next: (_i, w) => actors[w].nextSpec(),
@@ -280,6 +302,7 @@ it(`${CLIENTS} clients run a random mix of every operation for ${DURATION_MS / 1
 
   await srv.stop();
   server = undefined;
+  for (const o of others.splice(0)) await o.stop();
   const doctor = runDoctor(srv.dataDir, engineEnv);
   const { problems, totals } = await checkMoney(
     engineEnv.DATABASE_URL ? { url: engineEnv.DATABASE_URL } : { file: join(srv.dataDir, 'taskreward.db') },

@@ -14,25 +14,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import pg from 'pg';
 import { SERVER_ENTRY } from '../faults/server';
+import { withDatabase as databaseUrl, withPgClient as withClient } from '../src-server/db/test-databases';
 
-/** `url` with its database replaced by `database`. */
-export function databaseUrl(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
-
-export async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
+export { withDatabase as databaseUrl, withPgClient as withClient } from '../src-server/db/test-databases';
 
 /** The app relies on C ordering (docs/postgres-port-survey.md): every bench database is made so. */
 export async function createDatabase(adminUrl: string, name: string, template?: string): Promise<void> {

@@ -2,17 +2,7 @@
 // FAULTS_POSTGRES=1, a fresh PostgreSQL database on TEST_DATABASE_URL's server (issue 18), created
 // with the collation the app wants and dropped at the end.
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-
-async function onServer<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
-}
+import { emptyTestDatabase } from '../src-server/db/test-databases';
 
 export function postgresFaultUrl(): string | null {
   return process.env.TEST_DATABASE_URL || null;
@@ -24,17 +14,7 @@ export async function freshPostgresDatabase(
 ): Promise<{ url: string; drop: () => Promise<void> }> {
   const server = postgresFaultUrl();
   if (!server) throw new Error('TEST_DATABASE_URL is not set: get a PostgreSQL with `. .ci/postgres.sh`');
-  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
-  await onServer(server, (c) =>
-    c.query(`CREATE DATABASE "${name}" TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C.UTF-8'`),
-  );
-  const u = new URL(server);
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    drop: () =>
-      onServer(server, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => {}),
-  };
+  return emptyTestDatabase(server, prefix);
 }
 
 /**

@@ -13,13 +13,15 @@ export function testDatabaseUrl(): string | null {
   return process.env.TEST_DATABASE_URL || null;
 }
 
-function withDatabase(url: string, database: string): string {
+/** `url` with its database replaced by `database`. */
+export function withDatabase(url: string, database: string): string {
   const u = new URL(url);
   u.pathname = `/${database}`;
   return u.toString();
 }
 
-async function admin<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+/** One client on `url` for the length of `fn` (creating and dropping databases, checks). */
+export async function withPgClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -32,7 +34,7 @@ async function admin<T>(url: string, fn: (client: pg.Client) => Promise<T>): Pro
 /** Creates and migrates the run's template database; returns its name. */
 export async function createTemplateDatabase(url: string): Promise<string> {
   const name = `taskreward_tpl_${process.pid}_${randomBytes(3).toString('hex')}`;
-  await admin(url, async (c) => {
+  await withPgClient(url, async (c) => {
     await c.query(
       `CREATE DATABASE "${name}" TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C.UTF-8'`,
     );
@@ -47,7 +49,7 @@ export async function createTemplateDatabase(url: string): Promise<string> {
 }
 
 export async function dropDatabase(url: string, name: string): Promise<void> {
-  await admin(url, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+  await withPgClient(url, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
 }
 
 /** A fresh database cloned from the template: its URL, and how to drop it. */
@@ -56,14 +58,17 @@ export async function cloneTestDatabase(
   template: string,
 ): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `taskreward_t_${randomBytes(6).toString('hex')}`;
-  await admin(url, (c) => c.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`));
+  await withPgClient(url, (c) => c.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`));
   return { url: withDatabase(url, name), drop: () => dropDatabase(url, name) };
 }
 
 /** An empty database (collation C, as the app wants), for commands that migrate it themselves. */
-export async function emptyTestDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `taskreward_e_${randomBytes(6).toString('hex')}`;
-  await admin(url, (c) =>
+export async function emptyTestDatabase(
+  url: string,
+  prefix = 'taskreward_e',
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  await withPgClient(url, (c) =>
     c.query(`CREATE DATABASE "${name}" TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C.UTF-8'`),
   );
   return { url: withDatabase(url, name), drop: () => dropDatabase(url, name) };

@@ -48,8 +48,8 @@ if (existsSync(CHROMIUM)) {
 }
 
 // The fault-injection suites in their reduced form (npm run test:faults runs them at full length);
-// then the load suite again on PostgreSQL (issue 18) when the run has one: three app nodes on one
-// database and one bucket, its 64 clients spread across them.
+// then the load and hostile suites again on PostgreSQL (issue 18) when the run has one: the load
+// suite over three app nodes on one database and one bucket, its 64 clients spread across them.
 run('fault-injection suites (reduced)', npx, ['vitest', 'run', '--config', 'faults/vitest.config.ts']);
 if (TEST_DATABASE_URL) {
   run(

@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import Database from 'better-sqlite3';
 import { SignJWT } from 'jose';
+import pg from 'pg';
 import { type Answer, type RequestSpec, send } from '../bench/load';
 import { validJpeg, validPng } from './hostile-images';
 import { ADMIN } from './server';
@@ -303,10 +304,52 @@ export async function buildWorld(url: string): Promise<World> {
 }
 
 /** A hash of every table's rows (in rowid order), read through a read-only connection. */
-export function databaseDigest(file: string): {
-  hash: string;
-  tables: Record<string, { rows: number; hash: string }>;
-} {
+export type Digest = { hash: string; tables: Record<string, { rows: number; hash: string }> };
+
+/**
+ * Every table's rows, hashed: the SQLite file's (in rowid order), or a PostgreSQL database's
+ * (issue 18; in the order of all its columns). On PostgreSQL the throttles' counters
+ * (rate_limits) are left out: hostile sign-ins are meant to move them there, as they move the
+ * in-memory counters of a SQLite server.
+ */
+export async function databaseDigest(where: { file: string } | { url: string }): Promise<Digest> {
+  if ('url' in where) return postgresDigest(where.url);
+  return sqliteDigest(where.file);
+}
+
+async function postgresDigest(url: string): Promise<Digest> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const names = (
+      await client.query<{ name: string }>(
+        "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> 'rate_limits' ORDER BY table_name",
+      )
+    ).rows;
+    const tables: Digest['tables'] = {};
+    const all = createHash('sha256');
+    for (const { name } of names) {
+      const count = (
+        await client.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2',
+          ['public', name],
+        )
+      ).rows[0].n;
+      const order = Array.from({ length: count }, (_, i) => i + 1).join(', ');
+      const rows = (
+        await client.query({ text: `SELECT * FROM "${name}" ORDER BY ${order}`, rowMode: 'array' })
+      ).rows;
+      const h = createHash('sha256').update(JSON.stringify(rows)).digest('hex');
+      tables[name] = { rows: rows.length, hash: h };
+      all.update(`${name}:${h};`);
+    }
+    return { hash: all.digest('hex'), tables };
+  } finally {
+    await client.end();
+  }
+}
+
+function sqliteDigest(file: string): Digest {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     const names = db

@@ -3,7 +3,8 @@
 // path tricks, multipart abuse, broken HTTP framing — sent as a visitor, users and the admin.
 // Every one is invalid by construction (faults/hostile-gen.ts), so: zero 5xx, no resets or
 // hangs, every /api 4xx in the contract's error shape, and the database (every table's rows)
-// and the stored files exactly as before. FAULTS_SEED replays a run; FAULTS_FULL=1 sends more.
+// and the stored files exactly as before. FAULTS_SEED replays a run; FAULTS_FULL=1 sends more;
+// FAULTS_POSTGRES=1 runs it on PostgreSQL (issue 18).
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -11,6 +12,7 @@ import http from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Answer, send } from '../bench/load';
+import { faultDatabase } from './fault-database';
 import { generate, type HostileRequest } from './hostile-gen';
 import { type RawResult, rawCases, sendRaw, targetsApi } from './hostile-raw';
 import { buildWorld, databaseDigest, folderDigest, TOKEN_SECRET, type World } from './hostile-world';
@@ -24,16 +26,21 @@ const SEED = seedFromEnv();
 
 let server: ServerProcess;
 let world: World;
+// FAULTS_POSTGRES=1: on a fresh PostgreSQL database (issue 18)
+const database = faultDatabase();
+let engineEnv: Record<string, string> = {};
 
 beforeAll(async () => {
   const build = spawnSync(process.execPath, ['build/build.mjs', '--if-needed'], { encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}${build.stderr}`);
-  server = await startServerProcess({ env: { TOKEN_SECRET, BACKUP_INTERVAL_HOURS: '0' } });
+  engineEnv = await database.env();
+  server = await startServerProcess({ env: { ...engineEnv, TOKEN_SECRET, BACKUP_INTERVAL_HOURS: '0' } });
   world = await buildWorld(server.url);
 });
 
 afterAll(async () => {
   await server?.stop();
+  await database.drop();
 });
 
 interface Outcome {
@@ -100,9 +107,12 @@ function table(rows: Record<string, Record<string, number>>): string {
 describe('hostile input', () => {
   it(`answers ${COUNT}+ malformed requests with 4xx only and changes nothing`, async () => {
     const started = performance.now();
-    const dbFile = join(server.dataDir, 'taskreward.db');
+    const where = engineEnv.DATABASE_URL
+      ? { url: engineEnv.DATABASE_URL }
+      : { file: join(server.dataDir, 'taskreward.db') };
+    console.log(`hostile: on ${engineEnv.DATABASE_URL ? 'PostgreSQL' : 'SQLite'}`);
     const filesDir = join(server.dataDir, 'files');
-    const before = { db: databaseDigest(dbFile), files: folderDigest(filesDir) };
+    const before = { db: await databaseDigest(where), files: folderDigest(filesDir) };
 
     const rng = prng(SEED);
     const requests = generate(world, rng, {
@@ -157,7 +167,7 @@ describe('hostile input', () => {
     await new Promise((r) => setTimeout(r, 500));
     const tmpDir = join(server.dataDir, 'tmp');
     const leftovers = existsSync(tmpDir) ? readdirSync(tmpDir) : [];
-    const after = { db: databaseDigest(dbFile), files: folderDigest(filesDir) };
+    const after = { db: await databaseDigest(where), files: folderDigest(filesDir) };
     const seconds = (performance.now() - started) / 1000;
 
     if (process.env.HOSTILE_DUMP) {

@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '../testing/factories';
 import { createTestApp } from '../testing/test-app';
-import { isConstraintViolation, isUniqueViolation } from './errors';
+import { isConstraintViolation, isUniqueViolation, isUnstorableText } from './errors';
 
 describe('the driver errors, named in db/ only', () => {
   it('tells a unique violation from other constraints, from the real driver', async () => {
@@ -47,5 +47,29 @@ describe('the driver errors, named in db/ only', () => {
     };
     walk(root);
     expect(found).toEqual([]);
+  });
+});
+
+describe('text the database cannot hold', () => {
+  it('is a 400 on either engine, never a 500, and writes nothing', async () => {
+    const t = await createTestApp();
+    try {
+      const admin = await makeUser(t.deps.db, { role: 'admin' });
+      const token = await t.tokenFor(admin);
+      const lookup = await t.call('GET', '/api/tasks/%00', { token });
+      expect([400, 404]).toContain(lookup.status);
+      const before = await t.deps.db.selectFrom('tasks').select('_id').execute();
+      const write = await t.call('POST', '/api/tasks', {
+        token,
+        body: { title: 'a\u0000b', description: 'x', reward: 5, maxCompletions: 1, category: 'survey' },
+      });
+      expect(write.status).toBeLessThan(500);
+      if (write.status >= 400)
+        expect(await t.deps.db.selectFrom('tasks').select('_id').execute()).toEqual(before);
+      expect(isUnstorableText(Object.assign(new Error('nul'), { code: '22021' }))).toBe(true);
+      expect(isUnstorableText(new Error('other'))).toBe(false);
+    } finally {
+      await t.dispose();
+    }
   });
 });

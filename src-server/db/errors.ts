@@ -17,3 +17,13 @@ export function isConstraintViolation(err: unknown): boolean {
   const code = codeOf(err);
   return code.startsWith('SQLITE_CONSTRAINT') || /^23[0-9A-Z]{3}$/.test(code);
 }
+
+/**
+ * Text the database cannot hold: PostgreSQL refuses a NUL character (U+0000) in text, in a lookup
+ * as in a write (SQLSTATE 22021, and 22P05 for text its encoding cannot take). The request was
+ * malformed; nothing was written (http/on-error.ts answers 400).
+ */
+export function isUnstorableText(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '22021' || code === '22P05';
+}

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ERROR_MESSAGES } from '../contract/errors';
 import { BUSY_RETRY_AFTER_SECONDS, isBusyError } from '../db/database';
+import { isUnstorableText } from '../db/errors';
 import { AppError } from './app-error';
 import { holdRefusal } from './held-refusal';
 import { MAX_DISCARDED_BODY_BYTES } from './node-server';
@@ -49,6 +50,13 @@ function answer(err: Error, c: Context): Response {
     const status = err.status;
     const code = status === 413 ? 'payload_too_large' : status === 401 ? 'unauthorized' : 'bad_request';
     return c.json({ success: false, error: { code, message: ERROR_MESSAGES[code] } }, status);
+  }
+  if (isUnstorableText(err)) {
+    // a NUL character the database cannot hold (PostgreSQL): malformed input, nothing written
+    return c.json(
+      { success: false, error: { code: 'bad_request', message: ERROR_MESSAGES.bad_request } },
+      400,
+    );
   }
   if (isBusyError(err)) {
     // another process holds SQLite's write lock: nothing was written, the client may retry

@@ -53,12 +53,20 @@ if (existsSync(CHROMIUM)) {
 run('fault-injection suites (reduced)', npx, ['vitest', 'run', '--config', 'faults/vitest.config.ts']);
 if (TEST_DATABASE_URL) {
   run(
-    'load fault suite on PostgreSQL (reduced)',
+    'load (three nodes) and hostile fault suites on PostgreSQL (reduced)',
     npx,
-    ['vitest', 'run', '--config', 'faults/vitest.config.ts', 'faults/load.fault.ts'],
+    [
+      'vitest',
+      'run',
+      '--config',
+      'faults/vitest.config.ts',
+      'faults/load.fault.ts',
+      'faults/hostile.fault.ts',
+    ],
     {
       ...process.env,
       FAULTS_POSTGRES: '1',
+      FAULTS_NODES: '3',
     },
   );
 }

@@ -103,10 +103,6 @@ function triggers(table: Counter['table']): string[] {
   ];
 }
 
-/**
- * PostgreSQL (issue 18): the same statements, one plpgsql function per SQLite trigger (insert,
- * delete, update), so the two engines count alike.
- */
 // PostgreSQL wants a boolean where SQLite takes the number 1
 const pgCounters = counters.map((c) => ({
   ...c,
@@ -124,6 +120,10 @@ const pgAdd = (c: Counter, r: string, sign: '' | '-', where: string) =>
      SELECT '${c.metric}', ${c.bucket(r)}, floor(random() * ${SHARDS})::smallint, ${sign}${c.value(r)}
      WHERE ${where} ON CONFLICT (metric, bucket, shard) DO UPDATE SET value = stat_counters.value + excluded.value;`;
 
+/**
+ * PostgreSQL (issue 18): the same statements, one plpgsql function per SQLite trigger (insert,
+ * delete, update), so the two engines count alike.
+ */
 function postgresTriggers(table: Counter['table']): string[] {
   const mine = pgCounters.filter((c) => c.table === table);
   const is = 'IS NOT DISTINCT FROM';

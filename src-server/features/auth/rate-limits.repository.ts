@@ -33,7 +33,6 @@ export async function addPoints(
     )
     .returning(['points', 'expires_at'])
     .executeTakeFirstOrThrow();
-  // PostgreSQL's BIGINT may come back as a string
   return { points: Number(row.points), expiresAt: Number(row.expires_at) };
 }
 

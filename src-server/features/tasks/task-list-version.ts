@@ -22,6 +22,5 @@ export async function readTaskListVersion(db: Db): Promise<number> {
     .select('value')
     .where('name', '=', 'task_list')
     .executeTakeFirst();
-  // PostgreSQL's BIGINT may come back as a string
   return Number(row?.value ?? 0);
 }

@@ -1,3 +1,5 @@
+import type { TaskListRow } from './tasks.repository';
+
 /**
  * The task list's ids per filter and sort, kept for up to TASK_LIST_MAX_AGE_MS (the product
  * allows the "N tasks found" count to lag writes by 2 s; issue 14). A page is then a slice of
@@ -109,9 +111,50 @@ class Lru {
   }
 }
 
+/** At most this many task rows are kept; past it the rows are forgotten and read again. */
+const MAX_ROWS = 20_000;
+
+/**
+ * Task rows read by the pages, by id, kept under the same rules as the lists (up to
+ * TASK_LIST_MAX_AGE_MS, under the version they were read with, forgotten by every task write)
+ * for the columns only a task write changes: a page with all its rows held reads only the live
+ * columns (tasks.repository.ts TaskLiveRow) and takes the rest from here.
+ */
+export class TaskRowCache<Row extends { _id: string }> {
+  private rows = new Map<string, { at: number; version: number; row: Row }>();
+  /** Bumped by clear(): a read begun before a write does not store what it read. */
+  generation = 0;
+
+  /** The rows of every id, or null when one is missing, too old or of another version. */
+  held(ids: readonly string[], now: number, version: number): Map<string, Row> | null {
+    const out = new Map<string, Row>();
+    for (const id of ids) {
+      const held = this.rows.get(id);
+      if (!held || held.version !== version || now - held.at >= TASK_LIST_MAX_AGE_MS || now < held.at)
+        return null;
+      out.set(id, held.row);
+    }
+    return out;
+  }
+
+  /** Keeps rows read at `now` under `version`, unless a write came since `generation`. */
+  keep(rows: readonly Row[], now: number, version: number, generation: number): void {
+    if (generation !== this.generation) return;
+    if (this.rows.size + rows.length > MAX_ROWS) this.rows.clear();
+    for (const row of rows) this.rows.set(row._id, { at: now, version, row });
+  }
+
+  clear(): void {
+    this.rows = new Map();
+    this.generation++;
+  }
+}
+
 export class TaskListCache {
   private readonly browse = new Lru(LIMITS.browse);
   private readonly search = new Lru(LIMITS.search);
+  /** the rows of the pages (filled and read by tasks.service.ts listTasksFor) */
+  readonly rows = new TaskRowCache<TaskListRow>();
 
   /**
    * The list of `key`, read by `load` unless one read less than the max age ago under the same
@@ -155,10 +198,11 @@ export class TaskListCache {
     if (held && (await held.list) === list) lru.delete(key, held);
   }
 
-  /** Forgets every list: a task was written. */
+  /** Forgets every list and row: a task was written. */
   clear(): void {
     this.browse.clear();
     this.search.clear();
+    this.rows.clear();
   }
 }
 

@@ -13,7 +13,7 @@ import { createTestApp, type TestApp } from '../../testing/test-app';
 import { signToken } from '../auth/token';
 import { TASK_LIST_MAX_AGE_MS } from './task-list-cache';
 import { readTaskListVersion } from './task-list-version';
-import { createTask, makeRecord, patchTask, taskBody } from './task-test-helpers';
+import { createTask, makeRecord, patchTask, taskBody, taskRow } from './task-test-helpers';
 
 // The "N tasks found" count may lag writes by up to 2 s (issue 14): the list's ids are kept
 // per filter and sort for TASK_LIST_MAX_AGE_MS. Writes through the task routes are seen at
@@ -24,6 +24,8 @@ let adminToken: string;
 let user: UserRow;
 let userToken: string;
 const ids: string[] = [];
+
+const nowIsoOf = (ms: number) => new Date(ms).toISOString();
 
 const list = async (query = '', token?: string) => {
   const res = await t.call('GET', `/api/tasks${query}`, { token });
@@ -110,6 +112,47 @@ describe('the count of the task list may lag writes by up to 2 s', () => {
     now += TASK_LIST_MAX_AGE_MS;
     expect((await list('?category=video')).total).toBe(14);
     await patchTask(t, ids[1], { category: 'survey' });
+    now += TASK_LIST_MAX_AGE_MS;
+  });
+
+  it('reads the counts and status of a page fresh, while the other columns come from rows read within 2 s', async () => {
+    now += 10_000;
+    const first = (await list('?limit=5')).items as unknown as Record<string, unknown>[];
+    const id = first[1]._id as string;
+    const saved = await taskRow(t, id);
+    // an approval (review feature) and a used comment: writes the task routes never see
+    await patchTask(t, id, { total_completed: 40, reserved: 45, max_completions: 50 });
+    await t.deps.db
+      .insertInto('task_comments')
+      .values({
+        _id: `c-${id}`,
+        task_id: id,
+        text: 'Harika uygulama',
+        position: 0,
+        used_by: user._id,
+        used_at: nowIsoOf(now),
+      })
+      .execute();
+    // a title written outside the task service (the product never does): the held row keeps it
+    await patchTask(t, id, { title: 'Dışarıdan yazılan başlık' });
+    const again = (await list('?limit=5')).items as unknown as Record<string, unknown>[];
+    const row = again.find((i) => i._id === id) ?? {};
+    expect(row).toMatchObject({ totalCompleted: 40, remainingSlots: 5, maxCompletions: 50 });
+    expect(row.commentStats).toEqual({ total: 1, used: 1, remaining: 0 });
+    expect(row.title).toBe(first[1].title);
+    now += TASK_LIST_MAX_AGE_MS;
+    const later = (await list('?limit=5')).items as unknown as Record<string, unknown>[];
+    expect(later.find((i) => i._id === id)?.title).toBe('Dışarıdan yazılan başlık');
+    // through the routes, at once
+    expect(
+      (await t.call('PUT', `/api/tasks/${id}`, { token: adminToken, body: { title: 'Rotadan başlık' } }))
+        .status,
+    ).toBe(200);
+    const routed = (await list('?limit=5')).items as unknown as Record<string, unknown>[];
+    expect(routed.find((i) => i._id === id)?.title).toBe('Rotadan başlık');
+    await t.deps.db.deleteFrom('task_comments').where('_id', '=', `c-${id}`).execute();
+    const { total_completed, reserved, max_completions, title, search_title, updated_at } = saved;
+    await patchTask(t, id, { total_completed, reserved, max_completions, title, search_title, updated_at });
     now += TASK_LIST_MAX_AGE_MS;
   });
 

@@ -239,12 +239,48 @@ export function taskMatches(row: TaskRow, filter: TaskFilter): boolean {
   return true;
 }
 
-/** The page statement for `size` ids, compiled once by Kysely (so its SQL is the dialect's). */
-function pageStatement(db: Conn, size: number) {
+/**
+ * The columns of a task row that change without a task write (approvals, starts, expiry,
+ * reviews and appeals move the counts and the status; an admin renames themselves; comments
+ * get used), and the deadline the public list checks: a page reads these fresh every time. Every other column changes only through the
+ * task service, which empties the list cache, so a page may take them from rows read earlier
+ * (task-list-cache.ts TaskRowCache).
+ */
+export type TaskLiveRow = Pick<
+  TaskListRow,
+  | '_id'
+  | 'status'
+  | 'max_completions'
+  | 'reserved'
+  | 'total_completed'
+  | 'updated_at'
+  | 'deleted_at'
+  | 'deadline'
+  | 'creator_name'
+  | 'comments_total'
+  | 'comments_used'
+>;
+
+const LIVE_COLUMNS = [
+  'tasks._id',
+  'tasks.status',
+  'tasks.max_completions',
+  'tasks.reserved',
+  'tasks.total_completed',
+  'tasks.updated_at',
+  'tasks.deleted_at',
+  'tasks.deadline',
+] as const satisfies readonly `tasks.${keyof TaskLiveRow}`[];
+
+/**
+ * The page statement for `size` ids, compiled once by Kysely (so its SQL is the dialect's):
+ * every column (`whole`), or only the live ones.
+ */
+function pageStatement(db: Conn, size: number, whole: boolean) {
   return db
     .selectFrom('tasks')
     .leftJoin('users', 'users._id', 'tasks.created_by')
-    .select(TASK_COLUMNS)
+    .select(whole ? TASK_COLUMNS : LIVE_COLUMNS)
     .select((eb) => [
       'users.name as creator_name',
       eb
@@ -261,8 +297,20 @@ function pageStatement(db: Conn, size: number) {
     .where('tasks._id', 'in', Array<string>(size).fill(''))
     .compile();
 }
-/** Compiled once per engine and page size (the SQL text is the dialect's). */
+/** Compiled once per engine, page size and kind (the SQL text is the dialect's). */
 const pageStatements = new Map<string, ReturnType<typeof pageStatement>>();
+
+async function rowsByIds(db: Conn, ids: readonly string[], size: number, whole: boolean) {
+  const key = `${dialectOf(db)}:${size}:${whole}`;
+  let statement = pageStatements.get(key);
+  if (!statement) {
+    statement = pageStatement(db, size, whole);
+    pageStatements.set(key, statement);
+  }
+  const parameters = ids.slice(0, size);
+  while (parameters.length < size) parameters.push('');
+  return (await db.executeQuery(withParameters(statement, parameters))).rows;
+}
 
 /**
  * The rows of one page, by id, in no particular order: one statement with the creator's name
@@ -271,15 +319,12 @@ const pageStatements = new Map<string, ReturnType<typeof pageStatement>>();
  * always the same prepared statement.
  */
 export async function tasksByIds(db: Conn, ids: readonly string[], size: number): Promise<TaskListRow[]> {
-  const key = `${dialectOf(db)}:${size}`;
-  let statement = pageStatements.get(key);
-  if (!statement) {
-    statement = pageStatement(db, size);
-    pageStatements.set(key, statement);
-  }
-  const parameters = ids.slice(0, size);
-  while (parameters.length < size) parameters.push('');
-  return (await db.executeQuery(withParameters(statement, parameters))).rows;
+  return (await rowsByIds(db, ids, size, true)) as TaskListRow[];
+}
+
+/** The live columns (TaskLiveRow) of one page's tasks, by id, as tasksByIds reads them. */
+export async function liveTasksByIds(db: Conn, ids: readonly string[], size: number): Promise<TaskLiveRow[]> {
+  return (await rowsByIds(db, ids, size, false)) as TaskLiveRow[];
 }
 
 const doneStatements = new Map<string, CompiledQuery<{ task_id: string }>>();

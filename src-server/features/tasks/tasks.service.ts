@@ -27,7 +27,9 @@ import {
   findTask,
   insertTask,
   listTaskIds,
+  liveTasksByIds,
   type TaskFilter,
+  type TaskListRow,
   type TaskRow,
   taskMatches,
   tasksByIds,
@@ -103,7 +105,17 @@ export async function listTasksFor(
       listTaskIds(deps.db, filter, query.sort),
     );
     const page = list.page((query.page - 1) * query.limit, query.limit, hidden);
-    const rows = page.ids.length > 0 ? await tasksByIds(deps.db, page.ids, query.limit) : [];
+    let rows: TaskListRow[] = [];
+    const held = page.ids.length > 0 ? cache.rows.held(page.ids, clock.getTime(), version) : null;
+    if (held) {
+      // the columns only task writes change come from rows read in the last 2 s; the rest fresh
+      const live = await liveTasksByIds(deps.db, page.ids, query.limit);
+      rows = live.map((row) => ({ ...(held.get(row._id) as TaskListRow), ...row }));
+    } else if (page.ids.length > 0) {
+      const generation = cache.rows.generation;
+      rows = await tasksByIds(deps.db, page.ids, query.limit);
+      cache.rows.keep(rows, clock.getTime(), version, generation);
+    }
     return {
       list,
       page,

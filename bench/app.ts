@@ -100,6 +100,8 @@ export interface AppBenchOptions {
   /** Measure the CPU split of each scenario's rounds; given the node pids once they run. */
   cpu?: (nodes: () => number[]) => CpuProbe;
   waits?: WaitSampler;
+  /** Only these scenarios (their keys; 'upload' brings 'start', whose records it uses): `--app-only --only`. */
+  only?: readonly string[];
 }
 
 /** Everything benchApp reads of a seeded folder before its server opens it. */
@@ -265,6 +267,8 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
     const idleRss = sumVm('VmRSS');
     const adminToken = await login(url, ADMIN.email, ADMIN.password);
 
+    const wanted = (key: string) =>
+      !options.only || options.only.includes(key) || (key === 'start' && options.only.includes('upload'));
     const measure = async (
       key: string,
       label: string,
@@ -272,6 +276,7 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
       next: (i: number) => RequestSpec,
       opts: { expect?: number; warm?: boolean; onOk?: (a: Answer, spec: RequestSpec) => void } = {},
     ) => {
+      if (!wanted(key)) return null;
       const expect = opts.expect ?? 200;
       let failures = 0;
       let firstFailure: string | undefined;
@@ -378,6 +383,7 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
     const version = servers.length === 1 ? wrkVersion() : null;
     if (version) {
       const viaWrk = async (key: string, label: string, paths: string[], authorizations?: string[]) => {
+        if (!wanted(key)) return;
         const options = { url, paths, authorizations, connections: 16, durationMs: roundMs };
         const { rounds: _r, ...result } = await wrkRounds(roundCount, warmMs, options);
         wrkScenarios.push({ key, label, concurrency: 16, result });

@@ -9,6 +9,8 @@
 //   --data DIR  seed into DIR (kept)
 //   --seed-only stop after seeding (with --data: prepare a folder for a later run)
 //   --admin-only after seeding, only issue 16's figures (stats, the full export, a bulk approval of 500)
+//   --app-only  after seeding, only the app over HTTP (bench/app.ts), printed; with --only KEYS
+//               (comma-separated scenario keys: taskList, upload, login, ...) only those
 //   --fraud-only after seeding, only issue 17's figures (bench/fraud.ts: the duplicate lookup, the
 //               shared-payout check, their query plans, uploads and withdrawals over HTTP); writes
 //               their own block of BENCHMARKS.md unless --no-write (or --quick without --write)
@@ -466,6 +468,14 @@ async function main(): Promise<void> {
         0,
       );
       log(`${failed} failed requests`);
+      return;
+    }
+    if (flag('--app-only')) {
+      const only = option('--only')?.split(',');
+      const app = await benchApp({ dataDir, scale, quick, only, log: (m) => log(`  ${m}`) });
+      log(
+        `  server RSS after start ${(app.idleRss / MB).toFixed(0)} MB, peak ${(app.peakRss / MB).toFixed(0)} MB`,
+      );
       return;
     }
     if (flag('--fraud-only')) {

@@ -241,10 +241,11 @@ export function taskMatches(row: TaskRow, filter: TaskFilter): boolean {
 
 /**
  * The columns of a task row that change without a task write (approvals, starts, expiry,
- * reviews and appeals move the counts and the status; an admin renames themselves; comments
- * get used), and the deadline the public list checks: a page reads these fresh every time. Every other column changes only through the
- * task service, which empties the list cache, so a page may take them from rows read earlier
- * (task-list-cache.ts TaskRowCache).
+ * reviews and appeals move the counts and the status; comments get used), and the deadline
+ * the public list checks: a page reads these fresh every time. Every other column changes
+ * only through the task service, which empties the list cache, so a page may take them from
+ * rows read in the last 2 s (task-list-cache.ts TaskRowCache); so does the creator's name (an
+ * admin renaming themselves shows on the list within 2 s, like the count).
  */
 export type TaskLiveRow = Pick<
   TaskListRow,
@@ -256,7 +257,6 @@ export type TaskLiveRow = Pick<
   | 'updated_at'
   | 'deleted_at'
   | 'deadline'
-  | 'creator_name'
   | 'comments_total'
   | 'comments_used'
 >;
@@ -272,29 +272,40 @@ const LIVE_COLUMNS = [
   'tasks.deadline',
 ] as const satisfies readonly `tasks.${keyof TaskLiveRow}`[];
 
+/** The counts of a task's comment pool, as two correlated subqueries on its index. */
+const commentCounts = (eb: ExpressionBuilder<DB, 'tasks'>) => [
+  eb
+    .selectFrom('task_comments as c')
+    .select((c) => c.fn.countAll<number>().as('n'))
+    .whereRef('c.task_id', '=', 'tasks._id')
+    .as('comments_total'),
+  eb
+    .selectFrom('task_comments as c')
+    .select((c) => c.fn.count<number>('c.used_by').as('n'))
+    .whereRef('c.task_id', '=', 'tasks._id')
+    .as('comments_used'),
+];
+
 /**
  * The page statement for `size` ids, compiled once by Kysely (so its SQL is the dialect's):
- * every column (`whole`), or only the live ones.
+ * every column with the creator's name (`whole`), or only the live ones.
  */
 function pageStatement(db: Conn, size: number, whole: boolean) {
+  const ids = Array<string>(size).fill('');
+  if (!whole)
+    return db
+      .selectFrom('tasks')
+      .select(LIVE_COLUMNS)
+      .select(commentCounts)
+      .where('tasks._id', 'in', ids)
+      .compile();
   return db
     .selectFrom('tasks')
     .leftJoin('users', 'users._id', 'tasks.created_by')
-    .select(whole ? TASK_COLUMNS : LIVE_COLUMNS)
-    .select((eb) => [
-      'users.name as creator_name',
-      eb
-        .selectFrom('task_comments as c')
-        .select((c) => c.fn.countAll<number>().as('n'))
-        .whereRef('c.task_id', '=', 'tasks._id')
-        .as('comments_total'),
-      eb
-        .selectFrom('task_comments as c')
-        .select((c) => c.fn.count<number>('c.used_by').as('n'))
-        .whereRef('c.task_id', '=', 'tasks._id')
-        .as('comments_used'),
-    ])
-    .where('tasks._id', 'in', Array<string>(size).fill(''))
+    .select(TASK_COLUMNS)
+    .select('users.name as creator_name')
+    .select((eb) => commentCounts(eb as unknown as ExpressionBuilder<DB, 'tasks'>))
+    .where('tasks._id', 'in', ids)
     .compile();
 }
 /** Compiled once per engine, page size and kind (the SQL text is the dialect's). */

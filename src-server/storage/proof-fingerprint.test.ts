@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { screenshot } from '../testing/screenshots';
-import { hammingDistance, proofFingerprint } from './image';
+import { hammingDistance, proofDerivatives, proofFingerprint, sanitizeProof } from './image';
 
 /** Copies of a screenshot as they reach us again: re-encoded, resized, cropped, recoloured. */
 const COPIES: [string, (png: Buffer) => Promise<Buffer>][] = [
@@ -65,4 +65,52 @@ describe('the proof fingerprint (64-bit pHash)', () => {
       expect(ds.filter((d) => d < SAME).length / ds.length).toBeGreaterThanOrEqual(0.95);
     expect(falseMatches / pairs).toBeLessThan(0.01);
   }, 60_000);
+});
+
+describe("an upload's proof pipeline (sanitizeProof: two streaming pipelines, no full-size bitmap)", () => {
+  const allow = { allow: ['png', 'jpeg'] as const };
+
+  it('gives the thumbnail and fingerprints that the backfill makes from the stored bytes', async () => {
+    for (const seed of [3, 4]) {
+      const png = await screenshot(seed);
+      const proof = await sanitizeProof(png, allow);
+      const later = await proofDerivatives(proof.bytes);
+      expect({ hash: later.hash, print: later.print }).toEqual({ hash: proof.hash, print: proof.print });
+      expect(later.thumbnail.equals(proof.thumbnail)).toBe(true);
+      expect(proof.hash).toBe(await proofFingerprint(png));
+    }
+  });
+
+  it('fingerprints an opaque RGBA screenshot as the same pixels without alpha', async () => {
+    const rgb = await screenshot(5);
+    const rgba = await sharp(rgb).ensureAlpha().png().toBuffer();
+    expect((await sharp(rgba).metadata()).channels).toBe(4);
+    const [a, b] = [await sanitizeProof(rgb, allow), await sanitizeProof(rgba, allow)];
+    expect({ hash: b.hash, print: b.print }).toEqual({ hash: a.hash, print: a.print });
+    // the proof itself keeps its alpha channel: only the thumbnail is put on white
+    expect((await sharp(b.bytes).metadata()).channels).toBe(4);
+  });
+
+  it('puts a transparent proof on white for its thumbnail', async () => {
+    const half = await sharp({
+      create: { width: 200, height: 400, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
+    })
+      .composite([
+        {
+          input: { create: { width: 200, height: 200, channels: 4, background: '#204080' } },
+          top: 0,
+          left: 0,
+        },
+      ])
+      .png()
+      .toBuffer();
+    const proof = await sanitizeProof(half, allow);
+    const { data, info } = await sharp(proof.thumbnail).raw().toBuffer({ resolveWithObject: true });
+    expect(info.channels).toBe(3);
+    const at = (x: number, y: number) => [
+      ...data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3),
+    ];
+    expect(Math.min(...at(Math.floor(info.width / 2), info.height - 5))).toBeGreaterThan(245);
+    expect(at(Math.floor(info.width / 2), 5)[2]).toBeGreaterThan(at(Math.floor(info.width / 2), 5)[0] + 50);
+  });
 });

@@ -23,7 +23,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import { awsSdkApart, serverOptions } from './build.mjs';
+import { awsSdkApart, serverNodeFlags, serverOptions } from './build.mjs';
 import { nativeParts, underNodeModules } from './sea/native.mjs';
 import { sharpWasmFiles } from './sea/sharp-wasm.mjs';
 
@@ -128,6 +128,8 @@ const config = {
   output: join(work, 'sea-prep.blob'),
   disableExperimentalSEAWarning: true,
   useCodeCache: true,
+  // the server's Node flags (src-server/node-flags.json), applied by the binary at every start
+  execArgv: serverNodeFlags(),
   assets,
 };
 writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config, null, 2));

@@ -26,6 +26,11 @@ import { writeIcons } from './icons.mjs';
 import { minimumNode } from './node-version.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The Node flags every server process runs with (src-server/node-flags.json; docs/decisions.md). */
+export function serverNodeFlags() {
+  return JSON.parse(readFileSync(join(root, 'src-server/node-flags.json'), 'utf8')).server;
+}
 const dist = join(root, 'dist');
 const stamp = join(dist, '.build-stamp');
 const args = new Set(process.argv.slice(2));
@@ -380,9 +385,13 @@ async function watch() {
   let child = null;
   const restart = () => {
     if (child) child.kill('SIGTERM');
-    child = spawn(process.execPath, ['--enable-source-maps', join(dist, 'server/main.cjs'), 'serve'], {
-      stdio: 'inherit',
-    });
+    child = spawn(
+      process.execPath,
+      ['--enable-source-maps', ...serverNodeFlags(), join(dist, 'server/main.cjs'), 'serve'],
+      {
+        stdio: 'inherit',
+      },
+    );
   };
   const notify = (name, after) => ({
     name,

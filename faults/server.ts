@@ -5,6 +5,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import NODE_FLAGS from '../src-server/node-flags.json';
 
 export const SERVER_ENTRY = resolve('dist/server/main.cjs');
 export const ADMIN = { email: 'admin@faults.test', password: 'admin-pass-1', name: 'Admin' };
@@ -30,7 +31,7 @@ export interface StartOptions {
   /** A fixed port keeps the URL the same across restarts; 0 (any free port) by default. */
   port?: number;
   env?: Record<string, string>;
-  /** The command to run instead of `node dist/server/main.cjs serve` (the single binary). */
+  /** The command to run instead of `node <server flags> dist/server/main.cjs serve` (the single binary). */
   command?: { file: string; args: string[] };
   startTimeoutMs?: number;
 }
@@ -42,7 +43,10 @@ export function freshDataDir(prefix = 'taskreward-faults-'): string {
 /** Starts the server and resolves once it printed "listening on <url>". */
 export async function startServerProcess(options: StartOptions = {}): Promise<ServerProcess> {
   const dataDir = options.dataDir ?? freshDataDir();
-  const command = options.command ?? { file: process.execPath, args: [SERVER_ENTRY, 'serve'] };
+  const command = options.command ?? {
+    file: process.execPath,
+    args: [...NODE_FLAGS.server, SERVER_ENTRY, 'serve'],
+  };
   const child = spawn(command.file, command.args, {
     env: {
       ...process.env,

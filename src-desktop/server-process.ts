@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import NODE_FLAGS from '../src-server/node-flags.json';
 
 /** How to run the TaskReward program: the single binary, or Node with the server bundle. */
 export interface ServerProgram {
@@ -30,7 +31,7 @@ export function resolveServerProgram(options: {
   if (existsSync(binary)) return { command: binary, args: [] };
   return {
     command: options.env.TASKREWARD_NODE || 'node',
-    args: [join(options.appRoot, 'dist', 'server', 'main.cjs')],
+    args: [...NODE_FLAGS.server, join(options.appRoot, 'dist', 'server', 'main.cjs')],
     env: { WEB_DIR: join(options.appRoot, 'dist', 'web') },
   };
 }

@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ServerProcess, startServerProcess } from '../faults/server';
+import NODE_FLAGS from '../src-server/node-flags.json';
+
+// The server's Node flags (src-server/node-flags.json: a young generation of 8 MB, see
+// docs/decisions.md "Images on sharp") hold for every way it is started: npm start, npm run dev,
+// the single binary (its SEA execArgv, build/binary.mjs), the desktop shell's development
+// fallback, and the server the benchmarks and fault suites run.
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const read = (file: string) => readFileSync(join(root, file), 'utf8');
+
+describe("the server's Node flags", () => {
+  it('are a young generation of 8 MB, named once', () => {
+    expect(NODE_FLAGS.server).toEqual(['--max-semi-space-size=8']);
+  });
+
+  it('are on the command of npm start, before the server', () => {
+    const start: string = JSON.parse(read('package.json')).scripts.start;
+    const command = start.slice(start.indexOf('exec node'));
+    for (const flag of NODE_FLAGS.server) {
+      expect(command).toContain(` ${flag} `);
+      expect(command.indexOf(flag)).toBeLessThan(command.indexOf('dist/server/main.cjs'));
+    }
+  });
+
+  it('are given to the single binary and to the development server by the build scripts', () => {
+    expect(read('build/binary.mjs')).toMatch(/execArgv: serverNodeFlags\(\)/);
+    expect(read('build/build.mjs')).toMatch(/'--enable-source-maps', \.\.\.serverNodeFlags\(\)/);
+  });
+
+  describe('on the server the benchmarks and fault suites start', () => {
+    let server: ServerProcess;
+    beforeAll(async () => {
+      server = await startServerProcess();
+    }, 30_000);
+    afterAll(() => server?.stop());
+
+    it('are on its command line', () => {
+      const argv = readFileSync(`/proc/${server.pid}/cmdline`, 'utf8').split('\0');
+      for (const flag of NODE_FLAGS.server) expect(argv).toContain(flag);
+    });
+  });
+});

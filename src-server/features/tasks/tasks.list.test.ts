@@ -222,3 +222,37 @@ describe('GET /api/tasks/{id}', () => {
     expect((await t.call('GET', `/api/tasks/${ids.A}`, { token: 'broken' })).status).toBe(401);
   });
 });
+
+describe('GET /api/tasks: the reply the list writes itself', () => {
+  it("gives each task as its own DTO, the detail's, on the first read and on a read of held rows", async () => {
+    // comments, an owner, counts: every kind of field the list writes
+    await t.call('PUT', `/api/tasks/${ids.C}`, {
+      token: adminToken,
+      body: { automaticComments: ['Süper', 'Çok iyi "oyun"\n<b>5/5</b>'], steps: ['İndir', 'Oyna'] },
+    });
+    await patchTask(t, ids.D, {
+      reserved: 3,
+      total_completed: 2,
+      task_link: 'https://example.com/ş?q=1&x=2',
+    });
+    for (const [token, viewer] of [
+      [undefined, 'visitor'],
+      [userToken, 'user'],
+    ] as const) {
+      for (const round of ['first', 'held']) {
+        const res = await t.call('GET', '/api/tasks', { token });
+        expect(res.headers.get('content-type'), `${viewer} ${round}`).toMatch(/^application\/json/);
+        const items = res.body.data.items as Record<string, unknown>[];
+        expect(items.length).toBeGreaterThan(3);
+        for (const item of items) {
+          const detail = await t.call('GET', `/api/tasks/${item._id}`, { token });
+          const { userTask: _ignored, ...dto } = detail.body.data as Record<string, unknown>;
+          expect(item, `${viewer} ${round} ${String(item.title)}`).toEqual(dto);
+        }
+      }
+    }
+    const c = (await list('?category=game')).items[0];
+    expect(c.steps).toEqual(['İndir', 'Oyna']);
+    expect(c.commentStats).toEqual({ total: 2, used: 0, remaining: 2 });
+  });
+});

@@ -24,18 +24,19 @@ export interface TaskView {
   userTask?: UserTaskDto | null;
 }
 
-/** The API shape of a task: camelCase, reward in TL, comment texts only when given. */
-export function toTaskDto(row: TaskRow, view: TaskView): TaskDto {
-  const dto: TaskDto = {
+/**
+ * The fields of a task's API shape that only a task write changes (tasks.repository.ts
+ * TaskLiveRow says which columns change without one): the list serializes them once per row
+ * it holds.
+ */
+export function taskFixedFields(row: TaskRow) {
+  return {
     _id: row._id,
     title: row.title,
     description: row.description,
     category: row.category as Category,
     reward: kurusToTl(row.reward),
-    deadline: row.deadline,
     difficulty: row.difficulty as Difficulty,
-    status: row.status as TaskStatus,
-    maxCompletions: row.max_completions,
     requiredProof: row.required_proof as ProofType,
     taskLink: row.task_link,
     isFeatured: row.is_featured === 1,
@@ -44,18 +45,39 @@ export function toTaskDto(row: TaskRow, view: TaskView): TaskDto {
     estimatedTime: row.estimated_time,
     timeLimitMinutes: row.time_limit_minutes,
     rating: row.rating,
+    createdAt: row.created_at,
+    createdBy: row.creator_name,
+  } satisfies Partial<TaskDto>;
+}
+
+/** The fields that change without a task write, and the viewer's own (isOwner). */
+export function taskLiveFields(
+  row: Pick<
+    TaskRow,
+    'deadline' | 'status' | 'max_completions' | 'total_completed' | 'reserved' | 'updated_at'
+  >,
+  createdBy: string | null,
+  view: Pick<TaskView, 'viewerId' | 'counts'>,
+) {
+  return {
+    deadline: row.deadline,
+    status: row.status as TaskStatus,
+    maxCompletions: row.max_completions,
     totalCompleted: row.total_completed,
     remainingSlots: Math.max(0, row.max_completions - row.reserved),
-    createdAt: row.created_at,
     updatedAt: row.updated_at,
-    createdBy: row.creator_name,
-    isOwner: view.viewerId !== undefined && row.created_by === view.viewerId,
+    isOwner: view.viewerId !== undefined && createdBy === view.viewerId,
     commentStats: {
       total: view.counts.total,
       used: view.counts.used,
       remaining: view.counts.total - view.counts.used,
     },
-  };
+  } satisfies Partial<TaskDto>;
+}
+
+/** The API shape of a task: camelCase, reward in TL, comment texts only when given. */
+export function toTaskDto(row: TaskRow, view: TaskView): TaskDto {
+  const dto: TaskDto = { ...taskFixedFields(row), ...taskLiveFields(row, row.created_by, view) };
   if (view.comments) {
     dto.minSeconds = row.min_seconds;
     dto.minSecondsInForce = row.min_seconds ?? derivedMinSeconds(row.estimated_time);

@@ -220,16 +220,24 @@ export async function listTaskIds(db: Conn, filter: TaskFilter, sort: TaskSort):
 export type TaskListRow = TaskRow & { comments_total: number | null; comments_used: number | null };
 
 /**
- * Whether a row read by id still matches the filter's columns, as whereFilter says without
+ * Whether a row read by id still matches the filter's columns (its live columns from `live`
+ * when they were read apart: TaskLiveRow), as whereFilter says without
  * the search (a test holds the two to the same answers). The page's ids may be up to two
  * seconds old; the text of a task only changes through the task service, which empties the
  * list cache, so the search needs no second look.
  */
-export function taskMatches(row: TaskRow, filter: TaskFilter): boolean {
-  if (row.deleted_at !== null) return false;
-  if (filter.publicOnly && (row.status !== 'active' || (row.deadline !== null && row.deadline <= filter.now)))
+export function taskMatches(
+  row: TaskRow,
+  filter: TaskFilter,
+  live: Pick<TaskRow, 'deleted_at' | 'status' | 'deadline'> = row,
+): boolean {
+  if (live.deleted_at !== null) return false;
+  if (
+    filter.publicOnly &&
+    (live.status !== 'active' || (live.deadline !== null && live.deadline <= filter.now))
+  )
     return false;
-  if (filter.status && row.status !== filter.status) return false;
+  if (filter.status && live.status !== filter.status) return false;
   if (filter.category && row.category !== filter.category) return false;
   if (filter.difficulty && row.difficulty !== filter.difficulty) return false;
   if (filter.rewardRange) {

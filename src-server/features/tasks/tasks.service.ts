@@ -21,7 +21,7 @@ import { countComments, listComments, replaceUnusedComments } from './task-comme
 import { endRecordsOfTask } from './task-expiry';
 import { taskListCache } from './task-list-cache';
 import { bumpTaskListVersion, readTaskListVersion } from './task-list-version';
-import { toTaskDto, toUserTaskDto } from './tasks.mapper';
+import { taskFixedFields, taskLiveFields, toTaskDto, toUserTaskDto } from './tasks.mapper';
 import {
   doneTaskIds,
   findTask,
@@ -30,6 +30,7 @@ import {
   liveTasksByIds,
   type TaskFilter,
   type TaskListRow,
+  type TaskLiveRow,
   type TaskRow,
   taskMatches,
   tasksByIds,
@@ -65,14 +66,16 @@ async function present(deps: Deps, row: TaskRow, viewer: UserRow | undefined, wi
  * The task list. Admins with `all=1` or a status filter see every live task; everyone else
  * sees active tasks within their deadline, minus the ones they are done with (paid, or a proof pending). The ids of
  * a filter and sort come from the list cache (up to 2 s old, task-list-cache.ts); the page's
- * rows are read fresh by id. A page that finds one of its tasks no longer matching reads the
- * list again, so the count never promises tasks that the pages no longer hold.
+ * rows are read by id, only their live columns when the rows were read in the last 2 s. A
+ * page that finds one of its tasks no longer matching reads the list again, so the count never
+ * promises tasks that the pages no longer hold. The reply is JSON text: each row's fixed part
+ * (tasks.mapper.ts taskFixedFields) is serialized once while the row is held.
  */
-export async function listTasksFor(
+export async function listTasksJson(
   deps: Deps & Pick<AppDeps, 'config'>,
   viewer: UserRow | undefined,
   query: TaskListQuery,
-) {
+): Promise<string> {
   const adminView = isAdmin(viewer) && (query.all || query.status !== undefined);
   const clock = deps.clock();
   const q = query.q ? foldSearch(query.q) : '';
@@ -105,22 +108,23 @@ export async function listTasksFor(
       listTaskIds(deps.db, filter, query.sort),
     );
     const page = list.page((query.page - 1) * query.limit, query.limit, hidden);
-    let rows: TaskListRow[] = [];
+    let rows: { fixed: TaskListRow; live: TaskLiveRow }[] = [];
     const held = page.ids.length > 0 ? cache.rows.held(page.ids, clock.getTime(), version) : null;
     if (held) {
       // the columns only task writes change come from rows read in the last 2 s; the rest fresh
       const live = await liveTasksByIds(deps.db, page.ids, query.limit);
-      rows = live.map((row) => ({ ...(held.get(row._id) as TaskListRow), ...row }));
+      rows = live.map((row) => ({ fixed: held.get(row._id) as TaskListRow, live: row }));
     } else if (page.ids.length > 0) {
       const generation = cache.rows.generation;
-      rows = await tasksByIds(deps.db, page.ids, query.limit);
-      cache.rows.keep(rows, clock.getTime(), version, generation);
+      const whole = await tasksByIds(deps.db, page.ids, query.limit);
+      cache.rows.keep(whole, clock.getTime(), version, generation);
+      rows = whole.map((row) => ({ fixed: row, live: row }));
     }
     return {
       list,
       page,
       rows,
-      stale: rows.length < page.ids.length || rows.some((row) => !taskMatches(row, filter)),
+      stale: rows.length < page.ids.length || rows.some((r) => !taskMatches(r.fixed, filter, r.live)),
     };
   };
   let got = await read();
@@ -129,21 +133,35 @@ export async function listTasksFor(
     got = await read();
   }
   const { page, rows } = got;
-  const byId = new Map(rows.map((row) => [row._id, row]));
-  const items: TaskDto[] = [];
+  const byId = new Map(rows.map((r) => [r.live._id, r]));
+  const items: string[] = [];
   for (const id of page.ids) {
     const row = byId.get(id);
-    if (!row || !taskMatches(row, filter)) continue;
-    const counts = { total: Number(row.comments_total ?? 0), used: Number(row.comments_used ?? 0) };
-    items.push(toTaskDto(row, { viewerId: viewer?._id, counts }));
+    if (!row || !taskMatches(row.fixed, filter, row.live)) continue;
+    const counts = { total: Number(row.live.comments_total ?? 0), used: Number(row.live.comments_used ?? 0) };
+    const live = JSON.stringify(
+      taskLiveFields(row.live, row.fixed.created_by, { viewerId: viewer?._id, counts }),
+    );
+    items.push(`{${fixedJson(row.fixed)},${live.slice(1)}`);
   }
-  return {
-    items,
+  const rest = JSON.stringify({
     total: page.total,
     page: query.page,
     limit: query.limit,
     pages: Math.ceil(page.total / query.limit),
-  } satisfies Page<TaskDto>;
+  } satisfies Omit<Page<TaskDto>, 'items'>);
+  return `{"success":true,"data":{"items":[${items.join(',')}],${rest.slice(1)}}`;
+}
+
+/** A row's fixed fields as JSON text without its braces, made once per row object. */
+const fixedTexts = new WeakMap<TaskListRow, string>();
+function fixedJson(row: TaskListRow): string {
+  let text = fixedTexts.get(row);
+  if (text === undefined) {
+    text = JSON.stringify(taskFixedFields(row)).slice(1, -1);
+    fixedTexts.set(row, text);
+  }
+  return text;
 }
 
 /**

@@ -153,7 +153,7 @@ export class TaskRowCache<Row extends { _id: string }> {
 export class TaskListCache {
   private readonly browse = new Lru(LIMITS.browse);
   private readonly search = new Lru(LIMITS.search);
-  /** the rows of the pages (filled and read by tasks.service.ts listTasksFor) */
+  /** the rows of the pages (filled and read by tasks.service.ts listTasksJson) */
   readonly rows = new TaskRowCache<TaskListRow>();
 
   /**

@@ -8,7 +8,8 @@ import { type AppError, fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
 import { type ImageUpload, receiveImageForm, sanitizeReceivedProof } from '../../http/image-upload';
 import { check } from '../../http/validate';
-import { fileStoreFor } from '../../storage/file-store';
+import { type FileStore, fileStoreFor } from '../../storage/file-store';
+import type { ProofPrints, SanitizedImage } from '../../storage/image';
 import { proofLookupColumns } from '../fraud/fingerprint-bands';
 import { insertFlag } from '../fraud/fraud.repository';
 import { duplicateProofFlag, findDuplicateProofs, tooFastFlag } from '../fraud/signals';
@@ -95,17 +96,31 @@ export async function submitProof(
   if (proofType === 'screenshot' && !upload.file) throw fail.invalid('proof_required', 'proofImage');
 
   const store = fileStoreFor(deps.config);
-  const stored = proofType === 'screenshot' ? await storeProofImage(deps, upload) : null;
-  const id = newId();
-  // the fraud signals (issue 17), read before the transaction: flags, never a refusal
-  const duplicates = stored
-    ? await findDuplicateProofs(deps.db, {
+  let stored: Awaited<ReturnType<typeof storeProofFiles>> | null = null;
+  let duplicates: Awaited<ReturnType<typeof findDuplicateProofs>> = null;
+  if (proofType === 'screenshot') {
+    const image = await sanitizeReceivedProof(upload, PROOF_FORMATS, 'proofImage');
+    // the proof's files go to the store (written and fsynced off the event loop) while the fraud
+    // signals (issue 17) are read, before the transaction: flags, never a refusal
+    const [files, found] = await Promise.allSettled([
+      storeProofFiles(store, image),
+      findDuplicateProofs(deps.db, {
         userId: user._id,
         taskId: task._id,
-        hash: stored.hash,
-        print: stored.print,
-      })
-    : null;
+        hash: image.hash,
+        print: image.print,
+      }),
+    ]);
+    if (files.status === 'rejected') throw files.reason;
+    if (found.status === 'rejected') {
+      await store.remove('proofs', files.value.name);
+      await store.remove('proofs', files.value.thumb);
+      throw found.reason;
+    }
+    stored = files.value;
+    duplicates = found.value;
+  }
+  const id = newId();
   try {
     await deps.db.transaction().execute(async (trx) => {
       const now = nowIso(deps.clock);
@@ -172,10 +187,11 @@ export async function submitProof(
   });
 }
 
-/** The upload's image sanitized (in the fair queue) and stored durably with its thumbnail. */
-async function storeProofImage(deps: Deps, upload: ImageUpload) {
-  const image = await sanitizeReceivedProof(upload, PROOF_FORMATS, 'proofImage');
-  const store = fileStoreFor(deps.config);
+/** A sanitized proof stored durably with its thumbnail (both or neither). */
+async function storeProofFiles(
+  store: FileStore,
+  image: SanitizedImage & { thumbnail: Buffer } & ProofPrints,
+) {
   const name = await store.save('proofs', image.bytes, image.contentType);
   try {
     const thumb = await store.save('proofs', image.thumbnail, 'image/webp');

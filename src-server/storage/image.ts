@@ -140,6 +140,12 @@ function smallOf(bytes: Uint8Array, image: Sharp = sharp(bytes, { limitInputPixe
   return shrink(image.flatten({ background: '#ffffff' }));
 }
 
+/** The thumbnail and both fingerprints of the thumbnail-sized pixels. */
+async function derivativesOf(small: Raw): Promise<{ thumbnail: Buffer } & ProofPrints> {
+  const [thumbnail, prints] = await Promise.all([thumbnailOf(small), fingerprintOf(small)]);
+  return { thumbnail, ...prints };
+}
+
 /** A WebP of the image on white, THUMBNAIL_SIZE on its long side (never enlarged). */
 export async function proofThumbnail(bytes: Uint8Array): Promise<Buffer> {
   return thumbnailOf(await smallOf(bytes));
@@ -156,9 +162,7 @@ function thumbnailOf(small: Raw): Promise<Buffer> {
  */
 export async function proofDerivatives(bytes: Uint8Array): Promise<{ thumbnail: Buffer } & ProofPrints> {
   try {
-    const small = await smallOf(bytes);
-    const [thumbnail, prints] = await Promise.all([thumbnailOf(small), fingerprintOf(small)]);
-    return { thumbnail, ...prints };
+    return await derivativesOf(await smallOf(bytes));
   } catch (err) {
     if (err instanceof ImageError) throw err;
     throw new ImageError('unreadable');
@@ -193,15 +197,13 @@ export async function sanitizeProof(
       encoded.toBuffer({ resolveWithObject: true }),
       smallOf(bytes, input(bytes, maxPixels)),
     ]);
-    const [thumbnail, prints] = await Promise.all([thumbnailOf(small), fingerprintOf(small)]);
     return {
+      ...(await derivativesOf(small)),
       bytes: out.data,
       contentType: format === 'png' ? 'image/png' : 'image/jpeg',
       width: out.info.width,
       height: out.info.height,
       format,
-      thumbnail,
-      ...prints,
     };
   } catch (err) {
     if (err instanceof ImageError) throw err;

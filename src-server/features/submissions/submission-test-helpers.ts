@@ -1,7 +1,9 @@
 // Test-only helpers for the submission and file tests (never imported by the server).
 import { randomBytes } from 'node:crypto';
 import { fileStoreFor } from '../../storage/file-store';
+import { makeUser } from '../../testing/factories';
 import type { TestApp } from '../../testing/test-app';
+import { createTask } from '../tasks/task-test-helpers';
 
 export interface Part {
   name: string;
@@ -63,4 +65,14 @@ export function submit(
 export async function onDisk(t: TestApp) {
   const store = fileStoreFor(t.deps.config);
   return { proofs: await store.list('proofs'), temp: await store.listTemp() };
+}
+
+/** A new user who started a new task (made by `adminToken`'s admin): ready to send a proof. */
+export async function startedTask(t: TestApp, adminToken: string, overrides: Record<string, unknown> = {}) {
+  const taskId = await createTask(t, adminToken, overrides);
+  const user = await makeUser(t.deps.db);
+  const token = await t.tokenFor(user);
+  const res = await t.call('POST', `/api/tasks/${taskId}/start`, { token });
+  if (res.status !== 201) throw new Error(JSON.stringify(res.body));
+  return { user, token, taskId };
 }

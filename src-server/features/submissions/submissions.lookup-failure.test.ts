@@ -3,8 +3,7 @@ import { DatabaseBusyError } from '../../db/database';
 import { pngFile } from '../../storage/image-fixtures';
 import { makeUser } from '../../testing/factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
-import { createTask } from '../tasks/task-test-helpers';
-import { onDisk, submit } from './submission-test-helpers';
+import { onDisk, startedTask, submit } from './submission-test-helpers';
 
 // The duplicate lookup (issue 17) runs while the proof's files are written: when it fails (the
 // database busy past its timeout), the upload is refused and both files are removed at once, not
@@ -29,10 +28,7 @@ afterAll(() => t.dispose());
 
 describe('POST /api/submissions when the duplicate lookup fails', () => {
   it('answers 503, keeps no file and no row, and takes the same proof once the lookup works', async () => {
-    const taskId = await createTask(t, adminToken);
-    const user = await makeUser(t.deps.db);
-    const token = await t.tokenFor(user);
-    expect((await t.call('POST', `/api/tasks/${taskId}/start`, { token })).status).toBe(201);
+    const { user, token, taskId } = await startedTask(t, adminToken);
     const before = await onDisk(t);
     failing.on = true;
     try {

@@ -113,8 +113,7 @@ export async function submitProof(
     ]);
     if (files.status === 'rejected') throw files.reason;
     if (found.status === 'rejected') {
-      await store.remove('proofs', files.value.name);
-      await store.remove('proofs', files.value.thumb);
+      await removeProofFiles(store, files.value);
       throw found.reason;
     }
     stored = files.value;
@@ -172,10 +171,7 @@ export async function submitProof(
       if (tooFast) await insertFlag(trx, tooFast);
     });
   } catch (err) {
-    if (stored) {
-      await store.remove('proofs', stored.name);
-      await store.remove('proofs', stored.thumb);
-    }
+    if (stored) await removeProofFiles(store, stored);
     if (isUniqueViolation(err)) throw fail.conflict('submission_pending');
     throw err;
   }
@@ -185,6 +181,12 @@ export async function submitProof(
     now: deps.clock(),
     autoApproveDays,
   });
+}
+
+/** The proof and thumbnail files of an upload that did not become a submission. */
+async function removeProofFiles(store: FileStore, files: { name: string; thumb: string }) {
+  await store.remove('proofs', files.name);
+  await store.remove('proofs', files.thumb);
 }
 
 /** A sanitized proof stored durably with its thumbnail (both or neither). */

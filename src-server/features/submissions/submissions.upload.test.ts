@@ -11,8 +11,7 @@ import { proofFingerprint } from '../../storage/image';
 import { contains, GIF_FILE, jpegWithExif, pngFile, SVG_FILE } from '../../storage/image-fixtures';
 import { makeUser } from '../../testing/factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
-import { createTask } from '../tasks/task-test-helpers';
-import { multipart, onDisk, submit } from './submission-test-helpers';
+import { multipart, onDisk, startedTask, submit } from './submission-test-helpers';
 
 let t: TestApp;
 let adminToken: string;
@@ -23,13 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.dispose());
 
-async function started() {
-  const taskId = await createTask(t, adminToken);
-  const user = await makeUser(t.deps.db);
-  const token = await t.tokenFor(user);
-  await t.call('POST', `/api/tasks/${taskId}/start`, { token });
-  return { user, token, taskId };
-}
+const started = () => startedTask(t, adminToken);
 async function storedBytes(submissionId: string) {
   const row = await t.deps.db
     .selectFrom('submissions')

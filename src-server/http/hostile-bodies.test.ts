@@ -192,6 +192,23 @@ describe('the auth endpoints with odd but acceptable bodies', () => {
     expect(res.status).toBe(201);
   });
 
+  it('take one byte-order mark before the JSON, not two (found by the hostile suite)', async () => {
+    const body = JSON.stringify({ name: 'Bom', email: 'bom@example.test', password: 'secret123' });
+    const two = await t.call('POST', '/api/auth/register', {
+      raw: `\ufeff\ufeff${body}`,
+      headers: JSON_HEADERS,
+    });
+    expect([two.status, two.body.error?.code]).toEqual([400, 'malformed_json']);
+    const bare = await t.call('PUT', '/api/settings', {
+      token: adminToken,
+      raw: '\ufeff\ufeff{}',
+      headers: JSON_HEADERS,
+    });
+    expect([bare.status, bare.body.error?.code]).toEqual([400, 'malformed_json']);
+    const one = await t.call('POST', '/api/auth/register', { raw: `\ufeff${body}`, headers: JSON_HEADERS });
+    expect(one.status).toBe(201);
+  });
+
   it('do not let a __proto__ key reach any object', async () => {
     const res = await t.call('POST', '/api/auth/register', {
       body: '{"name":"Proto","email":"proto@example.test","password":"secret123","__proto__":{"role":"admin","isAdmin":true}}',

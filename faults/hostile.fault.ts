@@ -230,12 +230,16 @@ describe('hostile input', () => {
     const bigUpload = (o: Outcome) =>
       bytes(o) > 5_242_880 || (bytes(o) > 1_048_576 && /EPIPE|ECONNRESET/.test(String(o.error)));
     const cutUploads = outcomes.filter((o) => o.error && bigUpload(o));
-    const failures = outcomes.filter((o) => o.error && !bigUpload(o));
     // path and headers beyond Node's 16 KB header limit: its parser answers 431, before the app
     const overHeaderLimit = (o: Outcome) =>
       o.req.path.length +
         Object.entries(o.req.headers).reduce((a, [k, v]) => a + k.length + v.length + 4, 0) >
       15_000;
+    // such a HEAD: Node's parser sends its 431 and closes while the client is still writing the
+    // request, and Node's client reports the close instead (seed 1096517214); the app never ran
+    const headCutByParser = (o: Outcome) =>
+      o.req.method === 'HEAD' && overHeaderLimit(o) && /HPE_CLOSED_CONNECTION/.test(String(o.error));
+    const failures = outcomes.filter((o) => o.error && !bigUpload(o) && !headCutByParser(o));
     const successes = outcomes.filter(
       (o) => o.status >= 200 && o.status < 300 && o.req.refusedBy !== 'read-only',
     );

@@ -2,15 +2,20 @@
 // admins only, the flagged filters, the linked accounts, and dismissing (audited, once).
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_FLAG_RELATED } from '../../contract/fraud';
 import type { UserRow } from '../../http/env';
+import { proofPrints } from '../../storage/image';
 import { makeUser, TEST_PASSWORD } from '../../testing/factories';
 import { burst, fund, makeIban } from '../../testing/money-factories';
 import { screenshot } from '../../testing/screenshots';
 import { createTestApp, type TestApp } from '../../testing/test-app';
-import { submit } from '../submissions/submission-test-helpers';
+import { startedTask, submit } from '../submissions/submission-test-helpers';
+import { insertSubmission } from '../submissions/submissions.repository';
 import { createTask, settleLatest } from '../tasks/task-test-helpers';
+import { proofLookupColumns } from './fingerprint-bands';
 import { checkFlags } from './flag-doctor';
 import { insertFlag } from './fraud.repository';
+import { findDuplicateProofs, MAX_CLOSE_CANDIDATES } from './signals';
 
 let t: TestApp;
 let admin: UserRow;
@@ -97,6 +102,68 @@ describe('duplicate proof', () => {
     expect((await adminSubmission(again.body.data._id)).flags).toEqual([]);
     const other = await startAndSend((await worker()).token, await quickTask(), await screenshot(104));
     expect((await adminSubmission(other)).flags).toEqual([]);
+  });
+
+  it('reads a bounded number of the copies a picture already has, and still names the nearest', async () => {
+    // 1,200 earlier (rejected) proofs of one picture: a campaign's screenshot sent again and again
+    const png = await screenshot(105);
+    const prints = await proofPrints(png);
+    const earlier = await startedTask(t, adminToken, { minSeconds: 0 });
+    const record = await t.deps.db
+      .selectFrom('user_tasks')
+      .select('_id')
+      .where('user_id', '=', earlier.user._id)
+      .where('task_id', '=', earlier.taskId)
+      .executeTakeFirstOrThrow();
+    const at = new Date().toISOString();
+    await t.deps.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < 1200; i++) {
+        await insertSubmission(trx, {
+          _id: `copy-of-105-${String(i).padStart(4, '0')}`,
+          user_task_id: record._id,
+          user_id: earlier.user._id,
+          task_id: earlier.taskId,
+          status: 'rejected',
+          reward: 100,
+          proof_type: 'screenshot',
+          proof_hash: prints.hash,
+          ...proofLookupColumns(prints),
+          created_at: at,
+          updated_at: at,
+        });
+      }
+    });
+    // the lookup alone, with the longest list of values any of its statements binds
+    let longest = 0;
+    const listLength = (node: unknown): number => {
+      if (!node || typeof node !== 'object') return 0;
+      const { kind, values } = node as { kind?: string; values?: unknown[] };
+      const own = kind === 'PrimitiveValueListNode' || kind === 'ValueListNode' ? (values?.length ?? 0) : 0;
+      return Math.max(own, ...Object.values(node).map(listLength));
+    };
+    const watched = t.deps.db.withPlugin({
+      transformQuery: ({ node }) => {
+        longest = Math.max(longest, listLength(node));
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    });
+    const other = await worker();
+    const found = await findDuplicateProofs(watched, {
+      userId: other.user._id,
+      taskId: 'another task',
+      ...prints,
+    });
+    expect(found?.ids).toHaveLength(MAX_FLAG_RELATED);
+    expect(found?.others).toBe(MAX_FLAG_RELATED);
+    expect(longest).toBeGreaterThan(100); // the band lookups' 137 values
+    expect(longest).toBeLessThanOrEqual(MAX_CLOSE_CANDIDATES);
+    // and the upload itself: accepted, flagged with ten of them
+    const id = await startAndSend(other.token, await quickTask(), png);
+    const [flag] = (await adminSubmission(id)).flags;
+    expect(flag.related).toHaveLength(MAX_FLAG_RELATED);
+    for (const related of flag.related) expect(related).toMatch(/^copy-of-105-/);
+    expect(flag.messages.en).toBe('The screenshot matches 10 earlier proofs (10 by other accounts)');
   });
 
   it('is shown to admins only: the worker never sees a flags field', async () => {

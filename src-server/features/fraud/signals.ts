@@ -31,19 +31,30 @@ export interface DuplicateMatch {
  * rejection is not a duplicate). Nearest first, at most MAX_FLAG_RELATED. Read before the
  * submission's transaction: the lookup takes no write lock.
  */
+/**
+ * At most this many of the candidates within DUPLICATE_HASH_BITS, nearest first, are read for
+ * their prints and owners: a picture thousands of proofs share (a campaign's screenshot sent
+ * again and again) costs one bounded read, not one that grows with every copy (the four bands
+ * can bring up to 80,000 candidates, past what either engine binds in one statement), and the
+ * flag names MAX_FLAG_RELATED of them anyway.
+ */
+export const MAX_CLOSE_CANDIDATES = 500;
+
 export async function findDuplicateProofs(
   db: Conn,
   proof: { userId: string; taskId: string; hash: string; print: string },
 ): Promise<DuplicateMatch | null> {
   // the band lookup returns every proof sharing a band within two bits: most are far on the
-  // whole hash (measured from the index alone), and only the close ones are read further
-  const near = (await proofCandidates(db, proof.hash)).filter(
-    (c) => hammingDistance(proof.hash, c.proof_hash) <= DUPLICATE_HASH_BITS,
-  );
+  // whole hash (measured from the index alone), and only the nearest close ones are read further
+  const near = (await proofCandidates(db, proof.hash))
+    .map((c) => ({ id: c._id, bits: hammingDistance(proof.hash, c.proof_hash) }))
+    .filter((c) => c.bits <= DUPLICATE_HASH_BITS)
+    .sort((a, b) => a.bits - b.bits)
+    .slice(0, MAX_CLOSE_CANDIDATES);
   const close = (
     await closeProofs(
       db,
-      near.map((c) => c._id),
+      near.map((c) => c.id),
     )
   ).filter((c) => c.user_id !== proof.userId || c.task_id !== proof.taskId);
   if (close.length === 0) return null;

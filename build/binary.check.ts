@@ -7,6 +7,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readFileSync,
   readdirSync,
   rmSync,
   writeFileSync,
@@ -15,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MALLOC_TUNABLE } from '../src-server/cli/malloc-tunables';
 import { pngFile } from '../src-server/storage/image-fixtures';
 import { startS3Server } from '../src-server/testing/s3-server';
 
@@ -136,6 +138,18 @@ describe.runIf(present)('the single binary in an empty folder', () => {
     ).toBe(0);
     const server = await serveOn('data');
     try {
+      // it started itself again with glibc's malloc tuned, as the same process, its arguments
+      // once (its Node flags come from inside it: src-server/cli/malloc-tunables.ts)
+      const pid = server.child.pid;
+      expect(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')).toContain(
+        `GLIBC_TUNABLES=${MALLOC_TUNABLE}`,
+      );
+      expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean)).toEqual([
+        exe,
+        'serve',
+        '--data',
+        'data',
+      ]);
       const page = await fetch(`${server.url}/`);
       const html = await page.text();
       expect([page.status, html]).toEqual([200, expect.stringContaining('<div id="root">')]);

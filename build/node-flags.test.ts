@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServerProcess, startServerProcess } from '../faults/server';
+import { MALLOC_TUNABLE } from '../src-server/cli/malloc-tunables';
 import NODE_FLAGS from '../src-server/node-flags.json';
 
 // The server's Node flags (src-server/node-flags.json: a young generation of at most 32 MB, see
@@ -38,9 +39,15 @@ describe("the server's Node flags", () => {
     }, 30_000);
     afterAll(() => server?.stop());
 
-    it('are on its command line', () => {
+    it('are on its command line, once', () => {
       const argv = readFileSync(`/proc/${server.pid}/cmdline`, 'utf8').split('\0');
-      for (const flag of NODE_FLAGS.server) expect(argv).toContain(flag);
+      for (const flag of NODE_FLAGS.server) expect(argv.filter((a) => a === flag)).toEqual([flag]);
+    });
+
+    it("runs with glibc's malloc tuned, as the process that was started (src-server/cli/malloc-tunables.ts)", () => {
+      const environ = readFileSync(`/proc/${server.pid}/environ`, 'utf8').split('\0');
+      expect(environ).toContain(`GLIBC_TUNABLES=${MALLOC_TUNABLE}`);
+      expect(readFileSync(`/proc/${server.pid}/cmdline`, 'utf8').split('\0')).toContain('serve');
     });
   });
 });

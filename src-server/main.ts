@@ -1,3 +1,4 @@
+import './cli/tuned';
 import { runCli } from './cli';
 
 runCli(process.argv.slice(2)).then(

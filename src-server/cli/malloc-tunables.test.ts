@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { MALLOC_TUNABLE, type ProcessFacts, tunedStart } from './malloc-tunables';
+
+const node: ProcessFacts = {
+  platform: 'linux',
+  env: { PATH: '/usr/bin', DATA_DIR: '/srv/data' },
+  execPath: '/opt/node/bin/node',
+  execArgv: ['--max-semi-space-size=16', '--enable-source-maps'],
+  argv: ['/opt/node/bin/node', '/app/dist/server/main.cjs', 'serve', '--port', '8080'],
+  singleBinary: false,
+  electron: false,
+  canExec: true,
+};
+
+describe("the server's start with glibc's malloc tuned", () => {
+  it('starts Node again with the same flags, script and arguments, and the tunable added', () => {
+    expect(tunedStart(node)).toEqual({
+      file: '/opt/node/bin/node',
+      args: [
+        '/opt/node/bin/node',
+        '--max-semi-space-size=16',
+        '--enable-source-maps',
+        '/app/dist/server/main.cjs',
+        'serve',
+        '--port',
+        '8080',
+      ],
+      env: { PATH: '/usr/bin', DATA_DIR: '/srv/data', GLIBC_TUNABLES: MALLOC_TUNABLE },
+    });
+  });
+
+  it('starts the single binary again with its own arguments only (its flags are inside it)', () => {
+    const start = tunedStart({
+      ...node,
+      execPath: '/usr/local/bin/taskreward',
+      execArgv: ['--max-semi-space-size=16'],
+      argv: ['/usr/local/bin/taskreward', '/usr/local/bin/taskreward', '--data', '/srv/data'],
+      singleBinary: true,
+    });
+    expect(start?.args).toEqual(['/usr/local/bin/taskreward', '--data', '/srv/data']);
+    expect(start?.file).toBe('/usr/local/bin/taskreward');
+  });
+
+  it("adds to the operator's own tunables, and leaves their own mmap threshold alone", () => {
+    const others = tunedStart({ ...node, env: { GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' } });
+    expect(others?.env.GLIBC_TUNABLES).toBe(`glibc.malloc.arena_max=2:${MALLOC_TUNABLE}`);
+    for (const set of [
+      MALLOC_TUNABLE,
+      'glibc.malloc.mmap_threshold=65536',
+      'glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=1048576',
+    ])
+      expect(tunedStart({ ...node, env: { GLIBC_TUNABLES: set } })).toBeNull();
+  });
+
+  it('runs once: a start it made is already tuned', () => {
+    const first = tunedStart(node);
+    expect(first).not.toBeNull();
+    expect(tunedStart({ ...node, env: first!.env })).toBeNull();
+  });
+
+  it('is the server only: the default command and serve, not the short commands', () => {
+    const withArgs = (...args: string[]) =>
+      tunedStart({ ...node, argv: [node.argv[0], node.argv[1], ...args] });
+    expect(withArgs()).not.toBeNull();
+    expect(withArgs('--port', '80')).not.toBeNull();
+    for (const args of [
+      ['backup', 'x.tar'],
+      ['restore'],
+      ['doctor'],
+      ['migrate'],
+      ['--help'],
+      ['-v'],
+      ['--version'],
+    ])
+      expect(withArgs(...args)).toBeNull();
+  });
+
+  it('leaves other systems, Electron and a Node without execve as they are', () => {
+    expect(tunedStart({ ...node, platform: 'darwin' })).toBeNull();
+    expect(tunedStart({ ...node, platform: 'win32' })).toBeNull();
+    expect(tunedStart({ ...node, electron: true })).toBeNull();
+    expect(tunedStart({ ...node, canExec: false })).toBeNull();
+  });
+});

@@ -1,0 +1,83 @@
+import * as sea from 'node:sea';
+
+/**
+ * glibc's malloc, tuned for the server (docs/decisions.md "Images on sharp", the memory part).
+ * Left to itself, glibc raises its mmap threshold to the size of every large block freed, up to
+ * 32 MiB: after the first sign-in, argon2's 19 MiB per check, and libvips' buffers after the first
+ * upload, come from the per-thread arenas of libuv's workers and stay in the process after they
+ * are freed (+85-100 MB after a burst of sign-ins, measured in BENCHMARKS.md). A fixed threshold
+ * keeps blocks of 128 KiB and more in their own mappings, given back to the system when freed.
+ * glibc reads its tunables only from the environment at a process's start, so the server starts
+ * itself again at once, as the same process (execve keeps its pid and its standard streams),
+ * with the tunable added.
+ */
+export const MALLOC_TUNABLE = 'glibc.malloc.mmap_threshold=131072';
+
+export interface ProcessFacts {
+  platform: NodeJS.Platform;
+  env: NodeJS.ProcessEnv;
+  execPath: string;
+  execArgv: string[];
+  argv: string[];
+  /** running as the single binary: its Node flags come from the binary itself, argv[1] is filler */
+  singleBinary: boolean;
+  /** running inside Electron (the desktop shell starts the server as its own process instead) */
+  electron: boolean;
+  /** process.execve exists (Node 22.15 and later, POSIX) */
+  canExec: boolean;
+}
+
+/** The command the CLI runs for these arguments is the long-running server. */
+function startsServer(args: string[]): boolean {
+  const first = args[0];
+  if (first === undefined || first === 'serve') return true;
+  return first.startsWith('-') && !['--help', '-h', '--version', '-v'].includes(first);
+}
+
+/**
+ * How to start this process again with the tunable, or null when it should run as it is: not
+ * Linux, not the server (a backup or a doctor run is short), already tuned (by us or by the
+ * operator, whose own mmap threshold wins), or no execve.
+ */
+export function tunedStart(p: ProcessFacts): { file: string; args: string[]; env: NodeJS.ProcessEnv } | null {
+  if (p.platform !== 'linux' || !p.canExec || p.electron) return null;
+  const tunables = p.env.GLIBC_TUNABLES ?? '';
+  if (/(^|:)glibc\.malloc\.mmap_threshold=/.test(tunables)) return null;
+  const userArgs = p.argv.slice(2);
+  if (!startsServer(userArgs)) return null;
+  const args = p.singleBinary ? [p.argv[0], ...userArgs] : [p.argv[0], ...p.execArgv, p.argv[1], ...userArgs];
+  return {
+    file: p.execPath,
+    args,
+    env: { ...p.env, GLIBC_TUNABLES: tunables ? `${tunables}:${MALLOC_TUNABLE}` : MALLOC_TUNABLE },
+  };
+}
+
+function isSea(): boolean {
+  try {
+    return sea.isSea();
+  } catch {
+    return false;
+  }
+}
+
+/** Starts this process again with the tunable when tunedStart says so; returns only when not. */
+export function startTuned(): void {
+  const start = tunedStart({
+    platform: process.platform,
+    env: process.env,
+    execPath: process.execPath,
+    execArgv: process.execArgv,
+    argv: process.argv,
+    singleBinary: isSea(),
+    electron: Boolean(process.versions.electron),
+    canExec: typeof process.execve === 'function',
+  });
+  if (!start) return;
+  try {
+    process.execve?.(start.file, start.args, start.env);
+  } catch (err) {
+    // the server runs untuned rather than not at all
+    console.error(`could not apply ${MALLOC_TUNABLE}: ${(err as Error).message}`);
+  }
+}

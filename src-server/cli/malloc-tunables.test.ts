@@ -41,13 +41,17 @@ describe("the server's start with glibc's malloc tuned", () => {
     expect(start?.file).toBe('/usr/local/bin/taskreward');
   });
 
-  it("adds to the operator's own tunables, and leaves their own mmap threshold alone", () => {
-    const others = tunedStart({ ...node, env: { GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' } });
-    expect(others?.env.GLIBC_TUNABLES).toBe(`glibc.malloc.arena_max=2:${MALLOC_TUNABLE}`);
+  it("adds what the operator's own tunables lack, and leaves theirs as they are", () => {
+    const others = tunedStart({ ...node, env: { GLIBC_TUNABLES: 'glibc.rtld.optional_static_tls=2048' } });
+    expect(others?.env.GLIBC_TUNABLES).toBe(`glibc.rtld.optional_static_tls=2048:${MALLOC_TUNABLE}`);
+    const threshold = tunedStart({ ...node, env: { GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=65536' } });
+    expect(threshold?.env.GLIBC_TUNABLES).toBe('glibc.malloc.mmap_threshold=65536:glibc.malloc.arena_max=2');
+    const arenas = tunedStart({ ...node, env: { GLIBC_TUNABLES: 'glibc.malloc.arena_max=8' } });
+    expect(arenas?.env.GLIBC_TUNABLES).toBe('glibc.malloc.arena_max=8:glibc.malloc.mmap_threshold=131072');
     for (const set of [
       MALLOC_TUNABLE,
-      'glibc.malloc.mmap_threshold=65536',
-      'glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=1048576',
+      'glibc.malloc.arena_max=4:glibc.malloc.mmap_threshold=1048576',
+      'glibc.malloc.mmap_threshold=0:glibc.malloc.arena_max=1:glibc.malloc.tcache_count=0',
     ])
       expect(tunedStart({ ...node, env: { GLIBC_TUNABLES: set } })).toBeNull();
   });

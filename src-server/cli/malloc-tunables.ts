@@ -7,11 +7,15 @@ import * as sea from 'node:sea';
  * upload, come from the per-thread arenas of libuv's workers and stay in the process after they
  * are freed (+85-100 MB after a burst of sign-ins, measured in BENCHMARKS.md). A fixed threshold
  * keeps blocks of 128 KiB and more in their own mappings, given back to the system when freed.
- * glibc reads its tunables only from the environment at a process's start, so the server starts
- * itself again at once, as the same process (execve keeps its pid and its standard streams),
- * with the tunable added.
+ * And each new thread (libvips makes several per upload) gets an arena of its own, up to 8 per
+ * core, each keeping what it held (~7 MB per libvips thread, seen in /proc/PID/smaps): two arenas
+ * are shared by all the threads instead. glibc reads its tunables only from the environment at a
+ * process's start, so the server starts itself again at once, as the same process (execve keeps
+ * its pid and its standard streams), with the tunables added.
  */
-export const MALLOC_TUNABLE = 'glibc.malloc.mmap_threshold=131072';
+export const MALLOC_TUNABLES = ['glibc.malloc.mmap_threshold=131072', 'glibc.malloc.arena_max=2'];
+/** GLIBC_TUNABLES as the server sets it when the environment has none of them. */
+export const MALLOC_TUNABLE = MALLOC_TUNABLES.join(':');
 
 export interface ProcessFacts {
   platform: NodeJS.Platform;
@@ -35,21 +39,23 @@ function startsServer(args: string[]): boolean {
 }
 
 /**
- * How to start this process again with the tunable, or null when it should run as it is: not
+ * How to start this process again with the tunables, or null when it should run as it is: not
  * Linux, not the server (a backup or a doctor run is short), already tuned (by us or by the
- * operator, whose own mmap threshold wins), or no execve.
+ * operator: a tunable they set keeps their value, the others are added), or no execve.
  */
 export function tunedStart(p: ProcessFacts): { file: string; args: string[]; env: NodeJS.ProcessEnv } | null {
   if (p.platform !== 'linux' || !p.canExec || p.electron) return null;
   const tunables = p.env.GLIBC_TUNABLES ?? '';
-  if (/(^|:)glibc\.malloc\.mmap_threshold=/.test(tunables)) return null;
+  const set = new Set(tunables.split(':').map((t) => t.split('=')[0]));
+  const missing = MALLOC_TUNABLES.filter((t) => !set.has(t.split('=')[0]));
+  if (missing.length === 0) return null;
   const userArgs = p.argv.slice(2);
   if (!startsServer(userArgs)) return null;
   const args = p.singleBinary ? [p.argv[0], ...userArgs] : [p.argv[0], ...p.execArgv, p.argv[1], ...userArgs];
   return {
     file: p.execPath,
     args,
-    env: { ...p.env, GLIBC_TUNABLES: tunables ? `${tunables}:${MALLOC_TUNABLE}` : MALLOC_TUNABLE },
+    env: { ...p.env, GLIBC_TUNABLES: [...(tunables ? [tunables] : []), ...missing].join(':') },
   };
 }
 
@@ -61,7 +67,7 @@ function isSea(): boolean {
   }
 }
 
-/** Starts this process again with the tunable when tunedStart says so; returns only when not. */
+/** Starts this process again with the tunables when tunedStart says so; returns only when not. */
 export function startTuned(): void {
   const start = tunedStart({
     platform: process.platform,
@@ -78,6 +84,6 @@ export function startTuned(): void {
     process.execve?.(start.file, start.args, start.env);
   } catch (err) {
     // the server runs untuned rather than not at all
-    console.error(`could not apply ${MALLOC_TUNABLE}: ${(err as Error).message}`);
+    console.error(`could not apply GLIBC_TUNABLES=${MALLOC_TUNABLE}: ${(err as Error).message}`);
   }
 }

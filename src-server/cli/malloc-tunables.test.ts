@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { MALLOC_TUNABLE, type ProcessFacts, tunedStart } from './malloc-tunables';
+import {
+  MALLOC_TUNABLE,
+  MALLOC_TUNABLES,
+  type ProcessFacts,
+  TUNED_MARK,
+  tunedStart,
+} from './malloc-tunables';
 
 const node: ProcessFacts = {
   platform: 'linux',
@@ -25,7 +31,7 @@ describe("the server's start with glibc's malloc tuned", () => {
         '--port',
         '8080',
       ],
-      env: { PATH: '/usr/bin', DATA_DIR: '/srv/data', GLIBC_TUNABLES: MALLOC_TUNABLE },
+      env: { PATH: '/usr/bin', DATA_DIR: '/srv/data', GLIBC_TUNABLES: MALLOC_TUNABLE, [TUNED_MARK]: '1' },
     });
   });
 
@@ -56,10 +62,13 @@ describe("the server's start with glibc's malloc tuned", () => {
       expect(tunedStart({ ...node, env: { GLIBC_TUNABLES: set } })).toBeNull();
   });
 
-  it('runs once: a start it made is already tuned', () => {
+  it('runs once: a start it made is tuned, and never starts again whatever glibc left of the tunables', () => {
     const first = tunedStart(node);
     expect(first).not.toBeNull();
-    expect(tunedStart({ ...node, env: first!.env })).toBeNull();
+    expect(tunedStart({ ...node, env: first?.env ?? {} })).toBeNull();
+    // glibc 2.36 shows only the first tunable in /proc/PID/environ: were environ the same, no loop
+    expect(tunedStart({ ...node, env: { ...first?.env, GLIBC_TUNABLES: MALLOC_TUNABLES[0] } })).toBeNull();
+    expect(tunedStart({ ...node, env: { ...first?.env, GLIBC_TUNABLES: undefined } })).toBeNull();
   });
 
   it('is the server only: the default command and serve, not the short commands', () => {

@@ -16,6 +16,12 @@ import * as sea from 'node:sea';
 export const MALLOC_TUNABLES = ['glibc.malloc.mmap_threshold=131072', 'glibc.malloc.arena_max=2'];
 /** GLIBC_TUNABLES as the server sets it when the environment has none of them. */
 export const MALLOC_TUNABLE = MALLOC_TUNABLES.join(':');
+/**
+ * Set in the environment of the second start, which never starts again: at most one restart
+ * whatever a glibc leaves of GLIBC_TUNABLES in the environment it hands the process (2.36 keeps
+ * it whole in `environ` but ends it at the first tunable in /proc/PID/environ).
+ */
+export const TUNED_MARK = 'TASKREWARD_MALLOC_TUNED';
 
 export interface ProcessFacts {
   platform: NodeJS.Platform;
@@ -44,7 +50,7 @@ function startsServer(args: string[]): boolean {
  * operator: a tunable they set keeps their value, the others are added), or no execve.
  */
 export function tunedStart(p: ProcessFacts): { file: string; args: string[]; env: NodeJS.ProcessEnv } | null {
-  if (p.platform !== 'linux' || !p.canExec || p.electron) return null;
+  if (p.platform !== 'linux' || !p.canExec || p.electron || p.env[TUNED_MARK]) return null;
   const tunables = p.env.GLIBC_TUNABLES ?? '';
   const set = new Set(tunables.split(':').map((t) => t.split('=')[0]));
   const missing = MALLOC_TUNABLES.filter((t) => !set.has(t.split('=')[0]));
@@ -55,7 +61,11 @@ export function tunedStart(p: ProcessFacts): { file: string; args: string[]; env
   return {
     file: p.execPath,
     args,
-    env: { ...p.env, GLIBC_TUNABLES: [...(tunables ? [tunables] : []), ...missing].join(':') },
+    env: {
+      ...p.env,
+      GLIBC_TUNABLES: [...(tunables ? [tunables] : []), ...missing].join(':'),
+      [TUNED_MARK]: '1',
+    },
   };
 }
 

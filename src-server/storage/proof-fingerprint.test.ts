@@ -1,7 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { screenshot } from '../testing/screenshots';
-import { hammingDistance, proofDerivatives, proofFingerprint, sanitizeProof } from './image';
+import { distanceFrom, hammingDistance, proofDerivatives, proofFingerprint, sanitizeProof } from './image';
 
 /** Copies of a screenshot as they reach us again: re-encoded, resized, cropped, recoloured. */
 const COPIES: [string, (png: Buffer) => Promise<Buffer>][] = [
@@ -29,6 +30,32 @@ describe('the proof fingerprint (64-bit pHash)', () => {
     expect(await proofFingerprint(await sharp(png).png({ compressionLevel: 9 }).toBuffer())).toBe(hash);
     expect(hammingDistance(hash, hash)).toBe(0);
     expect(hammingDistance('0000000000000000', 'ffffffffffffffff')).toBe(64);
+  });
+
+  it('counts the bits two fingerprints differ in, from either helper, as a bit-by-bit count does', () => {
+    const bitByBit = (a: string, b: string) => {
+      let n = 0;
+      for (let i = 0; i < a.length; i++) {
+        const x = Number.parseInt(a[i], 16) ^ Number.parseInt(b[i], 16);
+        for (let bit = 0; bit < 4; bit++) n += (x >> bit) & 1;
+      }
+      return n;
+    };
+    const hex = (digits: number) => randomBytes(digits / 2).toString('hex');
+    const cases: [string, string][] = [
+      ['0000000000000000', 'ffffffffffffffff'],
+      ['8000000000000001', '0000000000000000'],
+      ['ffffffff00000000', '00000000ffffffff'],
+    ];
+    for (let i = 0; i < 500; i++) cases.push([hex(16), hex(16)]);
+    for (const [a, b] of cases) {
+      expect(hammingDistance(a, b)).toBe(bitByBit(a, b));
+      expect(distanceFrom(a)(b)).toBe(bitByBit(a, b));
+    }
+    for (let i = 0; i < 100; i++) {
+      const [a, b] = [hex(64), hex(64)];
+      expect(hammingDistance(a, b)).toBe(bitByBit(a, b));
+    }
   });
 
   it('keeps copies within a few bits of their original, and different screenshots apart', async () => {

@@ -131,7 +131,12 @@ const CANDIDATES_PER_BAND = 20_000;
  * index range lookups, each capped, answered by the covering indexes (band, hash) alone; the
  * caller keeps the close ones and reads the rest of those only.
  */
-export async function proofCandidates(db: Conn, hash: string): Promise<ProofCandidate[]> {
+export async function proofCandidates(
+  db: Conn,
+  hash: string,
+  /** keeps only the rows whose hash it accepts (the band rows are thousands, the close ones few) */
+  keep?: (proofHash: string) => boolean,
+): Promise<ProofCandidate[]> {
   const lookups = bandLookups(hash);
   const columns = ['proof_b0', 'proof_b1', 'proof_b2', 'proof_b3'] as const;
   const found = new Map<string, string>();
@@ -142,7 +147,7 @@ export async function proofCandidates(db: Conn, hash: string): Promise<ProofCand
       .where(columns[b], 'in', lookups[b])
       .limit(CANDIDATES_PER_BAND)
       .execute()) as ProofCandidate[];
-    for (const row of rows) found.set(row._id, row.proof_hash);
+    for (const row of rows) if (!keep || keep(row.proof_hash)) found.set(row._id, row.proof_hash);
   }
   return [...found].map(([_id, proof_hash]) => ({ _id, proof_hash }));
 }

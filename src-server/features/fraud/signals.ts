@@ -1,5 +1,5 @@
 import { derivedMinSeconds, MAX_FLAG_RELATED, REGISTRATION_BURST } from '../../contract/fraud';
-import { hammingDistance } from '../../storage/image';
+import { distanceFrom } from '../../storage/image';
 import type { Conn } from '../tasks/tasks.repository';
 import { DUPLICATE_HASH_BITS, isSamePicture } from './fingerprint-bands';
 import {
@@ -46,9 +46,9 @@ export async function findDuplicateProofs(
 ): Promise<DuplicateMatch | null> {
   // the band lookup returns every proof sharing a band within two bits: most are far on the
   // whole hash (measured from the index alone), and only the nearest close ones are read further
-  const near = (await proofCandidates(db, proof.hash))
-    .map((c) => ({ id: c._id, bits: hammingDistance(proof.hash, c.proof_hash) }))
-    .filter((c) => c.bits <= DUPLICATE_HASH_BITS)
+  const distance = distanceFrom(proof.hash);
+  const near = (await proofCandidates(db, proof.hash, (h) => distance(h) <= DUPLICATE_HASH_BITS))
+    .map((c) => ({ id: c._id, bits: distance(c.proof_hash) }))
     .sort((a, b) => a.bits - b.bits)
     .slice(0, MAX_CLOSE_CANDIDATES);
   const close = (

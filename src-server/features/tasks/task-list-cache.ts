@@ -109,7 +109,19 @@ class Lru {
     this.slots.clear();
     this.ids = 0;
   }
+
+  /** Forgets the lists read before `now` - TASK_LIST_MAX_AGE_MS (or after `now`): none is served again. */
+  sweep(now: number): void {
+    for (const [key, slot] of this.slots) if (!young(slot.at, now)) this.delete(key, slot);
+  }
+
+  get size(): number {
+    return this.slots.size;
+  }
 }
+
+/** Read at `at`, still served at `now`. */
+const young = (at: number, now: number) => now - at < TASK_LIST_MAX_AGE_MS && now >= at;
 
 /** At most this many task rows are kept; past it the rows are forgotten and read again. */
 const MAX_ROWS = 20_000;
@@ -130,8 +142,7 @@ export class TaskRowCache<Row extends { _id: string }> {
     const out = new Map<string, Row>();
     for (const id of ids) {
       const held = this.rows.get(id);
-      if (!held || held.version !== version || now - held.at >= TASK_LIST_MAX_AGE_MS || now < held.at)
-        return null;
+      if (!held || held.version !== version || !young(held.at, now)) return null;
       out.set(id, held.row);
     }
     return out;
@@ -148,6 +159,15 @@ export class TaskRowCache<Row extends { _id: string }> {
     this.rows = new Map();
     this.generation++;
   }
+
+  /** Forgets the rows too old to be served at `now`. */
+  sweep(now: number): void {
+    for (const [id, held] of this.rows) if (!young(held.at, now)) this.rows.delete(id);
+  }
+
+  get size(): number {
+    return this.rows.size;
+  }
 }
 
 export class TaskListCache {
@@ -155,6 +175,45 @@ export class TaskListCache {
   private readonly search = new Lru(LIMITS.search);
   /** the rows of the pages (filled and read by tasks.service.ts listTasksJson) */
   readonly rows = new TaskRowCache<TaskListRow>();
+  /** the clock of the last sweep (the `now` the lists are read with) */
+  private swept = Number.NEGATIVE_INFINITY;
+  /** performance.now() of the last list read, and the timer that forgets all once idle */
+  private lastUse = 0;
+  private idle?: ReturnType<typeof setTimeout>;
+
+  /**
+   * What can no longer be served is not kept: every TASK_LIST_MAX_AGE_MS of list reads the lists
+   * and rows past that age are dropped, and once no list was read for that long everything is
+   * (a flood of filters held up to 500,000 ids and 20,000 rows until other keys pushed them
+   * out, for the rest of the server's life).
+   */
+  private tidy(now: number): void {
+    if (now - this.swept >= TASK_LIST_MAX_AGE_MS || now < this.swept) {
+      this.swept = now;
+      this.browse.sweep(now);
+      this.search.sweep(now);
+      this.rows.sweep(now);
+    }
+    this.lastUse = performance.now();
+    if (this.idle) return;
+    const check = () => {
+      const quiet = performance.now() - this.lastUse;
+      if (quiet >= TASK_LIST_MAX_AGE_MS) {
+        this.idle = undefined;
+        this.clear();
+        return;
+      }
+      this.idle = setTimeout(check, TASK_LIST_MAX_AGE_MS - quiet);
+      this.idle.unref?.();
+    };
+    this.idle = setTimeout(check, TASK_LIST_MAX_AGE_MS);
+    this.idle.unref?.();
+  }
+
+  /** Lists and rows held (for tests and the bench). */
+  get size(): { lists: number; rows: number } {
+    return { lists: this.browse.size + this.search.size, rows: this.rows.size };
+  }
 
   /**
    * The list of `key`, read by `load` unless one read less than the max age ago under the same
@@ -167,10 +226,10 @@ export class TaskListCache {
     version: number,
     load: () => Promise<string[]>,
   ): Promise<TaskIdList> {
+    this.tidy(now);
     const lru = searching ? this.search : this.browse;
     const held = lru.get(key);
-    if (held && held.version === version && now - held.at < TASK_LIST_MAX_AGE_MS && now >= held.at)
-      return held.list;
+    if (held && held.version === version && young(held.at, now)) return held.list;
     const slot: Slot = { at: now, version, size: 0, list: Promise.resolve(new TaskIdList([], now)) };
     slot.list = load().then(
       (ids) => {

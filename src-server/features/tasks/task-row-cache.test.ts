@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { TASK_LIST_MAX_AGE_MS, TaskRowCache } from './task-list-cache';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { TASK_LIST_MAX_AGE_MS, TaskListCache, TaskRowCache } from './task-list-cache';
+import type { TaskListRow } from './tasks.repository';
 
 // The rows a list page holds (issue 14): only while young, under the version they were read
 // with, all or nothing for a page, and never stored by a read that a task write overtook.
@@ -41,5 +42,50 @@ describe('TaskRowCache', () => {
     cache.keep(rows(...Array.from({ length: 20 }, (_, i) => `s${i}`)), 1_000, 0, cache.generation);
     expect(cache.held(['r0'], 1_000, 0)).toBeNull();
     expect(cache.held(['s0', 's19'], 1_000, 0)).not.toBeNull();
+  });
+});
+
+describe('TaskListCache keeps only what it can still serve', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const ids = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+
+  it('drops the lists and rows past the max age as lists are read', async () => {
+    const cache = new TaskListCache();
+    for (let f = 0; f < 50; f++) await cache.list(`q=${f}`, true, 1_000, 0, async () => ids(100, `f${f}-`));
+    await cache.list('newest', false, 1_000, 0, async () => ids(20, 'n'));
+    cache.rows.keep(rows(...ids(20, 'n')) as unknown as TaskListRow[], 1_000, 0, cache.rows.generation);
+    expect(cache.size).toEqual({ lists: 51, rows: 20 });
+    // still young: nothing goes
+    await cache.list('newest', false, 1_000 + TASK_LIST_MAX_AGE_MS - 1, 0, async () => ids(20, 'n'));
+    expect(cache.size).toEqual({ lists: 51, rows: 20 });
+    // one read past the max age: the old lists and rows go, the one just read stays
+    const fresh = await cache.list('oldest', false, 1_000 + TASK_LIST_MAX_AGE_MS, 0, async () =>
+      ids(20, 'o'),
+    );
+    expect(cache.size).toEqual({ lists: 1, rows: 0 });
+    expect(fresh.page(0, 2, []).ids).toEqual(['o0', 'o1']);
+  });
+
+  it('forgets everything once no list was read for the max age', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const cache = new TaskListCache();
+    let reads = 0;
+    const load = async () => {
+      reads++;
+      return ids(20, 'n');
+    };
+    await cache.list('newest', false, 5_000, 0, load);
+    cache.rows.keep(rows(...ids(20, 'n')) as unknown as TaskListRow[], 5_000, 0, cache.rows.generation);
+    vi.advanceTimersByTime(TASK_LIST_MAX_AGE_MS / 2);
+    await cache.list('newest', false, 5_000, 0, load); // still served from the cache
+    expect(reads).toBe(1);
+    vi.advanceTimersByTime(TASK_LIST_MAX_AGE_MS - 1);
+    expect(cache.size).toEqual({ lists: 1, rows: 20 }); // a read came 1 s ago
+    vi.advanceTimersByTime(TASK_LIST_MAX_AGE_MS);
+    expect(cache.size).toEqual({ lists: 0, rows: 0 });
+    await cache.list('newest', false, 5_000, 0, load);
+    expect(reads).toBe(2);
   });
 });

@@ -26,12 +26,6 @@ export interface DuplicateMatch {
 }
 
 /**
- * Earlier proofs showing the same picture as a new screenshot proof: another account's (any
- * task), or this account's for another task (a proof sent again for the same task after a
- * rejection is not a duplicate). Nearest first, at most MAX_FLAG_RELATED. Read before the
- * submission's transaction: the lookup takes no write lock.
- */
-/**
  * At most this many of the candidates within DUPLICATE_HASH_BITS, nearest first, are read for
  * their prints and owners: a picture thousands of proofs share (a campaign's screenshot sent
  * again and again) costs one bounded read, not one that grows with every copy (the four bands
@@ -40,6 +34,12 @@ export interface DuplicateMatch {
  */
 export const MAX_CLOSE_CANDIDATES = 500;
 
+/**
+ * Earlier proofs showing the same picture as a new screenshot proof: another account's (any
+ * task), or this account's for another task (a proof sent again for the same task after a
+ * rejection is not a duplicate). Nearest first, at most MAX_FLAG_RELATED. Read before the
+ * submission's transaction: the lookup takes no write lock.
+ */
 export async function findDuplicateProofs(
   db: Conn,
   proof: { userId: string; taskId: string; hash: string; print: string },

@@ -1,4 +1,4 @@
-import * as sea from 'node:sea';
+import { isSingleBinary } from './embedded';
 
 /**
  * glibc's malloc, tuned for the server (docs/decisions.md "Images on sharp", the memory part).
@@ -69,14 +69,6 @@ export function tunedStart(p: ProcessFacts): { file: string; args: string[]; env
   };
 }
 
-function isSea(): boolean {
-  try {
-    return sea.isSea();
-  } catch {
-    return false;
-  }
-}
-
 /** Starts this process again with the tunables when tunedStart says so; returns only when not. */
 export function startTuned(): void {
   const start = tunedStart({
@@ -85,7 +77,7 @@ export function startTuned(): void {
     execPath: process.execPath,
     execArgv: process.execArgv,
     argv: process.argv,
-    singleBinary: isSea(),
+    singleBinary: isSingleBinary(),
     electron: Boolean(process.versions.electron),
     canExec: typeof process.execve === 'function',
   });

@@ -210,7 +210,7 @@ export class TaskListCache {
     this.idle.unref?.();
   }
 
-  /** Lists and rows held (for tests and the bench). */
+  /** Lists and rows held (for the tests). */
   get size(): { lists: number; rows: number } {
     return { lists: this.browse.size + this.search.size, rows: this.rows.size };
   }

@@ -6,6 +6,7 @@ import { fileStoreFor } from '../storage/file-store';
 import {
   ImageError,
   type ImageFormat,
+  type ImageSource,
   type ProofPrints,
   type SanitizedImage,
   sanitizeImage,
@@ -85,8 +86,8 @@ function imageFieldError(field: string) {
 /**
  * Decodes and re-encodes the received image with sharp (dropping metadata and
  * anything hidden) when its turn in the image queue comes (503 busy when the queue is full);
- * 413 image_too_big, 415 file_type or 422 image_unreadable on `field`. The file is read into
- * memory only then, so images waiting their turn hold no buffers.
+ * 413 image_too_big, 415 file_type or 422 image_unreadable on `field`. libvips reads the staged
+ * file itself, only then, so images waiting their turn hold no buffers.
  */
 export function sanitizeReceivedImage(
   upload: ImageUpload,
@@ -94,7 +95,7 @@ export function sanitizeReceivedImage(
   field: string,
 ): Promise<SanitizedImage> {
   return imageWork(field, () =>
-    upload.ticket.run(async () => sanitizeImage(await upload.readFile(), { allow: formats })),
+    upload.ticket.run(async () => sanitizeImage(stagedImage(upload), { allow: formats })),
   );
 }
 
@@ -108,8 +109,13 @@ export function sanitizeReceivedProof(
   field: string,
 ): Promise<SanitizedImage & { thumbnail: Buffer } & ProofPrints> {
   return imageWork(field, () =>
-    upload.ticket.run(async () => sanitizeProof(await upload.readFile(), { allow: formats })),
+    upload.ticket.run(async () => sanitizeProof(stagedImage(upload), { allow: formats })),
   );
+}
+
+/** The staged file's path, which libvips reads itself (no copy of the file in JavaScript). */
+function stagedImage(upload: ImageUpload): ImageSource {
+  return upload.file ? upload.file.path : Buffer.alloc(0);
 }
 
 async function imageWork<T>(field: string, work: () => Promise<T>): Promise<T> {

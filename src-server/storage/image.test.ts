@@ -1,8 +1,11 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import * as jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
-import { describe, expect, it } from 'vitest';
-import { ImageError, sanitizeImage, sniffImage } from './image';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ImageError, sanitizeImage, sanitizeProof, sniffImage } from './image';
 import {
   contains,
   GIF_FILE,
@@ -142,5 +145,66 @@ describe('sanitizeImage', () => {
     expect(contains(out.bytes, 'secret')).toBe(false);
     expect(contains(out.bytes, 'hidden')).toBe(false);
     expect(out.bytes.readUInt16LE(4)).toBe(2);
+  });
+});
+
+describe('an image read from its staged file (the upload routes pass the path, not the bytes)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'taskreward-image-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  let n = 0;
+  const staged = (bytes: Uint8Array) => {
+    const path = join(dir, `${n++}.part`);
+    writeFileSync(path, bytes);
+    return path;
+  };
+
+  it('gives the same image as the bytes do, metadata gone', async () => {
+    const input = pngFile(8, 6, { text: 'GPS 41.0N 29.0E', padTo: 5000 });
+    const fromPath = await sanitizeImage(staged(input), proofs);
+    const fromBytes = await sanitizeImage(input, proofs);
+    expect(fromPath.bytes.equals(fromBytes.bytes)).toBe(true);
+    expect(contains(fromPath.bytes, 'GPS')).toBe(false);
+    const jpegIn = jpegWithExif(16, 8, { orientation: 6 });
+    const jpegOut = await sanitizeImage(staged(jpegIn), proofs);
+    expect(jpegOut).toMatchObject({ format: 'jpeg', width: 8, height: 16 });
+    expect(contains(jpegOut.bytes, 'SecretCam')).toBe(false);
+  });
+
+  it('gives a proof the same bytes, thumbnail and fingerprints', async () => {
+    const input = pngFile(300, 200, { text: 'hidden' });
+    const fromPath = await sanitizeProof(staged(input), proofs);
+    const fromBytes = await sanitizeProof(input, proofs);
+    expect(fromPath.bytes.equals(fromBytes.bytes)).toBe(true);
+    expect(fromPath.thumbnail.equals(fromBytes.thumbnail)).toBe(true);
+    expect([fromPath.hash, fromPath.print]).toEqual([fromBytes.hash, fromBytes.print]);
+    expect(contains(fromPath.bytes, 'hidden')).toBe(false);
+  });
+
+  it.each([
+    ['a GIF', GIF_FILE, 'type'],
+    ['an SVG', SVG_FILE, 'type'],
+    ['an empty file', Buffer.alloc(0), 'type'],
+    ['a PNG cut short', pngFile(40, 40).subarray(0, 60), 'unreadable'],
+    ['a PNG claiming 10000 x 10000 pixels', pngHeaderOnly(10_000, 10_000), 'too_big'],
+  ])('refuses %s as the bytes are refused', async (_name, bytes, reason) => {
+    expect(await refusal(() => sanitizeImage(staged(bytes), proofs))).toBe(reason);
+    expect(await refusal(() => sanitizeProof(staged(bytes), proofs))).toBe(reason);
+  });
+
+  it('reads an ICO from its file', async () => {
+    const png = pngFile(16, 16);
+    const dir6 = Buffer.alloc(6 + 16);
+    dir6.writeUInt16LE(1, 2);
+    dir6.writeUInt16LE(1, 4);
+    dir6[6] = 16;
+    dir6[7] = 16;
+    dir6.writeUInt16LE(1, 10);
+    dir6.writeUInt16LE(32, 12);
+    dir6.writeUInt32LE(png.length, 14);
+    dir6.writeUInt32LE(dir6.length, 18);
+    const ico = Buffer.concat([dir6, png, Buffer.from('trailing secret')]);
+    const out = await sanitizeImage(staged(ico), { allow: ['ico'] });
+    expect(out).toMatchObject({ format: 'ico', width: 16, height: 16 });
+    expect(contains(out.bytes, 'secret')).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { open, readFile } from 'node:fs/promises';
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import type { StoredContentType } from './file-store';
 import { sanitizeIco } from './ico';
@@ -41,8 +42,29 @@ export function sniffImage(head: Uint8Array): ImageFormat | null {
 sharp.concurrency(1);
 sharp.cache(false);
 
+/**
+ * An image to decode: its bytes, or the path of a local file the server wrote itself (an upload
+ * staged in the temp folder), which libvips then reads on its own threads. An upload decoded from
+ * its path puts no copy of the file on the JavaScript side: a Buffer of the file per upload (1 MB
+ * for a screenshot) lived until V8 collected it, and V8 counts such Buffers only loosely, so tens
+ * of megabytes of them waited for a collection (measured in docs/decisions.md "Images on sharp").
+ */
+export type ImageSource = Uint8Array | string;
+
+/** The first bytes of an image, enough for sniffImage. */
+async function headOf(source: ImageSource): Promise<Uint8Array> {
+  if (typeof source !== 'string') return source.subarray(0, 16);
+  const handle = await open(source, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(16), 0, 16, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
 /** The sharp options every decode uses: the pixel cap, and a damaged file refused, not guessed at. */
-function input(bytes: Uint8Array, maxPixels: number) {
+function input(bytes: ImageSource, maxPixels: number) {
   return sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error', autoOrient: true });
 }
 
@@ -51,7 +73,7 @@ function input(bytes: Uint8Array, maxPixels: number) {
  * `too_big` before anything is decoded when they exceed the cap: a 20,000 x 20,000 PNG of a few
  * hundred bytes costs a header read, not seconds of a core and a gigabyte of memory.
  */
-async function checkedSize(bytes: Uint8Array, maxPixels: number) {
+async function checkedSize(bytes: ImageSource, maxPixels: number) {
   let meta: Metadata;
   try {
     meta = await sharp(bytes, { limitInputPixels: false }).metadata();
@@ -65,7 +87,7 @@ async function checkedSize(bytes: Uint8Array, maxPixels: number) {
 }
 
 /** The pixels encoded anew in the same format, upright (EXIF orientation applied), no metadata. */
-async function reencode(bytes: Uint8Array, format: 'png' | 'jpeg', maxPixels: number): Promise<Decoded> {
+async function reencode(bytes: ImageSource, format: 'png' | 'jpeg', maxPixels: number): Promise<Decoded> {
   await checkedSize(bytes, maxPixels);
   try {
     const image = input(bytes, maxPixels);
@@ -104,15 +126,18 @@ export type SanitizedImage = Decoded & { format: ImageFormat };
  * transaction, inside the fair CPU queue.
  */
 export async function sanitizeImage(
-  bytes: Uint8Array,
+  bytes: ImageSource,
   options: { allow: readonly ImageFormat[]; maxPixels?: number },
 ): Promise<SanitizedImage> {
-  const format = sniffImage(bytes.subarray(0, 16));
+  const format = sniffImage(await headOf(bytes));
   if (!format || !options.allow.includes(format)) throw new ImageError('type');
   const maxPixels = options.maxPixels ?? MAX_IMAGE_PIXELS;
   if (format === 'png' || format === 'jpeg') return { ...(await reencode(bytes, format, maxPixels)), format };
   // sharp does not read ICO: its PNG entries go through sharp, its bitmaps are copied by size
-  const ico = await sanitizeIco(bytes, async (png) => (await reencode(png, 'png', maxPixels)).bytes);
+  const ico = await sanitizeIco(
+    typeof bytes === 'string' ? await readFile(bytes) : bytes,
+    async (png) => (await reencode(png, 'png', maxPixels)).bytes,
+  );
   return { ...ico, contentType: 'image/x-icon', format };
 }
 
@@ -136,7 +161,7 @@ function shrink(image: Sharp): Promise<Raw> {
  * What thumbnails and fingerprints are made from: the image on white (an opaque one is
  * unchanged), THUMBNAIL_SIZE on its long side, decoded and shrunk in one streaming pipeline.
  */
-function smallOf(bytes: Uint8Array, image: Sharp = sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS })) {
+function smallOf(bytes: ImageSource, image: Sharp = sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS })) {
   return shrink(image.flatten({ background: '#ffffff' }));
 }
 
@@ -181,10 +206,10 @@ export async function proofDerivatives(bytes: Uint8Array): Promise<{ thumbnail: 
  * fingerprints either way; a transparent one is shown and fingerprinted on white.
  */
 export async function sanitizeProof(
-  bytes: Uint8Array,
+  bytes: ImageSource,
   options: { allow: readonly ('png' | 'jpeg')[]; maxPixels?: number },
 ): Promise<SanitizedImage & { thumbnail: Buffer } & ProofPrints> {
-  const format = sniffImage(bytes.subarray(0, 16));
+  const format = sniffImage(await headOf(bytes));
   if ((format !== 'png' && format !== 'jpeg') || !options.allow.includes(format))
     throw new ImageError('type');
   const maxPixels = options.maxPixels ?? MAX_IMAGE_PIXELS;

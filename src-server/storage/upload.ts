@@ -1,5 +1,4 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
@@ -27,8 +26,6 @@ export interface ReceivedUpload {
   file: ReceivedFile | null;
   /** names of the file parts with content sent under another name than fileField (skipped) */
   strayFiles: string[];
-  /** the staged file's bytes (at most maxFileBytes) */
-  readFile(): Promise<Buffer>;
   /** removes the staged file; call it in a finally */
   discard(): Promise<void>;
 }
@@ -176,7 +173,6 @@ export function receiveUpload(
             fields,
             file: staged,
             strayFiles: [...strayFiles],
-            readFile: () => (staged ? readFile(staged.path) : Promise.resolve(Buffer.alloc(0))),
             discard,
           });
         },

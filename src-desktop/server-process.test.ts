@@ -89,7 +89,11 @@ describe('resolveServerProgram', () => {
   it('falls back to Node and the server bundle in development when no binary was built', () => {
     expect(resolveServerProgram({ ...base, env: {}, packaged: false })).toEqual({
       command: 'node',
-      args: ['--max-semi-space-size=16', join('/nowhere', 'dist', 'server', 'main.cjs')],
+      args: [
+        '--max-semi-space-size=16',
+        '--initial-old-space-size=16',
+        join('/nowhere', 'dist', 'server', 'main.cjs'),
+      ],
       env: { WEB_DIR: join('/nowhere', 'dist', 'web') },
     });
   });

@@ -138,3 +138,18 @@ export function pngHeaderOnly(
   };
   return Buffer.concat([ihdr, chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
 }
+
+/** A one-image ICO around a 16 x 16 PNG. */
+export function icoFile(): Buffer {
+  const png = pngFile(16, 16);
+  const dir = Buffer.alloc(6 + 16);
+  dir.writeUInt16LE(1, 2);
+  dir.writeUInt16LE(1, 4);
+  dir[6] = 16;
+  dir[7] = 16;
+  dir.writeUInt16LE(1, 10);
+  dir.writeUInt16LE(32, 12);
+  dir.writeUInt32LE(png.length, 14);
+  dir.writeUInt32LE(dir.length, 18);
+  return Buffer.concat([dir, png]);
+}

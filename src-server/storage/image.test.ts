@@ -10,6 +10,7 @@ import {
   contains,
   GIF_FILE,
   gradient,
+  icoFile,
   jpegFile,
   jpegWithExif,
   pngFile,
@@ -192,17 +193,7 @@ describe('an image read from its staged file (the upload routes pass the path, n
   });
 
   it('reads an ICO from its file', async () => {
-    const png = pngFile(16, 16);
-    const dir6 = Buffer.alloc(6 + 16);
-    dir6.writeUInt16LE(1, 2);
-    dir6.writeUInt16LE(1, 4);
-    dir6[6] = 16;
-    dir6[7] = 16;
-    dir6.writeUInt16LE(1, 10);
-    dir6.writeUInt16LE(32, 12);
-    dir6.writeUInt32LE(png.length, 14);
-    dir6.writeUInt32LE(dir6.length, 18);
-    const ico = Buffer.concat([dir6, png, Buffer.from('trailing secret')]);
+    const ico = Buffer.concat([icoFile(), Buffer.from('trailing secret')]);
     const out = await sanitizeImage(staged(ico), { allow: ['ico'] });
     expect(out).toMatchObject({ format: 'ico', width: 16, height: 16 });
     expect(contains(out.bytes, 'secret')).toBe(false);

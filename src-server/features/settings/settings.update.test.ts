@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../contract/settings-defaults';
 import { FILE_CSP } from '../../http/security';
 import { fileStoreFor } from '../../storage/file-store';
-import { jpegFile, pngFile } from '../../storage/image-fixtures';
+import { icoFile, jpegFile, pngFile } from '../../storage/image-fixtures';
 import { makeUser } from '../../testing/factories';
 import { fund } from '../../testing/money-factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
@@ -45,21 +45,6 @@ const upload = (
   });
 };
 const images = () => fileStoreFor(t.deps.config).list('images');
-
-/** A one-image ICO around a PNG. */
-function icoFile(): Buffer {
-  const png = pngFile(16, 16);
-  const dir = Buffer.alloc(6 + 16);
-  dir.writeUInt16LE(1, 2);
-  dir.writeUInt16LE(1, 4);
-  dir[6] = 16;
-  dir[7] = 16;
-  dir.writeUInt16LE(1, 10);
-  dir.writeUInt16LE(32, 12);
-  dir.writeUInt32LE(png.length, 14);
-  dir.writeUInt32LE(dir.length, 18);
-  return Buffer.concat([dir, png]);
-}
 
 describe('PUT /api/settings', () => {
   it('merges the fields sent into what is stored and answers the whole settings', async () => {

@@ -133,7 +133,9 @@ const config = {
   assets,
 };
 writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config, null, 2));
-run(process.execPath, ['--experimental-sea-config', join(work, 'sea-config.json')]);
+// the blob's code cache is made with the server's flags: V8 rejects a cache made under other
+// flags (--initial-old-space-size is part of its flag hash), and says so on every start
+run(process.execPath, [...serverNodeFlags(), '--experimental-sea-config', join(work, 'sea-config.json')]);
 
 // 4. a copy of this Node with the blob injected
 rmSync(exe, { force: true });

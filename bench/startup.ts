@@ -9,6 +9,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import NODE_FLAGS from '../src-server/node-flags.json';
 import { median } from './load';
 
 export interface StartupRuns {
@@ -122,7 +123,10 @@ export async function measureStartup(opts: StartupOptions = {}): Promise<Startup
   };
   try {
     if (!existsSync(BUNDLE)) throw new Error(`no ${BUNDLE}: run node build/build.mjs first`);
-    const bundle = await measure(process.execPath, [BUNDLE], runs, env);
+    // with the server's Node flags, as npm start runs it: V8 rejects a code cache written under
+    // other flags (the servers of the scenarios before write the bundle's), so without them every
+    // start here compiled the bundle afresh
+    const bundle = await measure(process.execPath, [...NODE_FLAGS.server, BUNDLE], runs, env);
     let binary: Startup['binary'] = null;
     if (!existsSync(BINARY)) {
       const built = spawnSync(process.execPath, ['build/binary.mjs'], { stdio: 'inherit' });

@@ -6,9 +6,9 @@ import { type ServerProcess, startServerProcess } from '../faults/server';
 import { MALLOC_TUNABLE, MALLOC_TUNABLES } from '../src-server/cli/malloc-tunables';
 import NODE_FLAGS from '../src-server/node-flags.json';
 
-// The server's Node flags (src-server/node-flags.json: a young generation of at most 32 MB, an old generation whose first
-// collection comes at 16 MB, not at Node's default of tens of megabytes of garbage; see
-// docs/decisions.md "Images on sharp") hold for every way it is started: npm start, npm run dev,
+// The server's Node flags (src-server/node-flags.json: a young generation of at most 32 MB, and
+// an old generation whose first full collection comes at 16 MB, not after tens of megabytes of
+// promoted garbage; see docs/decisions.md "Images on sharp") hold for every way it is started: npm start, npm run dev,
 // the single binary (its SEA execArgv, build/binary.mjs), the desktop shell's development
 // fallback, and the server the benchmarks and fault suites run.
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -101,7 +101,7 @@ export function sanitizeReceivedImage(
 
 /**
  * A proof: sanitized as above, and in the same turn of the queue its thumbnail and fingerprint
- * (storage/image.ts sanitizeProof: one decode for all three).
+ * (storage/image.ts sanitizeProof: two libvips pipelines reading the staged file at once).
  */
 export function sanitizeReceivedProof(
   upload: ImageUpload,

@@ -90,8 +90,9 @@ describe('resolveServerProgram', () => {
     expect(resolveServerProgram({ ...base, env: {}, packaged: false })).toEqual({
       command: 'node',
       args: [
-        '--max-semi-space-size=16',
+        '--max-semi-space-size=8',
         '--initial-old-space-size=16',
+        '--heap-growing-percent=20',
         join('/nowhere', 'dist', 'server', 'main.cjs'),
       ],
       env: { WEB_DIR: join('/nowhere', 'dist', 'web') },

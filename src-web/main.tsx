@@ -4,16 +4,19 @@ import { App } from './app/app';
 import { setupI18n } from './lib/i18n';
 import './styles/app.css';
 
-setupI18n();
-
+// the first render waits for the reader's language (its texts are a small chunk of their own);
+// should that chunk fail to load, the app still starts (its texts then show as their keys)
 const root = document.getElementById('root');
-if (root) {
-  createRoot(root).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
-}
+setupI18n()
+  .catch(() => undefined)
+  .then(() => {
+    if (!root) return;
+    createRoot(root).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+  });
 
 // the service worker makes the app installable and keeps the shell usable offline
 if ('serviceWorker' in navigator && location.protocol !== 'file:') {

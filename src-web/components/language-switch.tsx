@@ -1,6 +1,10 @@
 import { useTranslation } from 'react-i18next';
+import { setLanguage } from '../lib/i18n';
 
-/** The TR/EN switch; the choice is kept in local storage by the language detector. */
+/**
+ * The TR/EN switch; the choice is kept in local storage by the language detector. The switch
+ * happens once that language's texts are loaded (offline without them, the language stays).
+ */
 export function LanguageSwitch() {
   const { i18n, t } = useTranslation();
   const current = i18n.resolvedLanguage === 'en' ? 'en' : 'tr';
@@ -13,7 +17,7 @@ export function LanguageSwitch() {
           type="button"
           className={current === lng ? 'active' : ''}
           aria-pressed={current === lng}
-          onClick={() => i18n.changeLanguage(lng)}
+          onClick={() => void setLanguage(lng).catch(() => undefined)}
         >
           {lng.toUpperCase()}
         </button>

@@ -1,27 +1,9 @@
-import enAuth from './en/auth.json';
-import enCommon from './en/common.json';
-import enErrors from './en/errors.json';
-import enLanding from './en/landing.json';
-import trAuth from './tr/auth.json';
-import trCommon from './tr/common.json';
-import trErrors from './tr/errors.json';
-import trLanding from './tr/landing.json';
+import { coreEn } from './core-en';
+import { coreTr } from './core-tr';
 
 /**
  * The namespaces of the app shell and the pages bundled with it (home, sign-in), in both
- * languages. The other pages bring theirs (pages.ts, admin.ts; lib/i18n.ts loads them).
+ * languages. The app loads only the reader's language (core-en.ts or core-tr.ts, through
+ * lib/i18n.ts); the other pages bring theirs (pages.ts, admin.ts).
  */
-export const coreResources = {
-  en: {
-    common: enCommon,
-    auth: enAuth,
-    landing: enLanding,
-    errors: enErrors,
-  },
-  tr: {
-    common: trCommon,
-    auth: trAuth,
-    landing: trLanding,
-    errors: trErrors,
-  },
-} as const;
+export const coreResources = { en: coreEn, tr: coreTr } as const;

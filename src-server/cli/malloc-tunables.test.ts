@@ -51,7 +51,7 @@ describe("the server's start with glibc's malloc tuned", () => {
     const others = tunedStart({ ...node, env: { GLIBC_TUNABLES: 'glibc.rtld.optional_static_tls=2048' } });
     expect(others?.env.GLIBC_TUNABLES).toBe(`glibc.rtld.optional_static_tls=2048:${MALLOC_TUNABLE}`);
     const threshold = tunedStart({ ...node, env: { GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=65536' } });
-    expect(threshold?.env.GLIBC_TUNABLES).toBe('glibc.malloc.mmap_threshold=65536:glibc.malloc.arena_max=2');
+    expect(threshold?.env.GLIBC_TUNABLES).toBe('glibc.malloc.mmap_threshold=65536:glibc.malloc.arena_max=1');
     const arenas = tunedStart({ ...node, env: { GLIBC_TUNABLES: 'glibc.malloc.arena_max=8' } });
     expect(arenas?.env.GLIBC_TUNABLES).toBe('glibc.malloc.arena_max=8:glibc.malloc.mmap_threshold=131072');
     for (const set of [

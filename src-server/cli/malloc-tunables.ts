@@ -8,12 +8,13 @@ import { isSingleBinary } from './embedded';
  * are freed (+85-100 MB after a burst of sign-ins, measured in BENCHMARKS.md). A fixed threshold
  * keeps blocks of 128 KiB and more in their own mappings, given back to the system when freed.
  * And each new thread (libvips makes several per upload) gets an arena of its own, up to 8 per
- * core, each keeping what it held (~7 MB per libvips thread, seen in /proc/PID/smaps): two arenas
- * are shared by all the threads instead. glibc reads its tunables only from the environment at a
+ * core, each keeping what it held (~7 MB per libvips thread, seen in /proc/PID/smaps): all the
+ * threads share the main one instead (with two, the second held ~15 MB, most of it free, under a
+ * steady stream of uploads). glibc reads its tunables only from the environment at a
  * process's start, so the server starts itself again at once, as the same process (execve keeps
  * its pid and its standard streams), with the tunables added.
  */
-export const MALLOC_TUNABLES = ['glibc.malloc.mmap_threshold=131072', 'glibc.malloc.arena_max=2'];
+export const MALLOC_TUNABLES = ['glibc.malloc.mmap_threshold=131072', 'glibc.malloc.arena_max=1'];
 /** GLIBC_TUNABLES as the server sets it when the environment has none of them. */
 export const MALLOC_TUNABLE = MALLOC_TUNABLES.join(':');
 /**

@@ -448,6 +448,10 @@ export class UserActor extends Actor {
     this.noteWithdrawal(first);
     if (keyed && first.status === 201 && this.chance(0.5)) {
       const again = await this.req('withdraw (replay)', spec);
+      // an admin actor may have banned or suspended this account between the two: the replay is
+      // then refused like any request of theirs (the money check at the end still counts one
+      // withdrawal)
+      if (again.status === 403 && (again.code === 'banned' || again.code === 'suspended')) return;
       if (
         again.status !== first.status ||
         again.answer.body.toString() !== first.answer.body.toString() ||

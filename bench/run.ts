@@ -184,13 +184,14 @@ function report(input: {
   const honoSqlite = { name: 'Hono + prepared SELECT', perSecond: limits.honoSqlite.rps };
   const tx = { name: 'bare transaction on the seeded tables', perSecond: txAtScale.perSecond };
   const txSmall = limits.bareTransaction.perSecond;
+  const fsync1MB = { name: 'write + fsync 1 MB', perSecond: limits.fsync1MB.perSecond };
   const limitOf: Record<string, { name: string; perSecond: number } | null> = {
     login: { name: 'argon2id verify, 2 at once', perSecond: argon.perSecond },
     start: tx,
     approve: tx,
     withdraw: tx,
-    upload: { name: 'write + fsync 1 MB', perSecond: limits.fsync1MB.perSecond },
-    uploadOne: { name: 'write + fsync 1 MB', perSecond: limits.fsync1MB.perSecond },
+    upload: fsync1MB,
+    uploadOne: fsync1MB,
   };
   const deepKeys = ['adminUsersDeep', 'adminSubmissionsDeep', 'adminWithdrawalsDeep'];
   const deepWorst = Math.max(...deepKeys.map((k) => by(k).result.p99));

@@ -4,10 +4,23 @@
 # cluster in a temp folder owned by the `postgres` user (or by you when you are not root), starts
 # it on 127.0.0.1:${TR_PG_PORT:-5433} with trust authentication, and exports TEST_DATABASE_URL.
 # Stop it with: tr_pg_stop
+# The cluster's default locale is a stock one, as on a managed service: en_US.UTF-8 when the
+# machine has it (.ci/run generates it), else C.UTF-8, or TR_PG_LOCALE. The tests' databases take
+# that default, so they prove the app does not need a database created with collation C.
 
 tr_pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 tr_pg_port=${TR_PG_PORT:-5433}
 tr_pg_dir=${TR_PG_DIR:-/tmp/taskreward-pg-$tr_pg_port}
+
+tr_pg_locale() {
+  if [ -n "${TR_PG_LOCALE:-}" ]; then
+    echo "$TR_PG_LOCALE"
+  elif locale -a 2>/dev/null | grep -qix 'en_US\.utf-\?8'; then
+    echo en_US.UTF-8
+  else
+    echo C.UTF-8
+  fi
+}
 
 tr_pg_as() {
   if [ "$(id -u)" = 0 ]; then su postgres -s /bin/sh -c "$*"; else sh -c "$*"; fi
@@ -21,7 +34,7 @@ tr_pg_start() {
   if [ ! -f "$tr_pg_dir/data/PG_VERSION" ]; then
     mkdir -p "$tr_pg_dir"
     [ "$(id -u)" = 0 ] && chown postgres "$tr_pg_dir"
-    tr_pg_as "$tr_pg_bin/initdb -D $tr_pg_dir/data -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 --lc-collate=C" >"$tr_pg_dir/initdb.log" 2>&1 || {
+    tr_pg_as "$tr_pg_bin/initdb -D $tr_pg_dir/data -U postgres --auth=trust -E UTF8 --locale=$(tr_pg_locale)" >"$tr_pg_dir/initdb.log" 2>&1 || {
       cat "$tr_pg_dir/initdb.log" >&2
       return 1
     }

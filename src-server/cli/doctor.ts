@@ -1,5 +1,11 @@
 import { existsSync } from 'node:fs';
-import { engineProblems, inSnapshot, type OpenedDatabase, openConfiguredDatabase } from '../db/database';
+import {
+  engineProblems,
+  inSnapshot,
+  type OpenedDatabase,
+  openConfiguredDatabase,
+  textOrderingProblems,
+} from '../db/database';
 import { latestMigrationName } from '../db/migrate';
 import { checkStatCounters } from '../features/admin-stats/stat-doctor';
 import { checkDeletedUsers } from '../features/admin-users/deleted-user-doctor';
@@ -117,6 +123,7 @@ export async function runDoctor(
       });
       return out;
     }
+    for (const message of await textOrderingProblems(opened)) out.push({ check: 'database', message });
     // one consistent picture on PostgreSQL, where other nodes write meanwhile
     const refs = await inSnapshot(db, async (snap) => {
       for (const p of await runMoneyChecks(snap)) out.push({ check: 'money', message: p.message });
@@ -140,8 +147,8 @@ export const doctorCommand: Command = {
   summary: 'check the database, the money rules and the stored files; exit 1 on a problem',
   usage: 'doctor [--data DIR]',
   details:
-    "Runs SQLite's integrity and foreign-key checks (on PostgreSQL: its collation and\n" +
-    'extensions), checks the migrations and the money\n' +
+    "Runs SQLite's integrity and foreign-key checks (on PostgreSQL: its encoding, extensions and\n" +
+    'that the text columns order byte by byte), checks the migrations and the money\n' +
     "invariants, recounts the dashboard's counters, checks the audit log and the fraud flags, and compares stored files\n" +
     'with the rows that name them. Changes nothing.',
   options: { data: { type: 'string' } },

@@ -8,7 +8,7 @@ import {
   SqliteDialect,
 } from 'kysely';
 import { isPostgres } from './dialect';
-import { isPostgresBusy, openPostgres, postgresProblems } from './postgres';
+import { isPostgresBusy, openPostgres, postgresProblems, textOrderProblems } from './postgres';
 import type { DB } from './schema';
 
 export type Db = Kysely<DB>;
@@ -246,6 +246,15 @@ export async function engineProblems(
     damaged: [],
     problems: fks.map((fk) => `${fk.table} row ${fk.rowid} points at a missing ${fk.parent} row`),
   };
+}
+
+/**
+ * Text columns that would not order byte by byte, for a database at the newest migration (older
+ * ones are told to migrate instead). SQLite compares text byte by byte unless a column says
+ * otherwise, and the migrations' only exception (the email's NOCASE) is an equality rule.
+ */
+export async function textOrderingProblems(opened: OpenedDatabase): Promise<string[]> {
+  return opened.sqlite ? [] : textOrderProblems(opened.db);
 }
 
 /**

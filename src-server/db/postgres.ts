@@ -102,20 +102,55 @@ export function isPostgresBusy(err: unknown): boolean {
 
 /**
  * doctor's database checks on PostgreSQL (in place of SQLite's integrity and foreign-key checks,
- * which PostgreSQL enforces itself): the database orders text as JavaScript does (collation C:
- * times and ids are compared as text) and the search's trigram index has its extension.
+ * which PostgreSQL enforces itself): the text is UTF-8 and the search's trigram index has its
+ * extension. Whatever the database's collation, the columns carry the ordering (textOrderProblems).
  */
 // biome-ignore lint/suspicious/noExplicitAny: any schema
 export async function postgresProblems(db: Kysely<any>): Promise<string[]> {
   const out: string[] = [];
-  const { rows } = await sql<{ collate: string }>`
-    SELECT datcollate AS collate FROM pg_database WHERE datname = current_database()`.execute(db);
-  const collate = rows[0]?.collate ?? '';
-  if (collate !== 'C' && collate !== 'POSIX')
-    out.push(
-      `the database's collation is "${collate}", not "C": create it with LC_COLLATE 'C' (times and ids compare as text)`,
-    );
+  const { rows } = await sql<{
+    encoding: string;
+  }>`SELECT current_setting('server_encoding') AS encoding`.execute(db);
+  const encoding = rows[0]?.encoding ?? '';
+  if (encoding !== 'UTF8')
+    out.push(`the database's encoding is ${encoding}, not UTF8: create it with ENCODING 'UTF8'`);
   const trgm = await sql`SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm'`.execute(db);
   if (trgm.rows.length === 0) out.push('the pg_trgm extension is missing: the task search has no index');
   return out;
+}
+
+/** How many columns a finding names before it says "and N more". */
+const NAMED_COLUMNS = 10;
+
+/**
+ * The app's text columns without COLLATE "C". Times, ids and cursors are compared and sorted as
+ * text and must order byte by byte, as JavaScript and SQLite order them, whatever the database's
+ * own collation (en_US.UTF-8 or C.UTF-8 on most services, which sort "a" before "B"): the
+ * migrations give every text column COLLATE "C". One left on the database's default is reported
+ * even in a database whose default is C, since a dump of it restored elsewhere would sort by that
+ * server's rules. Empty when every column is right.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: any schema
+export async function textOrderProblems(db: Kysely<any>): Promise<string[]> {
+  const { rows } = await sql<{ table: string; column: string; collation: string; isDefault: boolean }>`
+    SELECT c.relname AS table, a.attname AS column, co.collprovider = 'd' AS "isDefault",
+      CASE WHEN co.collprovider = 'd' THEN d.datcollate ELSE co.collname END AS collation
+    FROM pg_attribute a
+    JOIN pg_class c ON c.oid = a.attrelid
+    JOIN pg_collation co ON co.oid = a.attcollation
+    JOIN pg_database d ON d.datname = current_database()
+    WHERE a.attnum > 0 AND NOT a.attisdropped AND c.relkind IN ('r', 'p')
+      AND c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
+      AND c.relname NOT LIKE 'kysely\\_%'
+      AND NOT (co.collprovider = 'c' AND co.collcollate IN ('C', 'POSIX'))
+    ORDER BY c.relname, a.attnum`.execute(db);
+  if (rows.length === 0) return [];
+  const named = rows
+    .slice(0, NAMED_COLUMNS)
+    .map((r) => `${r.table}.${r.column} ("${r.collation}"${r.isDefault ? ", the database's default" : ''})`);
+  const more = rows.length > NAMED_COLUMNS ? ` and ${rows.length - NAMED_COLUMNS} more` : '';
+  return [
+    `${rows.length} text column(s) order by a locale's rules, not byte by byte: ${named.join(', ')}${more}; ` +
+      'the migrations give every text column COLLATE "C" (one added by hand needs it too)',
+  ];
 }

@@ -31,14 +31,20 @@ export async function withPgClient<T>(url: string, fn: (client: pg.Client) => Pr
   }
 }
 
+/**
+ * `CREATE DATABASE` as an operator would type it: UTF-8 and the server's default collation
+ * (en_US.UTF-8 or C.UTF-8 on most services), which the app must not depend on (its columns carry
+ * their ordering), unless `locale` names another one.
+ */
+function createDatabaseSql(name: string, locale?: string): string {
+  const chosen = locale ? ` LOCALE '${locale}'` : '';
+  return `CREATE DATABASE "${name}" TEMPLATE template0 ENCODING 'UTF8'${chosen}`;
+}
+
 /** Creates and migrates the run's template database; returns its name. */
 export async function createTemplateDatabase(url: string): Promise<string> {
   const name = `taskreward_tpl_${process.pid}_${randomBytes(3).toString('hex')}`;
-  await withPgClient(url, async (c) => {
-    await c.query(
-      `CREATE DATABASE "${name}" TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C.UTF-8'`,
-    );
-  });
+  await withPgClient(url, (c) => c.query(createDatabaseSql(name)));
   const { db } = openPostgres(withDatabase(url, name), { poolSize: 1 });
   try {
     await migrateToLatest(db);
@@ -62,14 +68,16 @@ export async function cloneTestDatabase(
   return { url: withDatabase(url, name), drop: () => dropDatabase(url, name) };
 }
 
-/** An empty database (collation C, as the app wants), for commands that migrate it themselves. */
+/**
+ * An empty database (the server's default collation, or `locale`), for commands that migrate it
+ * themselves.
+ */
 export async function emptyTestDatabase(
   url: string,
   prefix = 'taskreward_e',
+  locale?: string,
 ): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  await withPgClient(url, (c) =>
-    c.query(`CREATE DATABASE "${name}" TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C.UTF-8'`),
-  );
+  await withPgClient(url, (c) => c.query(createDatabaseSql(name, locale)));
   return { url: withDatabase(url, name), drop: () => dropDatabase(url, name) };
 }

@@ -294,4 +294,52 @@ describe.runIf(present)('the single binary in an empty folder', () => {
       await asked.stop();
     }
   });
+
+  it('stops cleanly on SIGTERM or SIGINT sent twice to its process group (lock removed, database closed)', async () => {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      const data = join(box, `group-stop-${signal}`);
+      // the leader of a process group of its own, as a terminal or a process manager starts it
+      const child = spawn(exe, ['serve', '--data', data], {
+        cwd: box,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      });
+      let out = '';
+      const exited = new Promise<number | string | null>((resolve) =>
+        child.once('exit', (code, sig) => resolve(code ?? sig)),
+      );
+      try {
+        await new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`no "listening on" line: ${out}`)), 20_000);
+          const seen = (d: Buffer) => {
+            out += d.toString();
+            if (out.includes('listening on')) {
+              clearTimeout(timer);
+              resolve();
+            }
+          };
+          child.stdout.on('data', seen);
+          child.stderr.on('data', seen);
+          void exited.then(() => reject(new Error(`the server exited before listening: ${out}`)));
+        });
+        const pgid = Number(child.pid);
+        // the group's signal, then the same again 50 ms later (npm's forward, a second Ctrl-C)
+        process.kill(-pgid, signal);
+        await new Promise((r) => setTimeout(r, 50));
+        try {
+          process.kill(-pgid, signal);
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
+        }
+        expect(await exited, out).toBe(0);
+        const left = ['server.lock', 'taskreward.db-wal', 'taskreward.db-shm'].filter((n) =>
+          existsSync(join(data, n)),
+        );
+        expect(left).toEqual([]);
+      } finally {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      }
+    }
+  });
 });

@@ -4,6 +4,7 @@ import { scheduledBackupName } from '../storage/backup-schedule';
 import { DataFolder } from '../storage/data-folder';
 import { fileStoreFor } from '../storage/file-store';
 import { type Command, configWith, postgresBackupRefusal } from './command';
+import { onStopSignals } from './stop-signals';
 
 /** `backup [file]`: an online backup of the data folder, safe while the server runs. */
 export const backupCommand: Command = {
@@ -27,12 +28,26 @@ export const backupCommand: Command = {
     const folder = new DataFolder(config.dataDir);
     const file = positionals[0] ?? join(folder.backupsDir, scheduledBackupName(new Date()));
     let result: Awaited<ReturnType<typeof createBackup>>;
+    // Ctrl-C, or the server stopping while its scheduled backup runs (its process group gets the
+    // signal, and the server asks again): the backup is given up at its next step, its partial
+    // files removed, instead of dying with them left
+    const given = new AbortController();
+    const signals = onStopSignals(
+      (signal) => given.abort(signal),
+      (line) => console.error(line),
+    );
     try {
-      result = await createBackup(folder, file, fileStoreFor(config));
+      result = await createBackup(folder, file, fileStoreFor(config), { signal: given.signal });
     } catch (err) {
+      if (signals.received) {
+        console.error(`backup stopped by ${signals.received}: nothing was written`);
+        return signals.received === 'SIGINT' ? 130 : 143;
+      }
       if (!(err instanceof FilesElsewhereError)) throw err;
       console.error(`refused: ${err.message}. Nothing was written.`);
       return 2;
+    } finally {
+      signals.dispose();
     }
     const { manifest, snapshotMs, file: written } = result;
     const db = manifest.entries.find((e) => e.path === 'taskreward.db');

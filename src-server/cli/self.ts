@@ -12,11 +12,18 @@ export function selfCommand(args: string[]): { command: string; args: string[] }
   return { command: process.execPath, args: [...process.execArgv, script, ...args] };
 }
 
-/** Runs one command of this program in a child process; rejects with its output when it fails. */
-export function runSelf(args: string[]): Promise<void> {
+/**
+ * Runs one command of this program in a child process; rejects with its output when it fails.
+ * Aborting `signal` sends the child SIGTERM; the promise still settles only once the child is gone.
+ */
+export function runSelf(args: string[], options: { signal?: AbortSignal } = {}): Promise<void> {
   const { command, args: argv } = selfCommand(args);
   return new Promise((resolve, reject) => {
     const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const stop = () => child.kill('SIGTERM');
+    if (options.signal?.aborted) stop();
+    else options.signal?.addEventListener('abort', stop, { once: true });
+    child.on('close', () => options.signal?.removeEventListener('abort', stop));
     let output = '';
     child.stdout.on('data', (d: Buffer) => {
       output += d.toString();

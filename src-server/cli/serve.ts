@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { createApp } from '../app';
-import { openApp } from '../bootstrap';
+import { type Opened, openApp } from '../bootstrap';
 import type { Config } from '../config';
 import { withJobLock } from '../db/locks';
 import { openSetupIfNoAdmin, setupLinkLine } from '../features/setup/setup.service';
@@ -12,12 +13,20 @@ import { fileStoreFor } from '../storage/file-store';
 import { acquireLock } from '../storage/lock';
 import { embeddedWebAssets } from './embedded';
 import { runSelf } from './self';
+import { onStopSignals } from './stop-signals';
 import { startOrphanCleanup, startSweeps } from './sweeps';
+
+/** A stop takes at most this long: whatever still runs then (a request that never ends) is cut. */
+export const STOP_DEADLINE_MS = 5_000;
 
 /**
  * Serves the app and the API until SIGINT/SIGTERM; prints one `listening on` line when ready.
  * Holds the data folder's lock (DataFolder.lockFile with this pid) while it runs, so restore
  * refuses to replace the folder under it, and runs the scheduled backups when configured.
+ *
+ * A stop signal, whenever it comes (during the start, while serving, while already stopping),
+ * ends in the same stop: the server closed, the scheduled backup under way given up, the
+ * database closed, the lock removed, within STOP_DEADLINE_MS. Later signals are absorbed.
  */
 export async function runServe(config: Config): Promise<void> {
   const folder = new DataFolder(config.dataDir);
@@ -29,12 +38,72 @@ export async function runServe(config: Config): Promise<void> {
       'BACKUP_INTERVAL_HOURS is ignored when DATABASE_URL is set: back up the database with its own tools',
     );
   }
+  // what is running so far, for the stop to close whichever parts have started
+  let opened: Opened | null = null;
+  let server: Server | null = null;
+  let sweep: { stop(): Promise<void> } | null = null;
+  let orphans: { stop(): Promise<void> } | null = null;
+  let backups: ScheduleHandle | null = null;
+  const backupRun = new AbortController();
+  // set once the start is over: before that, a signal is acted on at the start's next step, so
+  // the stop never closes the database under a migration still running
+  let started = false;
+  let finishing = false;
+  // before the lock is taken, so no signal finds the lock held and the default action in place
+  const signals = onStopSignals(() => {
+    // whatever is still open after the deadline does not hold the stop; the exit handler below
+    // removes the lock and closes SQLite
+    setTimeout(() => {
+      console.error(`stopping took over ${STOP_DEADLINE_MS / 1000} s: exiting with what is still open`);
+      process.exit(1);
+    }, STOP_DEADLINE_MS).unref();
+    if (started) void stop();
+  });
+  const stopping = () => signals.received !== null;
+  const stop = async (): Promise<void> => {
+    if (finishing) return;
+    finishing = true;
+    const step = async (what: string, run: () => unknown) => {
+      try {
+        await run();
+      } catch (err) {
+        // the other steps still run: the lock and the database matter most
+        console.error(`stopping: ${what} failed`, err);
+      }
+    };
+    backups?.stop();
+    // the archive under way is given up (the backup command removes its partial files)
+    backupRun.abort();
+    const closing = server;
+    if (closing) {
+      await step('closing the server', async () => {
+        const closed = new Promise<void>((resolve) => closing.close(() => resolve()));
+        // idle keep-alive connections must not hold the shutdown
+        closing.closeAllConnections();
+        await closed;
+      });
+    }
+    await step('the sweeps', () => sweep?.stop());
+    await step('the orphan clean-up', () => orphans?.stop());
+    // its SQLite connection gone before ours, so closing ours folds the WAL back in
+    await step('the scheduled backup', () => backups?.idle());
+    await step('closing the database', () => opened?.close());
+    lock.release();
+    process.exit(0);
+  };
+
   // the lock comes before anything touches the folder (openApp clears its temp area); a
   // restarting dev server may still be letting go of it
   mkdirSync(folder.root, { recursive: true });
   const lock = await acquireLock(folder, 5_000);
-  process.once('exit', () => lock.release());
-  let opened: Awaited<ReturnType<typeof openApp>>;
+  process.once('exit', () => {
+    // reached before the stop closed the database only when the deadline cut it short: SQLite's
+    // close is synchronous and folds the WAL back into the file
+    const sqlite = opened?.database.sqlite;
+    if (sqlite?.open) sqlite.close();
+    lock.release();
+  });
+  if (stopping()) return stop();
   try {
     const web = embeddedWebAssets();
     // holding the lock, this is the only process using tmp/: what is there is left from a crash
@@ -43,32 +112,33 @@ export async function runServe(config: Config): Promise<void> {
     lock.release();
     throw err;
   }
-  const app = createApp(opened.deps);
+  if (stopping()) return stop();
+  const deps = opened.deps;
+  const app = createApp(deps);
   // first run (issue 19): no admin yet, so a one-time link to create one goes to the log
-  const setupToken = await openSetupIfNoAdmin(opened.deps);
-  let backups: ScheduleHandle | null = null;
+  const setupToken = await openSetupIfNoAdmin(deps);
+  if (stopping()) return stop();
   // started tasks past their time limit, proofs past the auto-approval days (issue 15); each pass
   // on one node at a time when nodes share the database (issue 18)
-  const sweep = startSweeps(opened.deps, (line) => console.log(line));
+  sweep = startSweeps(deps, (line) => console.log(line));
   // files no row names: one server removes them at its start (openApp), nodes sharing the files
   // every hour, past a grace period
-  const orphans = config.cluster ? startOrphanCleanup(opened.deps, (line) => console.log(line)) : null;
-  const server = serveApp(app.fetch, { port: config.port, hostname: config.host }, (info) => {
+  orphans = config.cluster ? startOrphanCleanup(deps, (line) => console.log(line)) : null;
+  server = serveApp(app.fetch, { port: config.port, hostname: config.host }, (info) => {
+    if (stopping()) return;
     const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
     // before the `listening on` line, so whoever waits for that one has seen the link too
     if (setupToken) console.log(setupLinkLine(`http://${host}:${info.port}`, setupToken, config.cluster));
     console.log(`listening on http://${host}:${info.port}`);
     // proofs from before thumbnails get theirs in the background (features/submissions/proof-backfill.ts)
     // one node at a time when nodes share the database: the others skip it (issue 18)
-    void withJobLock(opened.deps.db, 'job:proof-backfill', () =>
-      backfillProofDerivatives(opened.deps, () => stopping),
-    )
+    void withJobLock(deps.db, 'job:proof-backfill', () => backfillProofDerivatives(deps, stopping))
       .then((n) => {
         if (n === null) console.log('proof thumbnails: another node is making them');
         else if (n > 0) console.log(`made thumbnails and fingerprints of ${n} earlier proof(s)`);
       })
       .catch((err) => {
-        if (!stopping) console.error('proof thumbnails: stopped by an error', err);
+        if (!stopping()) console.error('proof thumbnails: stopped by an error', err);
       });
     if (schedule && fileStoreFor(config).shared) {
       // `backup` refuses a data folder whose files are elsewhere (storage/backup.ts)
@@ -78,30 +148,13 @@ export async function runServe(config: Config): Promise<void> {
       );
     } else if (schedule) {
       backups = startBackupSchedule(folder, schedule, async (file) => {
-        await runSelf(['backup', file, '--data', folder.root]);
+        await runSelf(['backup', file, '--data', folder.root], { signal: backupRun.signal });
       });
       console.log(
         `backing up every ${schedule.intervalHours} h into ${folder.backupsDir}, keeping ${schedule.keep}`,
       );
     }
   });
-  let stopping = false;
-  const stop = () => {
-    stopping = true;
-    // whatever is still open after 5 s (a request that never ends) does not hold the stop; the
-    // exit handler above removes the lock
-    setTimeout(() => process.exit(1), 5_000).unref();
-    backups?.stop();
-    server.close(async () => {
-      await sweep.stop();
-      await orphans?.stop();
-      await opened.close();
-      lock.release();
-      process.exit(0);
-    });
-    // idle keep-alive connections must not hold the shutdown
-    if ('closeAllConnections' in server) server.closeAllConnections();
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // no await since the last check: a signal can only come after this
+  started = true;
 }

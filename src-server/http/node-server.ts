@@ -55,6 +55,12 @@ function discardUnreadBody(req: IncomingMessage, res: ServerResponse): void {
     answered.add(socket);
     // the next request on a kept-alive connection is a new one
     req.once('end', () => answered.delete(socket));
+    // whatever was reading the body stops here: the fetch adapter's web stream over it (made when
+    // a handler looked at the body, e.g. the JSON size limit refusing on the Content-Length)
+    // pauses the request whenever its own queue is full and, with nobody reading that queue any
+    // more, would hold the rest of the body unread, and the next request on the connection behind it
+    req.unpipe();
+    req.removeAllListeners('data');
     let discarded = 0;
     req.on('data', (chunk: Buffer) => {
       discarded += chunk.length;

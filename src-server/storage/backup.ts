@@ -107,14 +107,17 @@ async function fsyncFile(file: string): Promise<void> {
  * last migration, file counts and the sha256 of every entry. Files are linked aside before the
  * snapshot, so a photo replaced meanwhile is still in the copy. The archive appears under its
  * name only when complete. `store` is where the config keeps the files: anything but the data
- * folder's own is refused (FilesElsewhereError) before anything is written.
+ * folder's own is refused (FilesElsewhereError) before anything is written. Aborting `signal`
+ * gives the backup up at its next step, with nothing left behind (the reason is thrown).
  */
 export async function createBackup(
   folder: DataFolder,
   dest: string,
   store: FileStore = new LocalFileStore(folder),
+  options: { signal?: AbortSignal } = {},
 ): Promise<BackupResult> {
   assertFilesInDataFolder(store, 'back up');
+  const goOn = () => options.signal?.throwIfAborted();
   const file = resolve(dest);
   const gzip = /\.(tgz|gz)$/i.test(file);
   const staging = join(folder.tmpDir, `backup-${randomBytes(8).toString('hex')}`);
@@ -124,10 +127,12 @@ export async function createBackup(
     // 1. every file there now (the snapshot can only name files that exist before it)
     for (const kind of FILE_KINDS) {
       for (const name of await store.list(kind)) {
+        goOn();
         await linkOrCopy(storedFilePath(folder, kind, name).absolute, join(staging, 'files', kind, name));
       }
     }
     // 2. the database
+    goOn();
     const dbCopy = join(staging, 'taskreward.db');
     const snapshotMs = await snapshotDatabase(folder, dbCopy);
     const snapshot = openDatabase(dbCopy);
@@ -146,6 +151,7 @@ export async function createBackup(
     const counts = { proofs: 0, images: 0 };
     const seen = new Set<string>();
     for (const ref of references) {
+      goOn();
       const { relative, absolute } = storedFilePath(folder, ref.kind, ref.name);
       if (seen.has(relative)) continue;
       seen.add(relative);
@@ -162,7 +168,10 @@ export async function createBackup(
     }
     // 4. the manifest, then the archive
     const listed: ManifestEntry[] = [];
-    for (const path of entries) listed.push({ path, ...(await hashFile(join(staging, path))) });
+    for (const path of entries) {
+      goOn();
+      listed.push({ path, ...(await hashFile(join(staging, path))) });
+    }
     const manifest: Manifest = {
       format: BACKUP_FORMAT,
       formatVersion: BACKUP_FORMAT_VERSION,
@@ -178,6 +187,7 @@ export async function createBackup(
     try {
       await tar.create({ file: partial, cwd: staging, gzip, portable: true }, [MANIFEST_NAME, ...entries]);
       await fsyncFile(partial);
+      goOn();
       await rename(partial, file);
     } catch (err) {
       await rm(partial, { force: true });

@@ -21,8 +21,14 @@ export interface NpmServer {
  * Runs `npm <args>` in the repository (`start`, or `run cli -- serve …`) with `env` over a
  * clean environment: no ADMIN_EMAIL/ADMIN_PASSWORD, PORT, HOST or DATA_DIR from the caller's,
  * and the Node running the tests first on PATH so npm and the server run under it.
+ * `ownProcessGroup` starts npm as the leader of a new process group (its pid is the group's id).
  */
-export function startWithNpm(args: string[], env: Record<string, string>, timeoutMs = 60_000): NpmServer {
+export function startWithNpm(
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+  options: { ownProcessGroup?: boolean } = {},
+): NpmServer {
   const inherited = { ...process.env };
   for (const name of ['ADMIN_EMAIL', 'ADMIN_PASSWORD', 'PORT', 'HOST', 'DATA_DIR', 'TOKEN_SECRET'])
     delete inherited[name];
@@ -34,6 +40,9 @@ export function startWithNpm(args: string[], env: Record<string, string>, timeou
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // a process group of its own (npm and the server), as a terminal or a process manager starts
+    // it: a signal to the group reaches both
+    detached: options.ownProcessGroup === true,
   });
   let output = '';
   const exited = new Promise<number | string | null>((resolve) =>

@@ -91,7 +91,10 @@ export async function openApp(
     secret,
     web: options.web ?? loadWebAssets(config.webDir),
     // one node counts in its memory; nodes sharing the database count there (issue 18)
-    throttle: new LoginThrottle(options.throttle, config.cluster ? databaseLimiters(database.db) : memoryLimiters),
+    throttle: new LoginThrottle(
+      options.throttle,
+      config.cluster ? databaseLimiters(database.db) : memoryLimiters,
+    ),
     clock: options.clock ?? (() => new Date()),
     push: options.push ?? oneSignalNotifier(config.oneSignal),
     work: expensiveWork(options.work),

@@ -175,7 +175,9 @@ describe.each(NODE_MODES)('account lockout: who still signs in (%s)', (_mode, mo
       'another account’s cookie renamed for this one',
       async (victimId: string) => {
         const other = await makeUser(t.deps.db);
-        const own = deviceCookie(await login({ email: other.email, password: TEST_PASSWORD }, addresses()(1)));
+        const own = deviceCookie(
+          await login({ email: other.email, password: TEST_PASSWORD }, addresses()(1)),
+        );
         const { deviceCookieName } = await import('./token');
         return `${deviceCookieName(victimId, t.deps.secret)}=${own.split('=')[1]}`;
       },
@@ -216,7 +218,10 @@ describe.each(NODE_MODES)('account lockout: who still signs in (%s)', (_mode, mo
     const statuses = replies.map((r) => r.status);
     // the rest are refused by the lockout, or by the account's share of the hashing queue (an
     // attempt refused there checked no password and does not count)
-    expect(statuses.every((s) => s === 401 || s === 429), statuses.join(' ')).toBe(true);
+    expect(
+      statuses.every((s) => s === 401 || s === 429),
+      statuses.join(' '),
+    ).toBe(true);
     let guesses = statuses.filter((s) => s === 401).length;
     const more = addresses();
     for (let i = 0; ; i++) {
@@ -242,7 +247,12 @@ describe.each(NODE_MODES)('account lockout: who still signs in (%s)', (_mode, mo
         .slice(1)
         .map((a) => a.trim().toLowerCase());
     expect(attributes(plain)).toEqual(
-      expect.arrayContaining(['httponly', 'samesite=strict', 'path=/api/auth', `max-age=${180 * 24 * 60 * 60}`]),
+      expect.arrayContaining([
+        'httponly',
+        'samesite=strict',
+        'path=/api/auth',
+        `max-age=${180 * 24 * 60 * 60}`,
+      ]),
     );
     expect(attributes(plain)).not.toContain('secure');
     const secure = await t.call('POST', '/api/auth/login', {
@@ -261,7 +271,10 @@ describe.each(NODE_MODES)('the end of an account lockout (%s)', (_mode, mode) =>
   it('lets strangers try again once the window has ended', async () => {
     // only Date is faked (before the app starts, so its counters read it): nothing else waits
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
-    const t = await createTestApp({ env: { ...mode, TRUST_PROXY: '1' }, throttle: { accountLockoutAfter: LIMIT } });
+    const t = await createTestApp({
+      env: { ...mode, TRUST_PROXY: '1' },
+      throttle: { accountLockoutAfter: LIMIT },
+    });
     try {
       const user = await makeUser(t.deps.db);
       const login = (password: string, ip: string) =>

@@ -96,7 +96,11 @@ export async function signDeviceToken(userId: string, secret: Uint8Array): Promi
 }
 
 /** The nonce of a valid, unexpired device token of this account, or null. */
-export async function verifyDeviceToken(token: string, userId: string, secret: Uint8Array): Promise<string | null> {
+export async function verifyDeviceToken(
+  token: string,
+  userId: string,
+  secret: Uint8Array,
+): Promise<string | null> {
   try {
     const { payload } = await jwtVerify(token, await hmacKey(secret), {
       algorithms: ['HS256'],

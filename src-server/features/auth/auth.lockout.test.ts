@@ -144,6 +144,28 @@ describe.each(NODE_MODES)('account lockout: who still signs in (%s)', (_mode, mo
     expect((await login(body, addresses()(2), deviceCookie(reg))).status).toBe(200);
   });
 
+  it('lets the device that set up the first admin vouch for it', async () => {
+    const gate = await createTestApp({ env: mode, throttle: { accountLockoutAfter: LIMIT } });
+    try {
+      const setup = await gate.call('POST', '/api/setup', {
+        headers: { 'X-Setup-Token': await gate.deps.setup.open() },
+        body: { name: 'Owner', email: 'owner@example.test', password: 'owner-pass-1' },
+      });
+      expect(setup.status).toBe(201);
+      const body = { email: 'owner@example.test', password: 'owner-pass-1' };
+      for (let i = 0; i < LIMIT; i++)
+        await gate.call('POST', '/api/auth/login', { body: { ...body, password: WRONG } });
+      expectLockedOut(await gate.call('POST', '/api/auth/login', { body }));
+      const res = await gate.call('POST', '/api/auth/login', {
+        body,
+        headers: { Cookie: deviceCookie(setup) },
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      await gate.dispose();
+    }
+  });
+
   it('lets the owner change the password with a session during the lockout', async () => {
     const user = await makeUser(t.deps.db);
     await spray(user.email, LIMIT);

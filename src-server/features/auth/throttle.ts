@@ -132,7 +132,7 @@ export class LoginThrottle {
 
   /**
    * Counts one attempt, or refuses it with a 429: a stranger to a locked account first, before
-   * anything is written (a botnet's flood costs two reads a guess), then the pair, then the
+   * anything is written (a botnet's flood costs three reads a guess), then the pair, then the
    * address, one after the other, so the attempts that pass the pair's count are the ones the
    * address counts: with counters in a database that many nodes write at once, two counts made
    * side by side could each be used up by different attempts and refuse them all. An attempt

@@ -93,7 +93,6 @@ export async function openApp(
     // one node counts in its memory; nodes sharing the database count there (issue 18)
     throttle: new LoginThrottle(
       options.throttle,
-      undefined,
       config.cluster ? databaseLimiters(database.db) : memoryLimiters,
     ),
     clock: options.clock ?? (() => new Date()),

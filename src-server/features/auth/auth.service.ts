@@ -9,7 +9,8 @@ import { workKey } from '../../http/expensive-work';
 import { flagAddressBurst, flagSharedDevice } from '../fraud/signals';
 import { findUserByEmail, findUserById, insertUser, newUserRow, updateUser } from '../users/users.repository';
 import { dummyVerify, hashPassword, verifyPassword } from './password';
-import { signToken } from './token';
+import type { LoginAttempt } from './throttle';
+import { signToken, verifyDeviceToken } from './token';
 
 type Parsed<T> = { [K in keyof T]-?: Exclude<T[K], undefined> };
 
@@ -54,52 +55,59 @@ export async function register(
     if (isUniqueViolation(err)) throw fail.conflict('email_in_use');
     throw err;
   }
+  // the address that registered the account is its owner's: known to it, like a sign-in's
+  await deps.throttle.remember(input.email, ip);
   const user = (await findUserById(deps.db, id))!;
   return { user, token: await signToken(user, false, deps.secret) };
 }
 
 /**
- * Checks a password under the login throttle (a 429 when its limits are used up): a sign-in,
- * or the current password a password change asks for. Unknown accounts (null hash) cost the
- * same time as known ones and count the same.
+ * Checks a password under the login throttle (a 429 when its limits are used up, or when the
+ * account is locked to strangers): a sign-in, or the current password a password change asks for.
+ * Unknown accounts (null hash) cost the same time as known ones and count the same.
  */
 export async function checkPassword(
   deps: Pick<AppDeps, 'throttle' | 'work'>,
-  email: string,
-  ip: string,
+  who: LoginAttempt,
   passwordHash: string | null,
   password: string,
   purpose: 'sign-in' | 'confirm',
 ): Promise<boolean> {
-  await deps.throttle.attempt(email, ip);
+  await deps.throttle.attempt(who);
   let ok: boolean;
   try {
     // sign-ins have a queue of their own: they never wait behind profile saves or uploads
     const queue = purpose === 'sign-in' ? deps.work.signIns : deps.work.cpu;
-    ok = await queue.run(workKey.account(email), () =>
+    ok = await queue.run(workKey.account(who.email), () =>
       passwordHash ? verifyPassword(passwordHash, password) : dummyVerify(password),
     );
   } catch (err) {
     // refused by the queue (busy): no password was checked, the attempt does not count
-    await deps.throttle.refund(email, ip);
+    await deps.throttle.refund(who);
     throw err;
   }
-  if (ok) await deps.throttle.succeeded(email, ip);
-  else await deps.throttle.failed(email);
+  if (ok) await deps.throttle.succeeded(who);
+  else await deps.throttle.failed(who);
   return ok;
 }
 
-/** Checks the password under the throttle; banned users get their reason, not a token. */
+/**
+ * Checks the password under the throttle; banned users get their reason, not a token.
+ * `presentedDevice` gives the device cookie the request carries for an account, if any: a valid
+ * one lets its device sign in while the account is locked to strangers.
+ */
 export async function login(
   deps: AppDeps,
   input: Parsed<Pick<LoginInput, 'email' | 'password' | 'rememberMe' | 'device_id' | 'oneSignalId'>>,
   ip: string,
+  presentedDevice: (userId: string) => string | undefined = () => undefined,
 ): Promise<{ user: UserRow; token: string }> {
   const user = await findUserByEmail(deps.db, input.email);
+  const cookie = user ? presentedDevice(user._id) : undefined;
+  const device = user && cookie ? await verifyDeviceToken(cookie, user._id, deps.secret) : null;
   const ok = await checkPassword(
     deps,
-    input.email,
-    ip,
+    { email: input.email, ip, device },
     user?.password_hash ?? null,
     input.password,
     'sign-in',

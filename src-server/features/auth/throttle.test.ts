@@ -8,15 +8,14 @@ import { AppError } from '../../http/app-error';
 import { NODE_MODES, sharedDatabase } from '../../testing/cluster';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { databaseLimiters, RATE_LIMIT_CLEANUP_MS } from './database-limiter';
-import { type Limiters, LoginThrottle, memoryLimiters } from './throttle';
+import { type Limiters, type LoginAttempt, LoginThrottle, memoryLimiters } from './throttle';
 
 const limits = {
   perPair: 2,
   perAddress: 3,
-  accountSlowdownAfter: 4,
+  accountLockoutAfter: 4,
+  perDevice: 2,
   windowSeconds: 30,
-  slowdownStepMs: 100,
-  slowdownMaxMs: 450,
 };
 
 async function refusal(p: Promise<void>): Promise<AppError> {
@@ -42,23 +41,21 @@ const STORES: [string, () => Limiters][] = [
 
 let limiters: () => Limiters = () => memoryLimiters;
 
-/** A throttle whose waits are recorded instead of slept. */
 function recorded() {
-  const waits: number[] = [];
-  const throttle = new LoginThrottle(
-    limits,
-    async (ms) => {
-      waits.push(ms);
-    },
-    limiters(),
-  );
-  return { throttle, waits };
+  return { throttle: new LoginThrottle(limits, limiters()) };
 }
 
+/** A sign-in attempt from a stranger to the account, or from a device holding its cookie. */
+const who = (email: string, ip: string, device: string | null = null): LoginAttempt => ({
+  email,
+  ip,
+  device,
+});
+
 /** One wrong password, as the sign-in runs it: counted, then failed. */
-async function fail(throttle: LoginThrottle, email: string, ip: string) {
-  await throttle.attempt(email, ip);
-  await throttle.failed(email);
+async function fail(throttle: LoginThrottle, email: string, ip: string, device: string | null = null) {
+  await throttle.attempt(who(email, ip, device));
+  await throttle.failed(who(email, ip, device));
 }
 
 describe.each(STORES)('LoginThrottle, counting %s', (_label, store) => {
@@ -71,68 +68,98 @@ describe.each(STORES)('LoginThrottle, counting %s', (_label, store) => {
     const { throttle } = recorded();
     await fail(throttle, 'a@x.test', '1.1.1.1');
     await fail(throttle, 'a@x.test', '1.1.1.1');
-    const err = await refusal(throttle.attempt('a@x.test', '1.1.1.1'));
+    const err = await refusal(throttle.attempt(who('a@x.test', '1.1.1.1')));
     expect(err.status).toBe(429);
     expect(err.code).toBe('too_many_requests');
     expect(err.extra.retryAfter).toBeGreaterThanOrEqual(1);
     expect(err.extra.retryAfter).toBeLessThanOrEqual(30);
     // the same account from another address, and another account from the first one, go on
-    await throttle.attempt('a@x.test', '2.2.2.2');
-    await throttle.attempt('b@x.test', '3.3.3.3');
+    await throttle.attempt(who('a@x.test', '2.2.2.2'));
+    await throttle.attempt(who('b@x.test', '3.3.3.3'));
   });
 
   it('refuses an address that has used its limit, for every account', async () => {
     const { throttle } = recorded();
     for (const email of ['a@x.test', 'b@x.test', 'c@x.test']) await fail(throttle, email, '9.9.9.9');
-    expect((await refusal(throttle.attempt('d@x.test', '9.9.9.9'))).status).toBe(429);
-    await throttle.attempt('d@x.test', '8.8.8.8');
+    expect((await refusal(throttle.attempt(who('d@x.test', '9.9.9.9')))).status).toBe(429);
+    await throttle.attempt(who('d@x.test', '8.8.8.8'));
   });
 
   it('counts attempts made at the same moment', async () => {
     const { throttle } = recorded();
     const results = await Promise.allSettled(
-      Array.from({ length: 6 }, () => throttle.attempt('burst@x.test', '7.7.7.7')),
+      Array.from({ length: 6 }, () => throttle.attempt(who('burst@x.test', '7.7.7.7'))),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
   });
 
   it('starts a pair afresh and gives the address its attempt back after a success', async () => {
     const { throttle } = recorded();
-    await throttle.attempt('a@x.test', '1.1.1.1');
-    await throttle.attempt('a@x.test', '1.1.1.1');
-    await throttle.succeeded('a@x.test', '1.1.1.1');
-    await throttle.attempt('a@x.test', '1.1.1.1');
-    await throttle.succeeded('a@x.test', '1.1.1.1');
+    await throttle.attempt(who('a@x.test', '1.1.1.1'));
+    await throttle.attempt(who('a@x.test', '1.1.1.1'));
+    await throttle.succeeded(who('a@x.test', '1.1.1.1'));
+    await throttle.attempt(who('a@x.test', '1.1.1.1'));
+    await throttle.succeeded(who('a@x.test', '1.1.1.1'));
     // only the first attempt still counts against the address: two more, then a refusal
-    await throttle.attempt('b@x.test', '1.1.1.1');
-    await throttle.attempt('c@x.test', '1.1.1.1');
-    expect((await refusal(throttle.attempt('d@x.test', '1.1.1.1'))).status).toBe(429);
+    await throttle.attempt(who('b@x.test', '1.1.1.1'));
+    await throttle.attempt(who('c@x.test', '1.1.1.1'));
+    expect((await refusal(throttle.attempt(who('d@x.test', '1.1.1.1')))).status).toBe(429);
   });
 
-  it('never refuses an account for its own count: a hundred addresses failing leave a fresh one free', async () => {
-    const { throttle, waits } = recorded();
-    for (let i = 0; i < 100; i++) await fail(throttle, 'admin@x.test', `10.0.0.${i}`);
-    waits.length = 0;
-    await throttle.attempt('admin@x.test', '192.168.1.1');
-    expect(waits).toEqual([]);
-  });
-
-  it('slows down attempts on an attacked account from addresses that have been failing, up to a ceiling', async () => {
-    const { throttle, waits } = recorded();
-    // four failures from four addresses: at the slowdown threshold, nothing waits yet
+  it('locks an account to strangers once its failures from many addresses reach the limit', async () => {
+    const { throttle } = recorded();
     for (let i = 0; i < 4; i++) await fail(throttle, 'victim@x.test', `10.1.0.${i}`);
-    expect(waits).toEqual([]);
-    // a fifth failure takes the account one past the threshold
-    await fail(throttle, 'victim@x.test', '10.1.0.1');
-    expect(waits).toEqual([]);
-    // from now on an address that has been failing waits before its password is checked
-    await fail(throttle, 'victim@x.test', '10.1.0.2');
-    expect(waits).toEqual([100]);
-    for (let i = 4; i < 10; i++) await fail(throttle, 'victim@x.test', `10.1.0.${i}`);
-    await throttle.attempt('victim@x.test', '10.1.0.3');
-    expect(waits.at(-1)).toBe(450);
-    expect(await throttle.slowdown('victim@x.test')).toBe(450);
-    expect(await throttle.slowdown('other@x.test')).toBe(0);
+    expect(await throttle.lock('victim@x.test')).not.toBeNull();
+    expect(await throttle.lock('other@x.test')).toBeNull();
+    const err = await refusal(throttle.attempt(who('victim@x.test', '10.1.0.200')));
+    expect([err.status, err.code]).toEqual([429, 'too_many_requests']);
+    expect(err.extra.retryAfter).toBeGreaterThanOrEqual(1);
+    expect(err.extra.retryAfter).toBeLessThanOrEqual(30);
+    // another account is not touched
+    await throttle.attempt(who('other@x.test', '10.1.0.200'));
+  });
+
+  it('lets an address that signed in to the account, a device with its cookie and a session through a lockout', async () => {
+    const { throttle } = recorded();
+    await throttle.attempt(who('owner@x.test', '192.168.1.1'));
+    await throttle.succeeded(who('owner@x.test', '192.168.1.1'));
+    for (let i = 0; i < 4; i++) await fail(throttle, 'owner@x.test', `10.2.0.${i}`);
+    await refusal(throttle.attempt(who('owner@x.test', '192.168.1.2')));
+    await throttle.attempt(who('owner@x.test', '192.168.1.1'));
+    await throttle.attempt(who('owner@x.test', '192.168.1.2', 'device-nonce'));
+    await throttle.attempt({ ...who('owner@x.test', '192.168.1.3'), signedIn: true });
+    // known to this account only
+    await throttle.attempt(who('neighbour@x.test', '192.168.1.1'));
+  });
+
+  it('counts the failures of a device, which vouches for nothing past its own limit', async () => {
+    const { throttle } = recorded();
+    for (let i = 0; i < 4; i++) await fail(throttle, 'owner@x.test', `10.3.0.${i}`);
+    await fail(throttle, 'owner@x.test', '10.3.1.1', 'stolen');
+    await fail(throttle, 'owner@x.test', '10.3.1.2', 'stolen');
+    await refusal(throttle.attempt(who('owner@x.test', '10.3.1.3', 'stolen')));
+    // another device of the account is still its owner's
+    await throttle.attempt(who('owner@x.test', '10.3.1.3', 'own'));
+  });
+
+  it('counts the attempts of strangers made at the same moment, letting no more than the limit through', async () => {
+    const { throttle } = recorded();
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) => throttle.attempt(who('burst@x.test', `10.4.0.${i}`))),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(4);
+  });
+
+  it('gives the account its attempt back when the password was right or never checked', async () => {
+    const { throttle } = recorded();
+    for (let i = 0; i < 3; i++) await fail(throttle, 'typo@x.test', `10.5.0.${i}`);
+    await throttle.attempt(who('typo@x.test', '10.5.1.1'));
+    await throttle.refund(who('typo@x.test', '10.5.1.1'));
+    await throttle.attempt(who('typo@x.test', '10.5.1.2'));
+    await throttle.succeeded(who('typo@x.test', '10.5.1.2'));
+    expect(await throttle.lock('typo@x.test')).toBeNull();
+    await fail(throttle, 'typo@x.test', '10.5.1.3');
+    expect(await throttle.lock('typo@x.test')).not.toBeNull();
   });
 });
 
@@ -215,14 +242,16 @@ describe('the counters in the database (issue 18)', () => {
   });
 
   it('keeps a hash of each key, never the email or the address, one row per limiter and key', async () => {
-    const throttle = new LoginThrottle(limits, async () => {}, databaseLimiters(db.deps.db));
+    const throttle = new LoginThrottle(limits, databaseLimiters(db.deps.db));
     const email = `${'long'.repeat(60)}@example.test`;
-    await throttle.attempt(email, '2001:db8::1');
-    await throttle.failed(email);
+    await throttle.attempt(who(email, '2001:db8::1', 'a-device-nonce'));
+    await throttle.failed(who(email, '2001:db8::1', 'a-device-nonce'));
     const stored = await rows();
     expect(stored.map((r) => r.key.split(':')[0]).sort()).toEqual([
       'login-account',
+      'login-account-day',
       'login-address',
+      'login-device',
       'login-pair',
     ]);
     for (const r of stored) {

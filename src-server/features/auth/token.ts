@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import type { TokenClaims } from '../../contract/types';
 import type { UserRow } from '../../http/env';
@@ -72,4 +72,51 @@ export async function verifyToken(token: string, secret: Uint8Array): Promise<Ve
 /** True when the token was issued under the user's current password. */
 export function tokenMatchesPassword(session: VerifiedToken, user: UserRow, secret: Uint8Array): boolean {
   return session.passwordStamp === passwordStamp(user.password_hash, secret);
+}
+
+/** How long a device cookie vouches for its device; every sign-in there starts it again. */
+export const DEVICE_TOKEN_DAYS = 180;
+// the audience of a device token: a sign-in token has none, so neither passes for the other
+const DEVICE_AUDIENCE = 'login-device';
+
+/**
+ * A device token: this device has signed in to this account (`sub`), with a random nonce (`jti`)
+ * that names the device to the throttle. It grants no access; it only lets its holder sign in
+ * while the account is locked to strangers.
+ */
+export async function signDeviceToken(userId: string, secret: Uint8Array): Promise<string> {
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(userId)
+    .setAudience(DEVICE_AUDIENCE)
+    .setJti(randomBytes(16).toString('base64url'))
+    .setIssuedAt()
+    .setExpirationTime(`${DEVICE_TOKEN_DAYS}d`)
+    .sign(await hmacKey(secret));
+}
+
+/** The nonce of a valid, unexpired device token of this account, or null. */
+export async function verifyDeviceToken(
+  token: string,
+  userId: string,
+  secret: Uint8Array,
+): Promise<string | null> {
+  try {
+    const { payload } = await jwtVerify(token, await hmacKey(secret), {
+      algorithms: ['HS256'],
+      audience: DEVICE_AUDIENCE,
+      subject: userId,
+    });
+    return typeof payload.jti === 'string' && payload.jti.length > 0 ? payload.jti : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The name of an account's device cookie: one per account, so a browser shared by two accounts
+ * vouches for both, and keyed with the secret, so the name tells nobody which account it is.
+ */
+export function deviceCookieName(userId: string, secret: Uint8Array): string {
+  return `device_${createHmac('sha256', secret).update('device\0').update(userId).digest('base64url').slice(0, 16)}`;
 }

@@ -38,7 +38,10 @@ export async function updateMyProfile(
   if (input.bio !== undefined) patch.bio = input.bio;
   if (input.password) {
     const current = input.currentPassword ?? '';
-    if (!(await checkPassword(deps, user.email, ip, user.password_hash, current, 'confirm'))) {
+    // a session of the account vouches for its holder: a lockout by strangers never stops the
+    // owner changing the password, while wrong guesses still count toward every other limit
+    const who = { email: user.email, ip, device: null, signedIn: true };
+    if (!(await checkPassword(deps, who, user.password_hash, current, 'confirm'))) {
       throw fail.validation({ currentPassword: FIELD_MESSAGES.currentPasswordWrong });
     }
     const password = input.password;

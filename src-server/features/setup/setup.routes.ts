@@ -3,6 +3,7 @@ import { registerSchema } from '../../contract/schemas';
 import { clientIp } from '../../http/client-ip';
 import type { AppEnv } from '../../http/env';
 import { readJson } from '../../http/validate';
+import { issueDeviceCookie } from '../auth/device-cookie';
 import { toUserDto } from '../users/users.mapper';
 import { userTotals } from '../users/users.repository';
 import { checkSetup, createFirstAdmin, SETUP_TOKEN_HEADER } from './setup.service';
@@ -19,6 +20,8 @@ export const setupRoutes = new Hono<AppEnv>()
     await checkSetup(c.var.deps, token);
     const input = await readJson(c, registerSchema);
     const { user, token: session } = await createFirstAdmin(c.var.deps, token, input, clientIp(c));
+    // the site owner's own device, like a sign-in's: it signs in while strangers are locked out
+    await issueDeviceCookie(c, user._id);
     const data = toUserDto(user, await userTotals(c.var.deps.db, user._id));
     return c.json({ success: true, token: session, message: 'Admin account created', data }, 201);
   });

@@ -30,7 +30,7 @@ afterAll(() => t.dispose());
 interface Entry {
   id: number;
   at: string;
-  actor: { _id: string; name: string } | null;
+  actor: { _id: string; name: string | null; email: string | null; deleted: boolean } | null;
   action: string;
   target: { type: string; id: string | null };
   changes: Record<string, unknown>;
@@ -68,7 +68,7 @@ describe('the rows of every covered action', () => {
     expect(rows.every((r) => r.actor?._id === admin._id && r.actor.name === 'Denetçi Admin')).toBe(true);
     expect(rows[0]?.changes).toMatchObject({ title: 'Denetim görevi', reward: 300, maxCompletions: 5 });
     expect(rows[1]?.changes).toEqual({ title: ['Denetim görevi', 'Yeni başlık'], reward: [300, 400] });
-    expect(rows[2]?.changes).toEqual({ is_featured: [false, true] });
+    expect(rows[2]?.changes).toEqual({ isFeatured: [false, true] });
   });
 
   it('submissions: approve, reject, bulk, appeal decisions, and auto-approval by the system', async () => {
@@ -153,7 +153,7 @@ describe('the rows of every covered action', () => {
     ]);
     expect(rows[0]?.changes).toEqual({ name: ['Düzenlenecek', 'Düzenlendi'] });
     expect(rows[1]?.changes).toEqual({ balance: [0, 1250], delta: 1250 });
-    expect(rows[2]?.changes).toEqual({ status: ['active', 'banned'], ban_reason: [null, 'Sahte kanıt'] });
+    expect(rows[2]?.changes).toEqual({ status: ['active', 'banned'], banReason: [null, 'Sahte kanıt'] });
     expect(rows[3]?.changes).toEqual({ set: true });
     // never a password or its hash, anywhere in the log
     const raw = await t.deps.db.selectFrom('audit_log').select('changes').execute();

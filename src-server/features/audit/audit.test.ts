@@ -3,6 +3,8 @@
 // never a password); the log is append-only, admins read it with filters, and doctor compares
 // it with the ledger.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import reviewEn from '../../../src-web/locales/en/adminReview.json';
+import reviewTr from '../../../src-web/locales/tr/adminReview.json';
 import type { UserRow } from '../../http/env';
 import { pngFile } from '../../storage/image-fixtures';
 import { makeUser } from '../../testing/factories';
@@ -215,6 +217,22 @@ describe('the rows of every covered action', () => {
     ).toBe('created');
     const [made] = (await audit('?action=admin.create')).items;
     expect(made).toMatchObject({ actor: null, changes: { email: 'cli@example.test', role: 'admin' } });
+  });
+});
+
+describe('the words of the rows', () => {
+  it('gives every field the rows above wrote a label on the audit screen, in both languages', async () => {
+    const rows = await t.deps.db.selectFrom('audit_log').select('changes').execute();
+    const fields = [...new Set(rows.flatMap((r) => Object.keys(JSON.parse(r.changes))))].sort();
+    expect(fields.length).toBeGreaterThan(30);
+    // a setting is named section.field, its label nested the same way
+    const label = (labels: object, field: string) =>
+      field
+        .split('.')
+        .reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], labels);
+    for (const labels of [reviewEn.audit.fields, reviewTr.audit.fields]) {
+      expect(fields.filter((f) => typeof label(labels, f) !== 'string')).toEqual([]);
+    }
   });
 });
 

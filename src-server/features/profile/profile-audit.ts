@@ -12,8 +12,7 @@ const NO_TOTALS = { pendingBalance: 0, completedTasks: 0, pendingTasks: 0 };
  * An admin's own profile change in the log, inside the change's transaction and before its
  * UPDATE (the row keeps the name the admin had when acting): the fields that changed in the
  * API's words (user.update; the photo as its old and new address) and a new password as a fact
- * (user.password, as when another admin sets one), never its value or hash. A worker's own
- * profile is not an admin's action and is not logged.
+ * (user.password, as when another admin sets one), never its value or hash.
  */
 export async function auditOwnProfile(
   tx: Transaction<DB>,
@@ -21,7 +20,6 @@ export async function auditOwnProfile(
   patch: ProfilePatch,
   at: string,
 ): Promise<void> {
-  if (user.role !== 'admin') return;
   const { updated_at: _at, password_hash: newHash, ...fields } = patch;
   const base = { actorId: user._id, targetType: 'user' as const, targetId: user._id, at };
   const changes = changedFields(toUserDto(user, NO_TOTALS), toUserDto({ ...user, ...fields }, NO_TOTALS));

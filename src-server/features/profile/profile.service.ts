@@ -48,10 +48,13 @@ export async function updateMyProfile(
   }
   if (upload?.file) patch.profile_image = await storeProfilePhoto(deps, upload);
   try {
-    await deps.db.transaction().execute(async (tx) => {
-      await auditOwnProfile(tx, user, patch, now);
-      await updateProfile(tx, user._id, patch);
-    });
+    // an admin's change is logged in its own transaction; a worker's is the one UPDATE it was
+    if (user.role !== 'admin') await updateProfile(deps.db, user._id, patch);
+    else
+      await deps.db.transaction().execute(async (tx) => {
+        await auditOwnProfile(tx, user, patch, now);
+        await updateProfile(tx, user._id, patch);
+      });
   } catch (err) {
     if (patch.profile_image) await removeProfilePhoto(deps, patch.profile_image);
     throw err;

@@ -10,7 +10,7 @@ import { latestMigrationName } from '../db/migrate';
 import { checkStatCounters } from '../features/admin-stats/stat-doctor';
 import { checkDeletedUsers } from '../features/admin-users/deleted-user-doctor';
 import { checkAppeals } from '../features/appeals/appeal-doctor';
-import { checkAuditLedger } from '../features/audit/audit-doctor';
+import { checkAuditActors, checkAuditLedger } from '../features/audit/audit-doctor';
 import { checkFlags } from '../features/fraud/flag-doctor';
 import { runMoneyChecks } from '../features/money/doctor';
 import { checkTaskRecords } from '../features/tasks/task-doctor';
@@ -132,6 +132,7 @@ export async function runDoctor(
       for (const message of await checkAppeals(snap)) out.push({ check: 'tasks', message });
       for (const message of await checkDeletedUsers(snap)) out.push({ check: 'users', message });
       for (const message of await checkAuditLedger(snap)) out.push({ check: 'audit', message });
+      for (const message of await checkAuditActors(snap)) out.push({ check: 'audit', message });
       for (const message of await checkFlags(snap)) out.push({ check: 'flags', message });
       return referencedFiles(snap);
     });

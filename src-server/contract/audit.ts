@@ -39,7 +39,11 @@ export const AUDIT_TARGETS = [
 ] as const;
 export type AuditTarget = (typeof AUDIT_TARGETS)[number];
 
-/** A field's value before and after, or a plain fact of the action (a reason, a count). */
+/**
+ * A field's value before and after, or a plain fact of the action (a reason, a count). Fields are
+ * named as the API names them (`isFeatured`, `banReason`; a setting as `section.field`), amounts
+ * are in kuruş.
+ */
 export type AuditChanges = Record<string, [unknown, unknown] | unknown>;
 
 const blank = (v: unknown) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v);
@@ -75,8 +79,12 @@ export type AuditQuery = z.output<typeof auditQuerySchema>;
 export interface AuditEntryDto {
   id: number;
   at: string;
-  /** null: the system (auto-approval) or the command line */
-  actor: { _id: string; name: string } | null;
+  /**
+   * null: the system (auto-approval), the command line or the setup link. The name and email
+   * are the ones the actor had when the row was written (null: an actor deleted before the log
+   * kept them); `deleted`: their account has been deleted since.
+   */
+  actor: { _id: string; name: string | null; email: string | null; deleted: boolean } | null;
   action: string;
   target: { type: string; id: string | null };
   changes: AuditChanges;

@@ -219,6 +219,9 @@ export interface AuditLogTable {
   id: Generated<number>;
   at: string;
   actor_id: string | null;
+  /** the actor's name and email when the row was written (migration 2026-11-29-0915-audit-actor) */
+  actor_name: string | null;
+  actor_email: string | null;
   action: string;
   target_type: string;
   target_id: string | null;

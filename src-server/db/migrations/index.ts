@@ -17,6 +17,8 @@ import * as submissionTaskIndex from './2026-11-26-1500-submission-task-index';
 import * as fraudSignals from './2026-11-27-0900-fraud-signals';
 import * as clusterState from './2026-11-28-0900-cluster-state';
 import * as bytewiseCollation from './2026-11-29-0904-bytewise-collation';
+import * as auditWords from './2026-11-29-0905-audit-words';
+import * as auditActor from './2026-11-29-0915-audit-actor';
 
 /** Every migration, registered by name (a folder-reading provider breaks inside a bundle). */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +40,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27-0900-fraud-signals': fraudSignals,
   '2026-11-28-0900-cluster-state': clusterState,
   '2026-11-29-0904-bytewise-collation': bytewiseCollation,
+  '2026-11-29-0905-audit-words': auditWords,
+  '2026-11-29-0915-audit-actor': auditActor,
 };

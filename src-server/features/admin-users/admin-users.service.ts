@@ -80,13 +80,15 @@ async function auditUserEdit(
   extra: { adjusted: Adjustment | null; passwordSet: boolean; now: string },
 ): Promise<void> {
   const base = { actorId: adminId, targetType: 'user' as const, targetId: current._id, at: extra.now };
-  const profile = changedFields(current, { name: next.name, email: next.email });
+  // compared in the API's words, as the log keeps them
+  const shown = toAdminUserSummary(current);
+  const profile = changedFields(shown, { name: next.name, email: next.email });
   if (Object.keys(profile).length > 0)
     await recordAudit(tx, { ...base, action: 'user.update', changes: profile });
-  const standing = changedFields(current, {
+  const standing = changedFields(shown, {
     role: next.role,
     status: next.status,
-    ban_reason: next.banReason,
+    banReason: next.banReason,
   });
   if (Object.keys(standing).length > 0)
     await recordAudit(tx, { ...base, action: 'user.status', changes: standing });

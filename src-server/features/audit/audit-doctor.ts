@@ -80,7 +80,7 @@ function auditWithoutLedger(db: Db, rule: Rule) {
 }
 
 /**
- * The doctor's check of the audit log against the ledger (issue 16), from when the log began:
+ * The doctor's check of the audit log against the ledger, from when the log began:
  * every reward has its approval in the log and every approval its reward; every refund its
  * withdrawal rejection and the other way round; every adjustment its balance change and the
  * other way round; every forfeit its deletion.
@@ -99,4 +99,21 @@ export async function checkAuditLedger(db: Db): Promise<string[]> {
       out.push(`audit row ${r.id} (${r.action} ${r.target_id}) has no ${rule.kind} in the ledger`);
   }
   return out;
+}
+
+/**
+ * Every row an admin wrote names them as they were: a row whose actor's account is still live
+ * but holds no name or email lost who did it (only an actor deleted before the log kept names
+ * has none, and nothing is left to copy).
+ */
+export async function checkAuditActors(db: Db): Promise<string[]> {
+  const rows = await db
+    .selectFrom('audit_log as a')
+    .innerJoin('users as u', 'u._id', 'a.actor_id')
+    .select(['a.id', 'a.action', 'a.actor_id'])
+    .where('u.deleted_at', 'is', null)
+    .where((eb) => eb.or([eb('a.actor_name', 'is', null), eb('a.actor_email', 'is', null)]))
+    .orderBy('a.id')
+    .execute();
+  return rows.map((r) => `audit row ${r.id} (${r.action}) does not name its actor ${r.actor_id}`);
 }

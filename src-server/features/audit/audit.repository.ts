@@ -22,13 +22,22 @@ function scrub(changes: AuditChanges): AuditChanges {
   return Object.fromEntries(Object.entries(changes).filter(([k]) => !SECRET.test(k)));
 }
 
-/** One row, inside the caller's transaction (the action's own). */
+/**
+ * One row, inside the caller's transaction (the action's own). The actor's name and email are
+ * copied from users as they are now, in the same statement: the row keeps them whatever later
+ * becomes of the account (a rename, a deletion that scrubs it).
+ */
 export async function recordAudit(db: Conn, e: AuditEntry): Promise<void> {
+  const actor = e.actorId;
+  const ofActor = (column: 'name' | 'email') =>
+    actor === null ? null : db.selectFrom('users').select(column).where('_id', '=', actor);
   await db
     .insertInto('audit_log')
     .values({
       at: e.at,
-      actor_id: e.actorId,
+      actor_id: actor,
+      actor_name: ofActor('name'),
+      actor_email: ofActor('email'),
       action: e.action,
       target_type: e.targetType,
       target_id: e.targetId,
@@ -39,15 +48,17 @@ export async function recordAudit(db: Conn, e: AuditEntry): Promise<void> {
 
 /**
  * Only the fields whose value changed, as { field: [before, after] } (compared as JSON, so
- * lists and numbers compare by value).
+ * lists and numbers compare by value). `before` is the thing in the API's shape (its DTO), so
+ * `after` can only name fields the API has: the log never learns a column's name.
  */
-export function changedFields(
-  before: Record<string, unknown>,
-  after: Record<string, unknown>,
+export function changedFields<T extends object>(
+  before: T,
+  after: Partial<Record<keyof T, unknown>>,
 ): Record<string, [unknown, unknown]> {
   const out: Record<string, [unknown, unknown]> = {};
-  for (const key of Object.keys(after)) {
-    const a = before[key] ?? null;
+  const old: Partial<Record<keyof T, unknown>> = before;
+  for (const key of Object.keys(after) as (keyof T & string)[]) {
+    const a = old[key] ?? null;
     const b = after[key] ?? null;
     if (JSON.stringify(a) !== JSON.stringify(b)) out[key] = [a, b];
   }
@@ -66,7 +77,10 @@ function filtered(db: Db, f: AuditQuery) {
   return q;
 }
 
-/** One page, newest first, with the admin's name, and the total. */
+/**
+ * One page, newest first, with the actor as the row recorded them and whether their account has
+ * been deleted since, and the total.
+ */
 export async function pageAudit(db: Db, f: AuditQuery) {
   const counted = await filtered(db, f)
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -80,7 +94,10 @@ export async function pageAudit(db: Db, f: AuditQuery) {
       'a.id',
       'a.at',
       'a.actor_id',
-      'u.name as actor_name',
+      'a.actor_name',
+      'a.actor_email',
+      'u._id as actor_row',
+      'u.deleted_at as actor_deleted_at',
       'a.action',
       'a.target_type',
       'a.target_id',

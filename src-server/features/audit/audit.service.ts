@@ -10,7 +10,15 @@ export async function listAudit(deps: Pick<AppDeps, 'db'>, query: AuditQuery): P
     items: rows.map((r) => ({
       id: Number(r.id),
       at: r.at,
-      actor: r.actor_id ? { _id: r.actor_id, name: r.actor_name ?? '' } : null,
+      actor: r.actor_id
+        ? {
+            _id: r.actor_id,
+            name: r.actor_name,
+            email: r.actor_email,
+            // no users row at all counts as deleted too
+            deleted: r.actor_row === null || r.actor_deleted_at !== null,
+          }
+        : null,
       action: r.action,
       target: { type: r.target_type, id: r.target_id },
       changes: JSON.parse(r.changes) as AuditEntryDto['changes'],

@@ -3,6 +3,8 @@
 // never a password); the log is append-only, admins read it with filters, and doctor compares
 // it with the ledger.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import reviewEn from '../../../src-web/locales/en/adminReview.json';
+import reviewTr from '../../../src-web/locales/tr/adminReview.json';
 import type { UserRow } from '../../http/env';
 import { pngFile } from '../../storage/image-fixtures';
 import { makeUser } from '../../testing/factories';
@@ -30,7 +32,7 @@ afterAll(() => t.dispose());
 interface Entry {
   id: number;
   at: string;
-  actor: { _id: string; name: string } | null;
+  actor: { _id: string; name: string | null; email: string | null; deleted: boolean } | null;
   action: string;
   target: { type: string; id: string | null };
   changes: Record<string, unknown>;
@@ -68,7 +70,7 @@ describe('the rows of every covered action', () => {
     expect(rows.every((r) => r.actor?._id === admin._id && r.actor.name === 'Denetçi Admin')).toBe(true);
     expect(rows[0]?.changes).toMatchObject({ title: 'Denetim görevi', reward: 300, maxCompletions: 5 });
     expect(rows[1]?.changes).toEqual({ title: ['Denetim görevi', 'Yeni başlık'], reward: [300, 400] });
-    expect(rows[2]?.changes).toEqual({ is_featured: [false, true] });
+    expect(rows[2]?.changes).toEqual({ isFeatured: [false, true] });
   });
 
   it('submissions: approve, reject, bulk, appeal decisions, and auto-approval by the system', async () => {
@@ -153,7 +155,7 @@ describe('the rows of every covered action', () => {
     ]);
     expect(rows[0]?.changes).toEqual({ name: ['Düzenlenecek', 'Düzenlendi'] });
     expect(rows[1]?.changes).toEqual({ balance: [0, 1250], delta: 1250 });
-    expect(rows[2]?.changes).toEqual({ status: ['active', 'banned'], ban_reason: [null, 'Sahte kanıt'] });
+    expect(rows[2]?.changes).toEqual({ status: ['active', 'banned'], banReason: [null, 'Sahte kanıt'] });
     expect(rows[3]?.changes).toEqual({ set: true });
     // never a password or its hash, anywhere in the log
     const raw = await t.deps.db.selectFrom('audit_log').select('changes').execute();
@@ -215,6 +217,22 @@ describe('the rows of every covered action', () => {
     ).toBe('created');
     const [made] = (await audit('?action=admin.create')).items;
     expect(made).toMatchObject({ actor: null, changes: { email: 'cli@example.test', role: 'admin' } });
+  });
+});
+
+describe('the words of the rows', () => {
+  it('gives every field the rows above wrote a label on the audit screen, in both languages', async () => {
+    const rows = await t.deps.db.selectFrom('audit_log').select('changes').execute();
+    const fields = [...new Set(rows.flatMap((r) => Object.keys(JSON.parse(r.changes))))].sort();
+    expect(fields.length).toBeGreaterThan(30);
+    // a setting is named section.field, its label nested the same way
+    const label = (labels: object, field: string) =>
+      field
+        .split('.')
+        .reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], labels);
+    for (const labels of [reviewEn.audit.fields, reviewTr.audit.fields]) {
+      expect(fields.filter((f) => typeof label(labels, f) !== 'string')).toEqual([]);
+    }
   });
 });
 

@@ -13,6 +13,7 @@ import { hashPassword } from '../auth/password';
 import { toUserDto } from '../users/users.mapper';
 import { findUserById, userTotals } from '../users/users.repository';
 import { approvedSubmissions, type ProfilePatch, updateProfile } from './profile.repository';
+import { auditOwnProfile } from './profile-audit';
 import { removeProfilePhoto, storeProfilePhoto } from './profile-photo';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'throttle' | 'work'>;
@@ -32,7 +33,8 @@ export async function updateMyProfile(
   ip: string,
   upload?: ImageUpload,
 ): Promise<{ data: UserDto; row: UserRow; passwordChanged: boolean }> {
-  const patch: ProfilePatch = { name: input.name, updated_at: nowIso(deps.clock) };
+  const now = nowIso(deps.clock);
+  const patch: ProfilePatch = { name: input.name, updated_at: now };
   if (input.phone !== undefined) patch.phone = input.phone;
   if (input.address !== undefined) patch.address = input.address;
   if (input.bio !== undefined) patch.bio = input.bio;
@@ -49,7 +51,13 @@ export async function updateMyProfile(
   }
   if (upload?.file) patch.profile_image = await storeProfilePhoto(deps, upload);
   try {
-    await updateProfile(deps.db, user._id, patch);
+    // an admin's change is logged in its own transaction; a worker's is the one UPDATE it was
+    if (user.role !== 'admin') await updateProfile(deps.db, user._id, patch);
+    else
+      await deps.db.transaction().execute(async (tx) => {
+        await auditOwnProfile(tx, user, patch, now);
+        await updateProfile(tx, user._id, patch);
+      });
   } catch (err) {
     if (patch.profile_image) await removeProfilePhoto(deps, patch.profile_image);
     throw err;

@@ -6,6 +6,7 @@ import { fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
 import { workKey } from '../../http/expensive-work';
 import { countActiveAdmins } from '../admin-users/admin-users.repository';
+import { recordAudit } from '../audit/audit.repository';
 import { hashPassword } from '../auth/password';
 import { signToken } from '../auth/token';
 import { findUserByEmail, findUserById, insertUser, newUserRow } from '../users/users.repository';
@@ -62,6 +63,15 @@ export async function createFirstAdmin(
         last_active: now,
       }),
     );
+    // as the command line and the environment write theirs: no admin stands behind it yet
+    await recordAudit(tx, {
+      actorId: null,
+      action: 'admin.create',
+      targetType: 'user',
+      targetId: id,
+      changes: { name: input.name, email: input.email, role: 'admin' },
+      at: now,
+    });
     await deps.setup.close(tx);
   });
   const user = (await findUserById(deps.db, id))!;

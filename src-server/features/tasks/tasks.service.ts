@@ -15,8 +15,9 @@ import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
 import { check } from '../../http/validate';
-import { changedFields, recordAudit } from '../audit/audit.repository';
+import { recordAudit } from '../audit/audit.repository';
 import { notifyAll } from '../notifications/notifications.service';
+import { taskAuditView, taskChanges } from './task-audit';
 import { countComments, listComments, replaceUnusedComments } from './task-comments.repository';
 import { endRecordsOfTask } from './task-expiry';
 import { taskListCache } from './task-list-cache';
@@ -279,7 +280,7 @@ export async function updateTaskFor(deps: Deps, user: UserRow, id: string, body:
     }
     if (comments) await replaceUnusedComments(trx, id, comments.comments);
     const { updated_at: _at, ...fields } = patch;
-    const changes: Record<string, unknown> = changedFields(row as unknown as Record<string, unknown>, fields);
+    const changes: Record<string, unknown> = taskChanges(row, fields);
     if (comments) changes.automaticComments = comments.comments.length;
     await recordAudit(trx, {
       actorId: user._id,
@@ -331,7 +332,7 @@ export async function featureTask(deps: Deps, admin: UserRow, id: string, isFeat
       action: 'task.feature',
       targetType: 'task',
       targetId: id,
-      changes: { is_featured: [before.is_featured === 1, isFeatured] },
+      changes: { isFeatured: [taskAuditView(before).isFeatured, isFeatured] },
       at: now,
     });
     await bumpTaskListVersion(trx);

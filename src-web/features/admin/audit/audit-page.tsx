@@ -33,22 +33,27 @@ function useAdmins() {
 
 function Value({ field, value }: { field: string; value: unknown }) {
   const { t } = useTranslation('adminReview');
-  if (value === null || value === undefined || value === '')
+  const empty = value === null || value === undefined || value === '';
+  if (empty || (Array.isArray(value) && value.length === 0))
     return <span className="muted">{t('audit.none')}</span>;
   if (typeof value === 'boolean') return <>{t(value ? 'audit.yes' : 'audit.no')}</>;
   if (typeof value === 'number' && MONEY.has(field)) return <>{formatMoney(value / 100)}</>;
+  // a list of texts (a task's steps, the payout methods) reads as one line
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return <>{value.join(', ')}</>;
   return <>{typeof value === 'string' ? value : JSON.stringify(value)}</>;
 }
 
 /** "field: before → after" for a change, "field: value" for a fact of the action. */
 function Changes({ changes }: { changes: AuditEntryDto['changes'] }) {
+  const { t } = useTranslation('adminReview');
   const entries = Object.entries(changes);
   if (entries.length === 0) return null;
   return (
     <dl className="audit-changes">
       {entries.map(([field, value]) => (
         <div key={field}>
-          <dt>{field}</dt>
+          {/* the API's name of the field (a setting as section.field), in the reader's language */}
+          <dt title={field}>{t(`audit.fields.${field}`, { defaultValue: field })}</dt>
           <dd>
             {Array.isArray(value) && value.length === 2 ? (
               <>
@@ -62,6 +67,23 @@ function Changes({ changes }: { changes: AuditEntryDto['changes'] }) {
         </div>
       ))}
     </dl>
+  );
+}
+
+/**
+ * Who did it, as the row recorded them: a rename since changes nothing here, and a deleted
+ * admin keeps their name and email, marked as deleted (their account page is gone).
+ */
+function Actor({ actor }: { actor: AuditEntryDto['actor'] }) {
+  const { t } = useTranslation('adminReview');
+  if (!actor) return <span className="muted">{t('audit.system')}</span>;
+  const name = actor.name ?? t('audit.unknownActor');
+  return (
+    <span className="audit-actor" data-testid="audit-actor">
+      {actor.deleted ? <span>{name}</span> : <Link to={paths.adminUser(actor._id)}>{name}</Link>}
+      {actor.deleted && <span className="badge badge-muted">{t('audit.deletedActor')}</span>}
+      {actor.email && <span className="audit-actor-email">{actor.email}</span>}
+    </span>
   );
 }
 
@@ -221,11 +243,7 @@ export function AuditPage() {
                       <time dateTime={row.at}>{formatDateTime(row.at)}</time>
                     </td>
                     <td data-label={label('actor')}>
-                      {row.actor ? (
-                        <Link to={paths.adminUser(row.actor._id)}>{row.actor.name}</Link>
-                      ) : (
-                        <span className="muted">{t('audit.system')}</span>
-                      )}
+                      <Actor actor={row.actor} />
                     </td>
                     <td data-label={label('action')}>
                       <span className="badge badge-muted" title={row.action}>

@@ -54,7 +54,7 @@ describe('the audit migrations over the rows already there', () => {
       db: db as unknown as Kysely<unknown>,
       provider: { getMigrations: async () => migrations },
     });
-    expect((await migrator.migrateTo('2026-11-28-0900-cluster-state')).error).toBeUndefined();
+    expect((await migrator.migrateTo('2026-11-29-0904-bytewise-collation')).error).toBeUndefined();
     const live = await makeUser(db, { role: 'admin', name: 'Canlı Admin', email: 'live@example.test' });
     // deleted before the log kept names: its users row was already scrubbed
     const gone = { _id: newId() };

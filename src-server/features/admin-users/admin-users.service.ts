@@ -19,7 +19,13 @@ import { changedFields, recordAudit } from '../audit/audit.repository';
 import { hashPassword } from '../auth/password';
 import { type Adjustment, adjustBalance, type Tx } from '../money/ledger';
 import { removeProfilePhoto } from '../profile/profile-photo';
-import { findUserByEmail, findUserById, lockUserForDeletion, userTotals } from '../users/users.repository';
+import {
+  findUserByEmail,
+  findUserById,
+  lockLiveUser,
+  lockUserForDeletion,
+  userTotals,
+} from '../users/users.repository';
 import { toAdminUserDetail, toAdminUserSummary } from './admin-users.mapper';
 import { countActiveAdmins, pageUsers, patchUser } from './admin-users.repository';
 import { type Forfeited, settleForDeletion } from './user-forfeit';
@@ -124,11 +130,13 @@ export async function updateUserByAdmin(
 
   try {
     await deps.db.transaction().execute(async (tx) => {
-      const current = await findUserById(tx, id);
+      // the live row, locked: a deletion on another node commits before this reads (404, nothing
+      // written) or waits for this edit and then settles the balance it set
+      const current = await lockLiveUser(tx, id);
       if (!current) throw fail.notFound('user_not_found');
       const { status, role, banReason } = nextStanding(current, input);
       const now = nowIso(deps.clock);
-      await patchUser(tx, id, {
+      const patched = await patchUser(tx, id, {
         name: input.name,
         email: input.email,
         role,
@@ -137,6 +145,7 @@ export async function updateUserByAdmin(
         ...(passwordHash ? { password_hash: passwordHash } : {}),
         updated_at: now,
       });
+      if (!patched) throw fail.notFound('user_not_found');
       const adjusted =
         input.balance !== undefined ? await adjustBalance(tx, id, input.balance, adminId, now) : null;
       await auditUserEdit(
@@ -184,8 +193,10 @@ export async function deleteUserByAdmin(
   id: string,
   options: { forfeit: boolean },
 ): Promise<{ _id: string; deleted: true; forfeited: Forfeited }> {
-  const user = await requireUserRow(deps, id);
+  await requireUserRow(deps, id);
   const unusable = `!deleted:${randomBytes(32).toString('hex')}`;
+  // the photo as the row holds it under the lock: a profile save just before may have replaced it
+  let photo: string | null = null;
   const forfeited = await deps.db.transaction().execute(async (tx) => {
     // first what the user holds, then the user's row: what the user creates meanwhile is either
     // seen here or refused (holdLiveUser), and a payout or review of a held item (which locks the
@@ -194,6 +205,7 @@ export async function deleteUserByAdmin(
     await lockUserForDeletion(tx, id);
     const current = await findUserById(tx, id);
     if (!current) throw fail.notFound('user_not_found');
+    photo = current.profile_image;
     // the last active admin: counted under the 'admins' lock (issue 18), taken after the user's
     // row as in the edit, and only for an admin (a user's deletion waits for no one else's)
     if (isActiveAdmin(current)) {
@@ -229,6 +241,6 @@ export async function deleteUserByAdmin(
     });
     return settled;
   });
-  await removeProfilePhoto(deps, user.profile_image);
+  await removeProfilePhoto(deps, photo);
   return { _id: id, deleted: true, forfeited: { ...forfeited, balance: kurusToTl(forfeited.balance) } };
 }

@@ -46,7 +46,8 @@ export async function updateMyProfile(
   }
   if (upload?.file) patch.profile_image = await storeProfilePhoto(deps, upload);
   try {
-    await updateProfile(deps.db, user._id, patch);
+    // deleted since the request was signed in: its anonymised row takes nothing back
+    if (!(await updateProfile(deps.db, user._id, patch))) throw fail.notFound('user_not_found');
   } catch (err) {
     if (patch.profile_image) await removeProfilePhoto(deps, patch.profile_image);
     throw err;

@@ -129,7 +129,7 @@ export async function updateUserByAdmin(
     : undefined;
 
   try {
-    await deps.db.transaction().execute(async (tx) => {
+    return await deps.db.transaction().execute(async (tx) => {
       // the live row, locked: a deletion on another node commits before this reads (404, nothing
       // written) or waits for this edit and then settles the balance it set
       const current = await lockLiveUser(tx, id);
@@ -170,13 +170,16 @@ export async function updateUserByAdmin(
       if (id === adminId && input.balance !== undefined && input.balance !== current.balance) {
         throw fail.forbidden('own_item');
       }
+      // the reply as this edit left the account: read after the commit, a deletion that came
+      // next would make a written edit answer 404
+      const edited = (await findUserById(tx, id))!;
+      return toAdminUserDetail(edited, await userTotals(tx, id));
     });
   } catch (err) {
     // two edits giving one address at the same moment: the unique index decides
     if (isUniqueViolation(err)) throw fail.conflict('email_in_use');
     throw err;
   }
-  return getUserDetail(deps, id);
 }
 
 /**

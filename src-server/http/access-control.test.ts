@@ -13,7 +13,8 @@ import { type ApiBody, createTestApp, type TestApp } from '../testing/test-app';
  * allowed call gets past the access check and stops at a 404 or 422 with nothing changed.
  */
 
-type Access = 'public' | 'user' | 'active' | 'admin';
+/** `editor`: an active admin, anyone else hears they may not edit the task (task_not_owner). */
+type Access = 'public' | 'user' | 'active' | 'admin' | 'editor';
 type Who = 'visitor' | 'user' | 'suspended' | 'banned' | 'admin';
 
 const ROUTES: Record<string, Access> = {
@@ -36,8 +37,8 @@ const ROUTES: Record<string, Access> = {
   'GET /api/tasks': 'public',
   'POST /api/tasks': 'admin',
   'GET /api/tasks/:id': 'public',
-  // any signed-in user may try: the service lets only the task's creator or an admin edit it
-  'PUT /api/tasks/:id': 'user',
+  // admins only: a task's creator who is no longer an active admin keeps no power over it
+  'PUT /api/tasks/:id': 'editor',
   'DELETE /api/tasks/:id': 'admin',
   'PUT /api/tasks/:id/feature': 'admin',
   'POST /api/tasks/:id/start': 'active',
@@ -92,6 +93,7 @@ function refusal(access: Access, who: Who): [number, string] | null {
   if (who === 'visitor') return [401, 'unauthorized'];
   if (who === 'banned') return [403, 'banned'];
   if (access === 'admin') return [403, 'forbidden'];
+  if (access === 'editor') return [403, 'task_not_owner'];
   if (access === 'active' && who === 'suspended') return [403, 'suspended'];
   return null;
 }

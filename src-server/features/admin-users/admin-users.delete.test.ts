@@ -8,6 +8,7 @@ import { createAdminTestApp, createTestApp, type TestApp } from '../../testing/t
 import { checkAppeals } from '../appeals/appeal-doctor';
 import { publicImageUrl } from '../files/file-urls';
 import { runMoneyChecks } from '../money/doctor';
+import { credit, debit } from '../money/ledger';
 import { submit } from '../submissions/submission-test-helpers';
 import { checkTaskRecords } from '../tasks/task-doctor';
 import { createTask, taskRow } from '../tasks/task-test-helpers';
@@ -367,8 +368,15 @@ describe('DELETE /api/admin/users/{id}', () => {
   it('the doctor finds a deleted user left holding money, a slot or a pending item', async () => {
     const user = await makeUser(t.deps.db);
     await del(user._id);
-    // written behind the deletion's back
-    await fund(t.deps.db, user._id, 100, admin._id);
+    // written behind the deletion's back (the admin's edit no longer can: a straight credit)
+    const plant = {
+      userId: user._id,
+      amount: 100,
+      kind: 'adjustment' as const,
+      ref: null,
+      actorId: admin._id,
+    };
+    await t.deps.db.transaction().execute((tx) => credit(tx, plant));
     await makePendingSubmission(t.deps.db, user._id);
     const found = await checkDeletedUsers(t.deps.db);
     expect(found).toEqual(
@@ -383,7 +391,7 @@ describe('DELETE /api/admin/users/{id}', () => {
       .set({ status: 'rejected' })
       .where('user_id', '=', user._id)
       .execute();
-    await t.call('PUT', `/api/admin/users/${user._id}`, { token: adminToken, body: { balance: 0 } });
+    await t.deps.db.transaction().execute((tx) => debit(tx, plant));
   });
 
   it('answers 404 for an unknown id', async () => {

@@ -19,7 +19,13 @@ import { changedFields, recordAudit } from '../audit/audit.repository';
 import { hashPassword } from '../auth/password';
 import { type Adjustment, adjustBalance, type Tx } from '../money/ledger';
 import { removeProfilePhoto } from '../profile/profile-photo';
-import { findUserByEmail, findUserById, lockUserForDeletion, userTotals } from '../users/users.repository';
+import {
+  findUserByEmail,
+  findUserById,
+  lockLiveUser,
+  lockUserForDeletion,
+  userTotals,
+} from '../users/users.repository';
 import { toAdminUserDetail, toAdminUserSummary } from './admin-users.mapper';
 import { countActiveAdmins, pageUsers, patchUser } from './admin-users.repository';
 import { type Forfeited, settleForDeletion } from './user-forfeit';
@@ -125,12 +131,14 @@ export async function updateUserByAdmin(
     : undefined;
 
   try {
-    await deps.db.transaction().execute(async (tx) => {
-      const current = await findUserById(tx, id);
+    return await deps.db.transaction().execute(async (tx) => {
+      // the live row, locked: a deletion on another node commits before this reads (404, nothing
+      // written) or waits for this edit and then settles the balance it set
+      const current = await lockLiveUser(tx, id);
       if (!current) throw fail.notFound('user_not_found');
       const { status, role, banReason } = nextStanding(current, input);
       const now = nowIso(deps.clock);
-      await patchUser(tx, id, {
+      const patched = await patchUser(tx, id, {
         name: input.name,
         email: input.email,
         role,
@@ -139,6 +147,7 @@ export async function updateUserByAdmin(
         ...(passwordHash ? { password_hash: passwordHash } : {}),
         updated_at: now,
       });
+      if (!patched) throw fail.notFound('user_not_found');
       const adjusted =
         input.balance !== undefined ? await adjustBalance(tx, id, input.balance, adminId, now) : null;
       await auditUserEdit(
@@ -163,13 +172,16 @@ export async function updateUserByAdmin(
       if (id === adminId && input.balance !== undefined && input.balance !== current.balance) {
         throw fail.forbidden('own_item');
       }
+      // the reply as this edit left the account: read after the commit, a deletion that came
+      // next would make a written edit answer 404
+      const edited = (await findUserById(tx, id))!;
+      return toAdminUserDetail(edited, await userTotals(tx, id));
     });
   } catch (err) {
     // two edits giving one address at the same moment: the unique index decides
     if (isUniqueViolation(err)) throw fail.conflict('email_in_use');
     throw err;
   }
-  return getUserDetail(deps, id);
 }
 
 /**
@@ -186,8 +198,10 @@ export async function deleteUserByAdmin(
   id: string,
   options: { forfeit: boolean },
 ): Promise<{ _id: string; deleted: true; forfeited: Forfeited }> {
-  const user = await requireUserRow(deps, id);
+  await requireUserRow(deps, id);
   const unusable = `!deleted:${randomBytes(32).toString('hex')}`;
+  // the photo as the row holds it under the lock: a profile save just before may have replaced it
+  let photo: string | null = null;
   const forfeited = await deps.db.transaction().execute(async (tx) => {
     // first what the user holds, then the user's row: what the user creates meanwhile is either
     // seen here or refused (holdLiveUser), and a payout or review of a held item (which locks the
@@ -196,6 +210,7 @@ export async function deleteUserByAdmin(
     await lockUserForDeletion(tx, id);
     const current = await findUserById(tx, id);
     if (!current) throw fail.notFound('user_not_found');
+    photo = current.profile_image;
     // the last active admin: counted under the 'admins' lock (issue 18), taken after the user's
     // row as in the edit, and only for an admin (a user's deletion waits for no one else's)
     if (isActiveAdmin(current)) {
@@ -231,6 +246,6 @@ export async function deleteUserByAdmin(
     });
     return settled;
   });
-  await removeProfilePhoto(deps, user.profile_image);
+  await removeProfilePhoto(deps, photo);
   return { _id: id, deleted: true, forfeited: { ...forfeited, balance: kurusToTl(forfeited.balance) } };
 }

@@ -107,7 +107,13 @@ export async function adjustBalance(
     throw fail.invalid('invalid_amount', 'balance');
   }
   for (let attempt = 0; attempt < 5; attempt++) {
-    const row = await tx.selectFrom('users').select('balance').where('_id', '=', userId).executeTakeFirst();
+    // a deleted account's balance is settled by its deletion and never changes again
+    const row = await tx
+      .selectFrom('users')
+      .select('balance')
+      .where('_id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
     if (!row) throw fail.notFound('user_not_found');
     const previous = Number(row.balance);
     const delta = newBalanceKurus - previous;
@@ -116,6 +122,7 @@ export async function adjustBalance(
       .updateTable('users')
       .set({ balance: newBalanceKurus })
       .where('_id', '=', userId)
+      .where('deleted_at', 'is', null)
       .where('balance', '=', previous)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 1) {

@@ -9,8 +9,15 @@ export type ProfilePatch = Pick<
   'name' | 'password_hash' | 'phone' | 'address' | 'bio' | 'profile_image' | 'updated_at'
 >;
 
-export async function updateProfile(db: Db, userId: string, patch: ProfilePatch): Promise<void> {
-  await db.updateTable('users').set(withNameSearch(patch)).where('_id', '=', userId).execute();
+/** Changes the user's own live row; false when the account was deleted meanwhile. */
+export async function updateProfile(db: Db, userId: string, patch: ProfilePatch): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set(withNameSearch(patch))
+    .where('_id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** The user's approved submissions with their task, newest approval first. */

@@ -51,13 +51,18 @@ export async function updateMyProfile(
   }
   if (upload?.file) patch.profile_image = await storeProfilePhoto(deps, upload);
   try {
-    // an admin's change is logged in its own transaction; a worker's is the one UPDATE it was
-    if (user.role !== 'admin') await updateProfile(deps.db, user._id, patch);
-    else
-      await deps.db.transaction().execute(async (tx) => {
-        await auditOwnProfile(tx, user, patch, now);
-        await updateProfile(tx, user._id, patch);
-      });
+    // an admin's change is logged in its own transaction; a worker's is the one UPDATE it was.
+    // Deleted since the request was signed in: its anonymised row takes nothing back (and the
+    // audit row of an admin's change is rolled back with it).
+    const saved =
+      user.role !== 'admin'
+        ? await updateProfile(deps.db, user._id, patch)
+        : await deps.db.transaction().execute(async (tx) => {
+            await auditOwnProfile(tx, user, patch, now);
+            if (!(await updateProfile(tx, user._id, patch))) throw fail.notFound('user_not_found');
+            return true;
+          });
+    if (!saved) throw fail.notFound('user_not_found');
   } catch (err) {
     if (patch.profile_image) await removeProfilePhoto(deps, patch.profile_image);
     throw err;

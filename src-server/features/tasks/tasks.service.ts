@@ -6,8 +6,6 @@ import {
   type TaskListQuery,
   taskAdminUpdateSchema,
   type taskCreateSchema,
-  taskOwnerUpdateSchema,
-  turkeyDay,
 } from '../../contract/tasks';
 import { newId, nowIso } from '../../db/ids';
 import { foldSearch } from '../../db/search';
@@ -235,19 +233,17 @@ export async function createTask(deps: Deps & Pick<AppDeps, 'push'>, admin: User
 }
 
 /**
- * PUT /api/tasks/{id}. Admins change any field they send. The creator who is not an admin
- * sends the whole owner form (SPEC.md section 5); anyone else gets task_not_owner.
+ * PUT /api/tasks/{id}: an active admin changes the fields they send. Being the task's creator
+ * gives no powers of its own: only admins create tasks, and a creator who is demoted, suspended
+ * or banned must not keep editing (the reward, the slots, the proof) what they made as an admin.
+ * The route's guard refuses them; this is the same rule where the write happens.
  */
 export async function updateTaskFor(deps: Deps, user: UserRow, id: string, body: unknown) {
+  if (!isAdmin(user)) throw fail.forbidden(user.role === 'admin' ? 'suspended' : 'task_not_owner');
   const row = await findTask(deps.db, id);
   if (!row) throw fail.notFound('task_not_found');
-  const admin = isAdmin(user);
-  if (!admin && !isOwner(row, user)) throw fail.forbidden('task_not_owner');
   const now = nowIso(deps.clock);
-  const input = admin ? check(taskAdminUpdateSchema, body) : check(taskOwnerUpdateSchema, body);
-  if (!admin && 'deadline' in input && typeof input.deadline === 'string') {
-    if (turkeyDay(input.deadline) <= turkeyDay(now)) throw fail.invalid('deadline_past', 'deadline');
-  }
+  const input = check(taskAdminUpdateSchema, body);
   const patch = {
     ...(input.title !== undefined && { title: input.title }),
     ...(input.description !== undefined && { description: input.description }),
@@ -263,12 +259,10 @@ export async function updateTaskFor(deps: Deps, user: UserRow, id: string, body:
     ...(input.requirements !== undefined && { requirements: JSON.stringify(input.requirements) }),
     ...(input.estimatedTime !== undefined && { estimated_time: input.estimatedTime }),
     ...(input.timeLimitMinutes !== undefined && { time_limit_minutes: input.timeLimitMinutes }),
-    ...('minSeconds' in input && input.minSeconds !== undefined && { min_seconds: input.minSeconds }),
-    ...('isFeatured' in input && input.isFeatured !== undefined && { is_featured: input.isFeatured ? 1 : 0 }),
+    ...(input.minSeconds !== undefined && { min_seconds: input.minSeconds }),
+    ...(input.isFeatured !== undefined && { is_featured: input.isFeatured ? 1 : 0 }),
     updated_at: now,
   };
-  // a blank owner link clears it, as the whole form is sent
-  if (!admin && input.taskLink === undefined) Object.assign(patch, { task_link: null });
   const comments = input.automaticComments;
   await deps.db.transaction().execute(async (trx) => {
     // closed (inactive, completed, cancelled): the records in progress end first, so their

@@ -32,6 +32,16 @@ export async function holdLiveUser(db: Conn, userId: string): Promise<boolean> {
   return (await forKeyShare(db, query).executeTakeFirst()) !== undefined;
 }
 
+/**
+ * Inside a transaction that changes an account (an admin's edit): the live row, locked FOR UPDATE
+ * on PostgreSQL until the transaction ends, so a deletion on another node either commits first
+ * (the account is not found: nothing is written) or waits for this one and settles what it left.
+ */
+export function lockLiveUser(db: Conn, userId: string): Promise<UserRow | undefined> {
+  const query = db.selectFrom('users').selectAll().where('_id', '=', userId).where('deleted_at', 'is', null);
+  return forUpdate(db, query).executeTakeFirst();
+}
+
 /** The deletion's first step: the user's row locked until it commits (see holdLiveUser). */
 export async function lockUserForDeletion(db: Conn, userId: string): Promise<void> {
   await forUpdate(db, db.selectFrom('users').select('_id').where('_id', '=', userId)).execute();
@@ -74,8 +84,15 @@ export async function insertUser(db: Conn, user: Insertable<UsersTable>): Promis
   await db.insertInto('users').values(withNameSearch(user)).execute();
 }
 
-export async function updateUser(db: Conn, id: string, patch: Updateable<UsersTable>): Promise<void> {
-  await db.updateTable('users').set(withNameSearch(patch)).where('_id', '=', id).execute();
+/** Changes a live account (a deleted one is never changed); false when there is none. */
+export async function updateUser(db: Conn, id: string, patch: Updateable<UsersTable>): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set(withNameSearch(patch))
+    .where('_id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 export function countUsers(db: Conn): Promise<number> {
@@ -127,6 +144,7 @@ export async function touchLastActive(
     .updateTable('users')
     .set({ last_active: now })
     .where('_id', '=', id)
+    .where('deleted_at', 'is', null)
     .where((eb) => eb.or([eb('last_active', 'is', null), eb('last_active', '<', notBefore)]))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;

@@ -70,7 +70,7 @@ function TaskView({ task }: { task: TaskDto }) {
           </span>
         </div>
         <h1 data-testid="task-title">{task.title}</h1>
-        {(task.isOwner || user?.role === 'admin') && (
+        {user?.role === 'admin' && (
           <Link className="btn btn-outline btn-sm" to={paths.taskEdit(task._id)}>
             {t('detail.edit')}
           </Link>

@@ -27,7 +27,8 @@ export function TaskEditPage() {
       <TaskLoadError onRetry={() => task.refetch()} />
     );
   }
-  const allowed = task.data.isOwner || user?.role === 'admin';
+  // only an admin edits a task: its creator keeps no power of their own once demoted
+  const allowed = user?.role === 'admin';
   if (!allowed || refused) return <NotOwner taskId={id} />;
   return <TaskEditForm task={task.data} onForbidden={() => setRefused(true)} />;
 }

@@ -19,7 +19,7 @@ import {
   serializeManifest,
 } from './manifest';
 import { S3FileStore } from './s3-file-store';
-import { FILE_KINDS, type FileKind } from './stored-names';
+import { FILE_KINDS, perKind } from './stored-names';
 
 /** The version written into every manifest. */
 export const APP_VERSION: string = version;
@@ -145,7 +145,7 @@ export async function createBackup(
     // 3. the files it names: linked in step 1, or written between step 1 and the snapshot
     const entries: string[] = [DB_FILE_NAME];
     const missing: string[] = [];
-    const counts = Object.fromEntries(FILE_KINDS.map((k) => [k, 0])) as Record<FileKind, number>;
+    const counts = perKind(() => 0);
     const seen = new Set<string>();
     for (const ref of references) {
       const { relative, absolute } = storedFilePath(folder, ref.kind, ref.name);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { DB_FILE_NAME, SECRET_FILE_NAME } from './data-folder';
-import { FILE_KINDS, type FileKind, parseStoredFilePath } from './stored-names';
+import { type FileKind, parseStoredFilePath, perKind } from './stored-names';
 
 /** The first entry of every backup archive; names the archive as ours and lists every other entry. */
 export const MANIFEST_NAME = 'manifest.json';
@@ -122,10 +122,7 @@ export function parseManifest(text: string): Manifest {
     appVersion: raw.appVersion,
     createdAt: typeof raw.createdAt === 'string' ? raw.createdAt : '',
     lastMigration: raw.lastMigration,
-    counts: Object.fromEntries(FILE_KINDS.map((k) => [k, Number(counts[k] ?? 0)])) as Record<
-      FileKind,
-      number
-    >,
+    counts: perKind((kind) => Number(counts[kind] ?? 0)),
     missing: Array.isArray(raw.missing) ? raw.missing.filter((m) => typeof m === 'string') : [],
     entries: checked,
   };

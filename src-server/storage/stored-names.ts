@@ -48,6 +48,11 @@ export const FILE_ROLES = {
 } as const satisfies Record<string, FileKind>;
 export type FileRole = keyof typeof FILE_ROLES;
 
+/** One value for each kind (a backup's counts of files, say). */
+export function perKind<T>(value: (kind: FileKind) => T): Record<FileKind, T> {
+  return Object.fromEntries(FILE_KINDS.map((kind) => [kind, value(kind)])) as Record<FileKind, T>;
+}
+
 export function isFileKind(value: string): value is FileKind {
   return (FILE_KINDS as readonly string[]).includes(value);
 }

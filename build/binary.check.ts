@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backupToRestore, type Operator } from '../src-server/cli/backup-journey';
 import { MALLOC_TUNABLE, MALLOC_TUNABLES } from '../src-server/cli/malloc-tunables';
 import { pngFile } from '../src-server/storage/image-fixtures';
 import { startS3Server } from '../src-server/testing/s3-server';
@@ -214,6 +215,19 @@ describe.runIf(present)('the single binary in an empty folder', () => {
     expect(existsSync(join(box, 'node_modules'))).toBe(false);
     expect(existsSync(join(box, 'dist'))).toBe(false);
   });
+
+  it('backs up every kind of stored file, by hand and by its schedule, and restores it fresh and over the folder', async () => {
+    // the journey of the server bundle (src-server/cli/backup-journey.test.ts), through the binary:
+    // its scheduled backups are the binary running itself
+    const binary: Operator = {
+      cli(args, extra = {}) {
+        const res = spawnSync(exe, args, { cwd: box, env: { ...env, ...extra }, encoding: 'utf8' });
+        return { code: res.status, out: `${res.stdout}${res.stderr}` };
+      },
+      serve: (data, extra = {}) => serveOn(data, extra),
+    };
+    await backupToRestore(binary, join(box, 'journey'));
+  }, 240_000);
 
   it('keeps the files in an S3 bucket with the AWS SDK it carries inside', async () => {
     const s3 = await startS3Server();

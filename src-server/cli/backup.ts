@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { createBackup, FilesElsewhereError } from '../storage/backup';
 import { scheduledBackupName } from '../storage/backup-schedule';
-import { DataFolder } from '../storage/data-folder';
+import { DataFolder, DB_FILE_NAME } from '../storage/data-folder';
 import { fileStoreFor } from '../storage/file-store';
 import { type Command, configWith, postgresBackupRefusal } from './command';
 import { onStopSignals } from './stop-signals';
@@ -50,7 +50,7 @@ export const backupCommand: Command = {
       signals.dispose();
     }
     const { manifest, snapshotMs, file: written } = result;
-    const db = manifest.entries.find((e) => e.path === 'taskreward.db');
+    const db = manifest.entries.find((e) => e.path === DB_FILE_NAME);
     console.log(
       `backup written to ${written}: database ${db?.bytes ?? 0} bytes (snapshot ${Math.round(snapshotMs)} ms), ` +
         `${manifest.counts.proofs} proof(s), ${manifest.counts.images} image(s), migration ${manifest.lastMigration}`,

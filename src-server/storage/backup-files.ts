@@ -2,13 +2,24 @@ import { join } from 'node:path';
 import type { Db } from '../db/database';
 import { publicImageUrl } from '../features/files/file-urls';
 import type { DataFolder } from './data-folder';
-import { type FileKind, isStoredName } from './file-store';
+import {
+  FILE_ROLES,
+  type FileKind,
+  type FileRole,
+  isStoredName,
+  storedFileRelativePath,
+} from './stored-names';
 
-/** A stored file some row names, and which row, in words for an operator. */
+/** A stored file some row names, what names it, and which row, in words for an operator. */
 export interface FileReference {
   kind: FileKind;
+  role: FileRole;
   name: string;
   owner: string;
+}
+
+function reference(role: FileRole, name: string, owner: string): FileReference {
+  return { kind: FILE_ROLES[role], role, name, owner };
 }
 
 const IMAGE_PREFIX = publicImageUrl('');
@@ -21,7 +32,7 @@ function storedImage(url: unknown): string | null {
 }
 
 /**
- * Every stored file the database names: submissions' proof_file, users' profile_image and the
+ * Every stored file the database names: submissions' proof_file and proof_thumb, users' profile_image and the
  * site settings' logo and favicon when they are URLs of stored images. Backups copy exactly
  * these; the doctor compares them with what is on disk.
  */
@@ -33,10 +44,9 @@ export async function referencedFiles(db: Db): Promise<FileReference[]> {
     .where('proof_file', 'is not', null)
     .execute();
   for (const p of proofs) {
-    if (p.proof_file) out.push({ kind: 'proofs', name: p.proof_file, owner: `submission ${p._id}` });
-    if (p.proof_thumb) {
-      out.push({ kind: 'proofs', name: p.proof_thumb, owner: `submission ${p._id} (thumbnail)` });
-    }
+    if (p.proof_file) out.push(reference('proof', p.proof_file, `submission ${p._id}`));
+    if (p.proof_thumb)
+      out.push(reference('proof thumbnail', p.proof_thumb, `submission ${p._id} (thumbnail)`));
   }
   out.push(...(await referencedImages(db)));
   return out;
@@ -52,7 +62,7 @@ export async function referencedImages(db: Db): Promise<FileReference[]> {
     .execute();
   for (const u of users) {
     const name = storedImage(u.profile_image);
-    if (name) out.push({ kind: 'images', name, owner: `user ${u._id} (profile photo)` });
+    if (name) out.push(reference('profile photo', name, `user ${u._id} (profile photo)`));
   }
   const site = await db.selectFrom('settings').select('value').where('key', '=', 'site').executeTakeFirst();
   if (site) {
@@ -63,9 +73,12 @@ export async function referencedImages(db: Db): Promise<FileReference[]> {
       // a damaged settings row names no file
     }
     if (typeof value === 'object' && value !== null) {
-      for (const field of ['logo', 'favicon'] as const) {
+      for (const [field, role] of [
+        ['logo', 'site logo'],
+        ['favicon', 'site favicon'],
+      ] as const) {
         const name = storedImage(field in value ? Reflect.get(value, field) : null);
-        if (name) out.push({ kind: 'images', name, owner: `site settings (${field})` });
+        if (name) out.push(reference(role, name, `site settings (${field})`));
       }
     }
   }
@@ -74,6 +87,5 @@ export async function referencedImages(db: Db): Promise<FileReference[]> {
 
 /** The path of a stored file inside a data folder, relative ("files/proofs/ab….png") and absolute. */
 export function storedFilePath(folder: DataFolder, kind: FileKind, name: string) {
-  const relative = `files/${kind}/${name}`;
-  return { relative, absolute: join(folder.filesDir, kind, name) };
+  return { relative: storedFileRelativePath(kind, name), absolute: join(folder.filesDir, kind, name) };
 }

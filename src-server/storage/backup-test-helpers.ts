@@ -9,17 +9,19 @@ import { makeUser } from '../testing/factories';
 import { fund, makePendingSubmission } from '../testing/money-factories';
 import type { DataFolder } from './data-folder';
 import { LocalFileStore } from './file-store';
+import { proofThumbnail } from './image';
 import { pngFile } from './image-fixtures';
 
 export interface Seeded {
   users: UserRow[];
-  /** Pending submissions per user, each with a stored proof. */
+  /** Pending submissions per user, each with a stored proof and its WebP thumbnail. */
   submissions: string[][];
 }
 
 /**
  * Users with a balance, a profile photo each, `perUser` pending submissions with stored
- * proofs, and a stored site logo: rows and files the way the features leave them.
+ * proofs and their thumbnails, and a stored site logo: rows and files the way the features
+ * leave them.
  */
 export async function seed(db: Db, folder: DataFolder, users: number, perUser: number): Promise<Seeded> {
   const store = new LocalFileStore(folder);
@@ -31,10 +33,12 @@ export async function seed(db: Db, folder: DataFolder, users: number, perUser: n
     const mine: string[] = [];
     for (let k = 0; k < perUser; k++) {
       const { submissionId } = await makePendingSubmission(db, user._id, { reward: 1000 + k });
-      const proof = await store.save('proofs', pngFile(6, 6, { text: `${i}/${k}` }), 'image/png');
+      const bytes = pngFile(6, 6, { text: `${i}/${k}` });
+      const proof = await store.save('proofs', bytes, 'image/png');
+      const thumb = await store.save('proofs', await proofThumbnail(bytes), 'image/webp');
       await db
         .updateTable('submissions')
-        .set({ proof_file: proof })
+        .set({ proof_file: proof, proof_thumb: thumb })
         .where('_id', '=', submissionId)
         .execute();
       mine.push(submissionId);

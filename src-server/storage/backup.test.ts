@@ -19,6 +19,7 @@ import { folderDigest, type Seeded, seed } from './backup-test-helpers';
 import { DataFolder } from './data-folder';
 import { LocalFileStore } from './file-store';
 import { restoreBackup } from './restore';
+import { parseStoredFilePath } from './stored-names';
 
 /**
  * The round trip of issue 6 against the real HTTP server: 20 clients approve submissions and
@@ -144,7 +145,8 @@ describe.skipIf(testsOnPostgres)('backup and restore under load', () => {
     );
     expect(result.code).toBe(0);
     expect(result.output).toContain(
-      `${CLIENTS * ROUNDS} proof(s), ${CLIENTS + 1} image(s), migration ${latestMigrationName()}`,
+      // each proof and its thumbnail
+      `${2 * CLIENTS * ROUNDS} proof(s), ${CLIENTS + 1} image(s), migration ${latestMigrationName()}`,
     );
     expect(result.output).not.toContain('warning');
 
@@ -203,11 +205,10 @@ describe.skipIf(testsOnPostgres)('backup and restore under load', () => {
     await tar.list({ file: archive, onReadEntry: (e) => paths.push(e.path) });
     expect(paths[0]).toBe('manifest.json');
     expect(paths[1]).toBe('taskreward.db');
-    expect(
-      paths.every((p) =>
-        /^(manifest\.json|taskreward\.db|secret\.key|files\/(proofs|images)\/\w+\.png)$/.test(p),
-      ),
-    ).toBe(true);
+    const files = paths.slice(2).filter((p) => p !== 'secret.key');
+    expect(files.map((p) => parseStoredFilePath(p)?.kind)).not.toContain(undefined);
+    // the proofs, their WebP thumbnails, the photos and the logo
+    expect(new Set(files.map((p) => p.slice(p.lastIndexOf('.'))))).toEqual(new Set(['.png', '.webp']));
     expect(paths).toContain('secret.key');
     // the live folder's temp area holds nothing after a backup
     expect(Object.keys(folderDigest(new DataFolder(t.dataDir).tmpDir))).toEqual([]);

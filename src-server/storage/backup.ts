@@ -7,8 +7,8 @@ import * as tar from 'tar';
 import { version } from '../../package.json';
 import { type Db, openDatabase } from '../db/database';
 import { referencedFiles, storedFilePath } from './backup-files';
-import type { DataFolder } from './data-folder';
-import { FILE_KINDS, type FileStore, LocalFileStore } from './file-store';
+import { type DataFolder, DB_FILE_NAME, FILES_DIR_NAME, SECRET_FILE_NAME } from './data-folder';
+import { type FileStore, LocalFileStore } from './file-store';
 import {
   BACKUP_FORMAT,
   BACKUP_FORMAT_VERSION,
@@ -19,6 +19,7 @@ import {
   serializeManifest,
 } from './manifest';
 import { S3FileStore } from './s3-file-store';
+import { FILE_KINDS, perKind } from './stored-names';
 
 /** The version written into every manifest. */
 export const APP_VERSION: string = version;
@@ -123,17 +124,18 @@ export async function createBackup(
   const staging = join(folder.tmpDir, `backup-${randomBytes(8).toString('hex')}`);
   await mkdir(dirname(file), { recursive: true });
   try {
-    for (const kind of FILE_KINDS) await mkdir(join(staging, 'files', kind), { recursive: true });
+    for (const kind of FILE_KINDS) await mkdir(join(staging, FILES_DIR_NAME, kind), { recursive: true });
     // 1. every file there now (the snapshot can only name files that exist before it)
     for (const kind of FILE_KINDS) {
       for (const name of await store.list(kind)) {
         goOn();
-        await linkOrCopy(storedFilePath(folder, kind, name).absolute, join(staging, 'files', kind, name));
+        const { relative, absolute } = storedFilePath(folder, kind, name);
+        await linkOrCopy(absolute, join(staging, relative));
       }
     }
     // 2. the database
     goOn();
-    const dbCopy = join(staging, 'taskreward.db');
+    const dbCopy = join(staging, DB_FILE_NAME);
     const snapshotMs = await snapshotDatabase(folder, dbCopy);
     const snapshot = openDatabase(dbCopy);
     let lastMigration: string;
@@ -146,9 +148,9 @@ export async function createBackup(
       await snapshot.db.destroy();
     }
     // 3. the files it names: linked in step 1, or written between step 1 and the snapshot
-    const entries: string[] = ['taskreward.db'];
+    const entries: string[] = [DB_FILE_NAME];
     const missing: string[] = [];
-    const counts = { proofs: 0, images: 0 };
+    const counts = perKind(() => 0);
     const seen = new Set<string>();
     for (const ref of references) {
       goOn();
@@ -163,8 +165,8 @@ export async function createBackup(
       }
     }
     if (existsSync(folder.secretFile)) {
-      await copyFile(folder.secretFile, join(staging, 'secret.key'));
-      entries.push('secret.key');
+      await copyFile(folder.secretFile, join(staging, SECRET_FILE_NAME));
+      entries.push(SECRET_FILE_NAME);
     }
     // 4. the manifest, then the archive
     const listed: ManifestEntry[] = [];

@@ -2,6 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
+/** The database file, the token secret and the stored files' folder, by their names in the folder. */
+export const DB_FILE_NAME = 'taskreward.db';
+export const SECRET_FILE_NAME = 'secret.key';
+export const FILES_DIR_NAME = 'files';
+
 /**
  * The one data folder of DECISIONS.md (Operators): the database, the token secret and
  * every uploaded file. Every path under it is built here and nowhere else.
@@ -14,15 +19,15 @@ export class DataFolder {
   }
 
   get dbFile(): string {
-    return join(this.root, 'taskreward.db');
+    return join(this.root, DB_FILE_NAME);
   }
 
   get secretFile(): string {
-    return join(this.root, 'secret.key');
+    return join(this.root, SECRET_FILE_NAME);
   }
 
   get filesDir(): string {
-    return join(this.root, 'files');
+    return join(this.root, FILES_DIR_NAME);
   }
 
   get tmpDir(): string {

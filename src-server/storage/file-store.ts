@@ -4,41 +4,25 @@ import { join } from 'node:path';
 import type { Config } from '../config';
 import { DataFolder } from './data-folder';
 import { S3FileStore } from './s3-file-store';
+import {
+  contentTypeOf,
+  type FileKind,
+  isStoredName,
+  newStoredName,
+  type StoredContentType,
+} from './stored-names';
 
-/**
- * What the store keeps: `proofs` are private (served only through a signed URL),
- * `images` are public (profile photos, logo, favicon).
- */
-export const FILE_KINDS = ['proofs', 'images'] as const;
-export type FileKind = (typeof FILE_KINDS)[number];
-
-/** The content types the store accepts, with the extension that records them in the name. */
-export const STORED_TYPES = {
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'image/x-icon': 'ico',
-  'image/webp': 'webp',
-} as const;
-export type StoredContentType = keyof typeof STORED_TYPES;
-
-const TYPE_OF_EXT: Record<string, StoredContentType | undefined> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  ico: 'image/x-icon',
-  webp: 'image/webp',
-};
-
-/** 128 random bits in hex, and the extension of the stored content type. */
-const NAME = /^[0-9a-f]{32}\.(png|jpg|ico|webp)$/;
-
-export function isFileKind(value: string): value is FileKind {
-  return (FILE_KINDS as readonly string[]).includes(value);
-}
-
-/** Whether a name could have come from the store; anything else (paths, dots) never reaches the disk. */
-export function isStoredName(name: string): boolean {
-  return NAME.test(name);
-}
+// the names are defined in stored-names.ts; the features import them from here with the store
+export {
+  contentTypeOf,
+  FILE_KINDS,
+  type FileKind,
+  isFileKind,
+  isStoredName,
+  newStoredName,
+  STORED_TYPES,
+  type StoredContentType,
+} from './stored-names';
 
 export interface StoredFile {
   bytes: Buffer;
@@ -50,16 +34,6 @@ export interface StoredFile {
  * app nodes share: an upload's file is written before its row commits, on any node, at any time.
  */
 export const SHARED_STORE_GRACE_MS = 3_600_000;
-
-/** A fresh name for stored bytes: 128 random bits and the content type's extension. */
-export function newStoredName(contentType: StoredContentType): string {
-  return `${randomBytes(16).toString('hex')}.${STORED_TYPES[contentType]}`;
-}
-
-/** The content type a stored name records (its extension); null for a name the store never makes. */
-export function contentTypeOf(name: string): StoredContentType | null {
-  return isStoredName(name) ? (TYPE_OF_EXT[name.slice(name.lastIndexOf('.') + 1)] ?? null) : null;
-}
 
 /**
  * Every uploaded file: written durably under a random name, read, removed and listed by kind.

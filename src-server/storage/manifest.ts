@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { DB_FILE_NAME, SECRET_FILE_NAME } from './data-folder';
+import { type FileKind, parseStoredFilePath, perKind } from './stored-names';
 
 /** The first entry of every backup archive; names the archive as ours and lists every other entry. */
 export const MANIFEST_NAME = 'manifest.json';
@@ -20,17 +22,20 @@ export interface Manifest {
   createdAt: string;
   /** The newest migration applied to the copied database. */
   lastMigration: string;
-  counts: { proofs: number; images: number };
+  /** How many stored files of each kind the archive holds. */
+  counts: Record<FileKind, number>;
   /** Files a row names that were not in the data folder when the backup ran (doctor reports them). */
   missing: string[];
   entries: ManifestEntry[];
 }
 
-/** Paths an archive may hold: the database, the secret and stored files, nothing else. */
-const ENTRY_PATH = /^(taskreward\.db|secret\.key|files\/(proofs|images)\/[0-9a-f]{32}\.(png|jpg|ico))$/;
-
+/**
+ * Paths an archive may hold: the database, the secret and stored files (by the store's own
+ * definition of their names, so a kind of file a backup writes is one a restore accepts),
+ * nothing else.
+ */
 export function isAllowedEntryPath(path: string): boolean {
-  return ENTRY_PATH.test(path);
+  return path === DB_FILE_NAME || path === SECRET_FILE_NAME || parseStoredFilePath(path) !== null;
 }
 
 /** The sha256 of a file on disk, in hex, and its size, read as a stream. */
@@ -109,7 +114,7 @@ export function parseManifest(text: string): Manifest {
     seen.add(e.path);
     checked.push({ path: e.path, bytes: e.bytes, sha256: e.sha256 });
   }
-  if (!seen.has('taskreward.db')) throw new BadArchiveError('the manifest lists no database');
+  if (!seen.has(DB_FILE_NAME)) throw new BadArchiveError('the manifest lists no database');
   const counts = isRecord(raw.counts) ? raw.counts : {};
   return {
     format: BACKUP_FORMAT,
@@ -117,7 +122,7 @@ export function parseManifest(text: string): Manifest {
     appVersion: raw.appVersion,
     createdAt: typeof raw.createdAt === 'string' ? raw.createdAt : '',
     lastMigration: raw.lastMigration,
-    counts: { proofs: Number(counts.proofs ?? 0), images: Number(counts.images ?? 0) },
+    counts: perKind((kind) => Number(counts[kind] ?? 0)),
     missing: Array.isArray(raw.missing) ? raw.missing.filter((m) => typeof m === 'string') : [],
     entries: checked,
   };

@@ -6,7 +6,7 @@ import * as tar from 'tar';
 import { openDatabase } from '../db/database';
 import { latestMigrationName } from '../db/migrate';
 import { lastAppliedMigration } from './backup';
-import { DataFolder } from './data-folder';
+import { DataFolder, DB_FILE_NAME, FILES_DIR_NAME } from './data-folder';
 import { acquireLock, type FolderLock } from './lock';
 import {
   BadArchiveError,
@@ -16,6 +16,7 @@ import {
   type Manifest,
   parseManifest,
 } from './manifest';
+import { FILE_KINDS } from './stored-names';
 
 export interface RestoreResult {
   manifest: Manifest;
@@ -42,8 +43,7 @@ export async function unpackAndVerify(archive: string, dir: string): Promise<Man
   const writes: Promise<void>[] = [];
   const outs: WriteStream[] = [];
   // every folder an allowed entry can land in exists before the first byte arrives
-  await mkdir(join(dir, 'files', 'proofs'), { recursive: true });
-  await mkdir(join(dir, 'files', 'images'), { recursive: true });
+  for (const kind of FILE_KINDS) await mkdir(join(dir, FILES_DIR_NAME, kind), { recursive: true });
   try {
     await tar.list({
       file: archive,
@@ -104,7 +104,7 @@ export async function unpackAndVerify(archive: string, dir: string): Promise<Man
       `the backup was made by a newer TaskReward (migration ${manifest.lastMigration}); upgrade first`,
     );
   }
-  const { db, sqlite } = openDatabase(join(dir, 'taskreward.db'));
+  const { db, sqlite } = openDatabase(join(dir, DB_FILE_NAME));
   try {
     const check = sqlite.pragma('quick_check', { simple: true });
     if (check !== 'ok') throw new BadArchiveError(`the database in the archive is damaged: ${String(check)}`);
@@ -118,7 +118,7 @@ export async function unpackAndVerify(archive: string, dir: string): Promise<Man
     await db.destroy();
   }
   await rm(join(dir, MANIFEST_NAME), { force: true });
-  await mkdir(join(dir, 'files'), { recursive: true });
+  await mkdir(join(dir, FILES_DIR_NAME), { recursive: true });
   return manifest;
 }
 

@@ -1,15 +1,13 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { S3Config } from '../config';
+import type { FileStore, StoredFile, TempArea } from './file-store';
 import {
   contentTypeOf,
   type FileKind,
-  type FileStore,
   isStoredName,
   newStoredName,
   type StoredContentType,
-  type StoredFile,
-  type TempArea,
-} from './file-store';
+} from './stored-names';
 
 type Sdk = typeof import('@aws-sdk/client-s3');
 

@@ -223,10 +223,15 @@ function versionOf(file) {
 // have been compiled for the Node that ran npm, so a failure to load is met with a rebuild.
 const nativePackages = ['better-sqlite3', 'argon2', 'sharp'];
 
+/** The native packages `node` cannot load, tried in one process. */
 function unloadable(node) {
-  return nativePackages.filter(
-    (name) => spawnSync(node.bin, ['-e', `require(${JSON.stringify(name)})`], { cwd: root }).status !== 0,
-  );
+  const probe = `const failed = []; for (const name of ${JSON.stringify(nativePackages)}) { try { require(name); } catch { failed.push(name); } } console.log(JSON.stringify(failed));`;
+  const res = spawnSync(node.bin, ['-e', probe], { cwd: root, encoding: 'utf8' });
+  try {
+    return JSON.parse(res.stdout);
+  } catch {
+    return nativePackages;
+  }
 }
 
 function rebuildFor(node, names) {

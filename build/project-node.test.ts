@@ -53,6 +53,8 @@ function preinstall(npmNode: string, env: NodeJS.ProcessEnv) {
 
 describe.skipIf(!old)(
   `npm install on an older Node (${old ? `${old.file}, v${old.version}` : 'none here'})`,
+  // each runs npm, more than once, on a busy machine
+  { timeout: 120_000 },
   () => {
     const node20 = old as NonNullable<typeof old>;
 
@@ -96,7 +98,7 @@ describe.skipIf(!old)(
       const version = spawnSync(link, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim();
       expect(version).toMatch(/^24\./);
       expect(readlinkSync(link)).toBe(join(fresh, `${nodePackage()}-${version}`, 'bin', 'node'));
-    }, 120_000);
+    });
 
     it('.ci/use-node.sh puts the same Node first on PATH, or fails with the same message', () => {
       const sh = (env: NodeJS.ProcessEnv) =>

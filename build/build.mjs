@@ -3,7 +3,7 @@
 //   node build/build.mjs              build everything
 //   node build/build.mjs --if-needed  build only when a source is newer than the last build
 //   node build/build.mjs --watch      rebuild on change and restart the server (npm run dev)
-import './node-version.mjs'; // first: refuses an old Node before anything else loads
+import './require-node.mjs'; // first: refuses an old Node before anything else loads
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {

@@ -48,7 +48,7 @@ describe('the Node version check', () => {
   it('is the first thing the build and test scripts import', () => {
     for (const file of ['build/build.mjs', 'build/test.mjs']) {
       const first = /^import .*$/m.exec(readFileSync(join(root, file), 'utf8'))?.[0];
-      expect(first, file).toMatch(/^import '\.\/node-version\.mjs';/);
+      expect(first, file).toMatch(/^import '\.\/require-node\.mjs';/);
     }
     expect(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.preinstall).toBe(
       'node build/node-version.mjs',
@@ -57,13 +57,14 @@ describe('the Node version check', () => {
 
   it.each([
     ['the build script', ['build/build.mjs', '--if-needed']],
-    ["npm install's preinstall", ['build/node-version.mjs']],
+    ['the test script', ['build/test.mjs']],
   ])('stops %s on Node 20 with what to do', (_label, args) => {
     const run = runAs('20.20.2', args);
     expect(run.code).toBe(1);
     expect(run.out).toContain(
       'TaskReward needs Node.js 24.11 or newer (Node 24 LTS); this is Node.js v20.20.2',
     );
+    expect(run.out).toContain('npm start, npm test, npm run cli');
     expect(run.out).toContain('. .ci/use-node.sh');
     expect(run.out).not.toMatch(/^\s+at /m);
   });

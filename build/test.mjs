@@ -1,8 +1,9 @@
 // npm test: typecheck, lint, build, the vitest unit suites (and the server's again on PostgreSQL
 // when TEST_DATABASE_URL is set), the browser tests in Chromium, the reduced
-// fault-injection suites, then the single binary.
+// fault-injection suites, then the single binary, then the README's two commands in a fresh clone
+// on an older Node when the machine has one.
 // Without a Chromium the browser tests are skipped with a hint, and the run fails when CI is set.
-import './node-version.mjs'; // first: refuses an old Node with a message
+import './require-node.mjs'; // first: refuses an old Node with a message
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -82,3 +83,12 @@ if (sea.status === 0) {
   if (process.env.CI) process.exit(1);
   console.error('Skipping the single-binary tests (set CI=1 to make this a failure).');
 }
+
+// `npm install && npm start` in a fresh clone with the machine's older Node first on PATH
+// (build/fresh-clone.check.ts; it skips itself, saying so, where there is no older Node).
+run("the README's two commands on an older Node", npx, [
+  'vitest',
+  'run',
+  '--config',
+  'build/fresh-clone.vitest.config.ts',
+]);

@@ -163,7 +163,15 @@ describe('admin screens, part A, in a real browser', () => {
   });
 
   it('approves one pending withdrawal and rejects another with a reason from the dashboard', async () => {
+    // the dashboard's decisions go through the same client as the withdrawals page's: keyed
+    const decisions: { action: string; key: string | undefined }[] = [];
+    const recordDecisions = (page: Page) =>
+      page.on('request', (request) => {
+        const action = /\/api\/admin\/withdraws\/[^/]+\/(approve|reject)$/.exec(request.url())?.[1];
+        if (action) decisions.push({ action, key: request.headers()['idempotency-key'] });
+      });
     const en = await adminPage('en', DESKTOP, '/admin');
+    recordDecisions(en.page);
     const rows = en.page.locator('[data-testid=pending-withdrawals] tbody tr');
     await expect.poll(() => rows.count()).toBe(2);
     await rows.filter({ hasText: people.ayse.name }).getByRole('button', { name: 'Approve' }).click();
@@ -178,6 +186,7 @@ describe('admin screens, part A, in a real browser', () => {
     await en.context.close();
 
     const tr = await adminPage('tr', PHONE, '/admin');
+    recordDecisions(tr.page);
     const trRows = tr.page.locator('[data-testid=pending-withdrawals] tbody tr');
     await expect.poll(() => trRows.count()).toBe(1);
     await trRows.getByRole('button', { name: 'Reddet' }).click();
@@ -191,10 +200,24 @@ describe('admin screens, part A, in a real browser', () => {
     expect(await confirm.isDisabled()).toBe(false);
     await snap(tr.page, 'admin-a-reject-withdrawal-tr-phone');
     await confirm.click();
-    await expect.poll(() => text(tr.page, '.toast-success span')).toBe('Para çekme talebi reddedildi.');
+    await expect
+      .poll(() => text(tr.page, '.toast-success span'))
+      .toBe('Para çekme talebi reddedildi ve tutar iade edildi.');
     await expect.poll(() => tr.page.locator('[data-testid=no-pending-withdrawals]').isVisible()).toBe(true);
     expect(await tr.page.locator('[data-testid=pending-withdrawals]').count()).toBe(0);
     await snap(tr.page, 'admin-a-dashboard-settled-tr-phone');
+    // each decision carried an Idempotency-Key of its own
+    expect(decisions.map((d) => d.action)).toEqual(['approve', 'reject']);
+    for (const d of decisions) expect(d.key).toMatch(/^[0-9a-f-]{32,36}$/);
+    expect(decisions[0].key).not.toBe(decisions[1].key);
+    // the withdrawals page shows it rejected, with the reason
+    await tr.page.locator('[aria-labelledby=pending-withdrawals-title] a[href="/admin/withdrawals"]').click();
+    await tr.page.waitForURL('**/admin/withdrawals');
+    const mehmetRow = tr.page.locator('[data-testid=withdrawal-row]').filter({ hasText: people.mehmet.name });
+    await expect.poll(() => mehmetRow.getAttribute('data-status')).toBe('rejected');
+    expect(await mehmetRow.locator('[data-testid=withdrawal-note]').textContent()).toBe(
+      'IBAN bilgisi hesap sahibiyle eşleşmiyor',
+    );
     await tr.context.close();
 
     const list = await ok<{

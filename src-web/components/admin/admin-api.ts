@@ -28,6 +28,8 @@ export const adminKeys = {
   userWithdrawals: (id: string, page: number) => ['admin', 'user', id, 'withdrawals', page] as const,
   submissions: (state: SubmissionListState) => ['admin', 'submissions', state] as const,
   withdrawals: (state: WithdrawalListState) => ['admin', 'withdrawals', state] as const,
+  dashboard: (part: 'stats' | 'today' | 'withdrawals' | 'submissions') =>
+    ['admin', 'dashboard', part] as const,
 };
 
 const id = (value: string) => encodeURIComponent(value);

@@ -3,47 +3,24 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { WithdrawalDto } from '../../../../src-server/contract/withdrawals';
 import { paths } from '../../../app/paths';
-import { actionError } from '../../../components/admin/action-error';
 import { FlagBadge } from '../../../components/admin/flag-badge';
-import { ConfirmModal } from '../../../components/confirm-modal';
-import { useToast } from '../../../components/toast';
+import {
+  ApproveWithdrawalModal,
+  RejectWithdrawalModal,
+  useApproveWithdrawal,
+} from '../../../components/admin/withdrawal-decisions';
 import { useIsSelf } from '../../../lib/auth';
 import { formatAccountNumber, formatDateTime, formatMoney } from '../../../lib/format';
-import { useSettleWithdrawal } from './dashboard-api';
-import { RejectWithdrawalModal } from './reject-withdrawal-modal';
 
 /** Up to 5 newest pending withdrawals, approved or rejected right here. */
 export function PendingWithdrawals({ items, total }: { items: WithdrawalDto[]; total: number }) {
   const { t } = useTranslation('admin');
-  const toast = useToast();
-  const { approve, reject } = useSettleWithdrawal();
   const [rejecting, setRejecting] = useState<WithdrawalDto | null>(null);
   // approving pays real money: asked first, like the reject asks for a reason
   const [approving, setApproving] = useState<WithdrawalDto | null>(null);
-  const busy = approve.isPending || reject.isPending;
+  const approve = useApproveWithdrawal(() => setApproving(null));
+  const busy = approve.isPending;
   const isSelf = useIsSelf();
-
-  const onApprove = (w: WithdrawalDto) =>
-    approve.mutate(w._id, {
-      onSuccess: () => {
-        setApproving(null);
-        toast.success(t('dashboard.approvalSuccess'));
-      },
-      onError: (err) => toast.error(actionError(t, err, 'admin:dashboard.approvalProcessError')),
-    });
-  const onReject = (reason: string) => {
-    if (!rejecting) return;
-    reject.mutate(
-      { id: rejecting._id, reason },
-      {
-        onSuccess: () => {
-          setRejecting(null);
-          toast.success(t('dashboard.rejectionSuccess'));
-        },
-        onError: (err) => toast.error(actionError(t, err, 'admin:dashboard.rejectionProcessError')),
-      },
-    );
-  };
 
   return (
     <section className="card admin-panel" aria-labelledby="pending-withdrawals-title">
@@ -126,33 +103,8 @@ export function PendingWithdrawals({ items, total }: { items: WithdrawalDto[]; t
           </table>
         </div>
       )}
-      <ConfirmModal
-        open={approving !== null}
-        title={t('dashboard.approve.title')}
-        confirmLabel={t('dashboard.approve.confirm')}
-        confirmTestId="confirm-approve"
-        pending={approve.isPending}
-        tone="success"
-        onClose={() => setApproving(null)}
-        onConfirm={() => approving && onApprove(approving)}
-      >
-        {approving && (
-          <p data-testid="approve-summary">
-            {t('dashboard.approve.text', {
-              amount: formatMoney(approving.amount),
-              name: approving.accountDetails.fullName,
-              method: t(`methods.${approving.paymentMethod}`),
-              account: formatAccountNumber(approving.accountDetails.accountNumber),
-            })}
-          </p>
-        )}
-      </ConfirmModal>
-      <RejectWithdrawalModal
-        withdrawal={rejecting}
-        pending={reject.isPending}
-        onClose={() => setRejecting(null)}
-        onReject={onReject}
-      />
+      <ApproveWithdrawalModal item={approving} approve={approve} onClose={() => setApproving(null)} />
+      <RejectWithdrawalModal item={rejecting} onClose={() => setRejecting(null)} />
     </section>
   );
 }

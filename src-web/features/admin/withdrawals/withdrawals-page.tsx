@@ -1,16 +1,9 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { WithdrawalDto } from '../../../../src-server/contract/withdrawals';
-import {
-  adminKeys,
-  approveWithdrawal,
-  bulkReviewWithdrawals,
-  fetchWithdrawals,
-} from '../../../components/admin/admin-api';
+import { adminKeys, bulkReviewWithdrawals, fetchWithdrawals } from '../../../components/admin/admin-api';
 import { BulkBar, useBulkRun, useSelection } from '../../../components/admin/bulk-review';
 import { ExportButtons } from '../../../components/admin/export-button';
-import { newIdempotencyKey } from '../../../components/admin/idempotency-key';
 import { ListBody } from '../../../components/admin/list-body';
 import { ListPageHead, RangeText } from '../../../components/admin/list-parts';
 import {
@@ -21,13 +14,14 @@ import {
   withdrawalListApiQuery,
   withdrawalListSearch,
 } from '../../../components/admin/list-queries';
-import { serverErrorText } from '../../../components/admin/server-error';
 import { useListPage } from '../../../components/admin/use-list-page';
-import { ConfirmModal } from '../../../components/confirm-modal';
-import { useToast } from '../../../components/toast';
-import { formatAccountNumber, formatMoney } from '../../../lib/format';
+import {
+  ApproveWithdrawalModal,
+  RejectWithdrawalModal,
+  useApproveWithdrawal,
+} from '../../../components/admin/withdrawal-decisions';
+import { formatMoney } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/page-title';
-import { RejectWithdrawalModal } from './reject-withdrawal-modal';
 import { WithdrawalFlagsModal } from './withdrawal-flags-modal';
 import { WithdrawalsFilters } from './withdrawals-filters';
 import { WithdrawalsTable } from './withdrawals-table';
@@ -36,8 +30,6 @@ import { WithdrawalsTable } from './withdrawals-table';
 export function WithdrawalsPage() {
   const { t } = useTranslation('adminReview');
   usePageTitle(t('common:titles.withdrawals'));
-  const toast = useToast();
-  const queryClient = useQueryClient();
   const { state, list, go, patch } = useListPage<
     WithdrawalListState,
     Awaited<ReturnType<typeof fetchWithdrawals>>
@@ -66,24 +58,7 @@ export function WithdrawalsPage() {
   const [flagsOf, setFlagsOf] = useState<string | null>(null);
   // approving pays real money: asked first, like the reject asks for a reason
   const [approving, setApproving] = useState<WithdrawalDto | null>(null);
-  // one key per withdrawal: a retry after a lost reply is answered, not paid twice
-  const keys = useRef(new Map<string, string>());
-  const keyFor = (id: string) => {
-    const known = keys.current.get(id);
-    if (known) return known;
-    const key = newIdempotencyKey();
-    keys.current.set(id, key);
-    return key;
-  };
-  const approve = useMutation({
-    mutationFn: (w: WithdrawalDto) => approveWithdrawal(w._id, keyFor(w._id)),
-    onSuccess: () => {
-      setApproving(null);
-      toast.success(t('withdrawalsApproveSuccess'));
-    },
-    onError: (err) => toast.error(serverErrorText(t, err, 'adminReview:withdrawalsApproveError')),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.all }),
-  });
+  const approve = useApproveWithdrawal(() => setApproving(null));
 
   return (
     <section className="ar-page" aria-labelledby="withdrawals-title">
@@ -160,27 +135,7 @@ export function WithdrawalsPage() {
         item={list.data?.items.find((w) => w._id === flagsOf) ?? null}
         onClose={() => setFlagsOf(null)}
       />
-      <ConfirmModal
-        open={approving !== null}
-        title={t('withdrawals.approveTitle')}
-        confirmLabel={t('withdrawals.approveConfirm')}
-        confirmTestId="confirm-approve"
-        pending={approve.isPending}
-        tone="success"
-        onClose={() => setApproving(null)}
-        onConfirm={() => approving && approve.mutate(approving)}
-      >
-        {approving && (
-          <p data-testid="approve-summary">
-            {t('withdrawals.approveText', {
-              amount: formatMoney(approving.amount),
-              name: approving.accountDetails.fullName,
-              method: t(`methods.${approving.paymentMethod}`),
-              account: formatAccountNumber(approving.accountDetails.accountNumber),
-            })}
-          </p>
-        )}
-      </ConfirmModal>
+      <ApproveWithdrawalModal item={approving} approve={approve} onClose={() => setApproving(null)} />
     </section>
   );
 }

@@ -122,6 +122,8 @@ export async function login(
   });
   if (input.device_id)
     await flagSharedDevice(deps.db, { userId: user._id, deviceId: input.device_id, at: now });
-  const fresh = (await findUserById(deps.db, user._id))!;
+  // deleted while the password was being checked: the account is gone, as if never found
+  const fresh = await findUserById(deps.db, user._id);
+  if (!fresh) throw fail.unauthorized('invalid_credentials');
   return { user: fresh, token: await signToken(fresh, input.rememberMe, deps.secret) };
 }

@@ -15,6 +15,7 @@ import { addMessage } from '../inbox/inbox.repository';
 import { type MoneyReply, runMoneyMove } from '../money/idempotency';
 import type { IdempotencyScope } from '../money/idempotency.repository';
 import { credit } from '../money/ledger';
+import { payableUser } from '../money/payee';
 import { notifyUser } from '../notifications/notifications.service';
 import { toWithdrawalDto } from '../withdrawals/withdrawals.mapper';
 import { findWithdrawal } from '../withdrawals/withdrawals.repository';
@@ -51,6 +52,8 @@ export async function approveWithdrawal(
     // four eyes on money: another admin settles an admin's own withdrawal
     if (withdrawal.user_id === adminId) throw fail.forbidden('own_item');
     userId = withdrawal.user_id;
+    // a banned account is not paid out; rejecting (the refund) stays possible
+    await payableUser(tx, withdrawal.user_id);
     const now = nowIso(deps.clock);
     if ((await settleWithdrawal(tx, id, 'approved', { adminId, now, reason: null })) !== 1) {
       throw fail.conflict('already_reviewed');

@@ -10,6 +10,7 @@ import { addMessage } from '../inbox/inbox.repository';
 import { type MoneyReply, runMoneyMove } from '../money/idempotency';
 import type { IdempotencyScope } from '../money/idempotency.repository';
 import { credit } from '../money/ledger';
+import { payableUser } from '../money/payee';
 import { notifyUser } from '../notifications/notifications.service';
 import { completeUserTask, countCompletion } from '../review/review.repository';
 import { isAppealable, toSubmissionDto } from '../submissions/submissions.mapper';
@@ -76,6 +77,8 @@ export async function decideAppealFor(
     if (row.user_id === adminId) throw fail.forbidden('own_item');
     const now = nowIso(deps.clock);
     const status = decision === 'overturn' ? 'overturned' : 'upheld';
+    // overturning pays the reward: not to a banned account (upholding stays possible)
+    if (decision === 'overturn') await payableUser(tx, row.user_id);
     if (!(await decideAppeal(tx, submissionId, { status, adminId, response, now })))
       throw fail.conflict('appeal_not_pending');
     if (decision === 'overturn') {

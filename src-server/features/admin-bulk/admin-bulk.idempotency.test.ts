@@ -9,13 +9,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app';
 import { openApp } from '../../bootstrap';
+import { runDoctor } from '../../cli/doctor';
 import { readConfig } from '../../config';
 import { isPostgres } from '../../db/dialect';
+import { DataFolder } from '../../storage/data-folder';
 import { sharedDatabase } from '../../testing/cluster';
 import { makeUser } from '../../testing/factories';
 import { burst, fund, listen, makePendingSubmission, makeWithdrawal } from '../../testing/money-factories';
 import { signToken } from '../auth/token';
-import { runMoneyChecks } from '../money/doctor';
 import { CLAIM_LEASE_MS } from '../money/idempotency';
 
 let dir: string;
@@ -40,7 +41,9 @@ beforeAll(async () => {
   token = await signToken(admin, false, first.deps.secret);
 });
 afterAll(async () => {
-  expect(await runMoneyChecks(nodes[0].deps.db)).toEqual([]);
+  expect(await runDoctor(new DataFolder(dir), { databaseUrl: database.env.DATABASE_URL ?? null })).toEqual(
+    [],
+  );
   for (const server of servers) await server.close();
   for (const node of nodes) await node.close();
   await database.drop();

@@ -52,12 +52,12 @@ export async function approveWithdrawal(
     // four eyes on money: another admin settles an admin's own withdrawal
     if (withdrawal.user_id === adminId) throw fail.forbidden('own_item');
     userId = withdrawal.user_id;
-    // a banned account is not paid out; rejecting (the refund) stays possible
-    await payableUser(tx, withdrawal.user_id);
     const now = nowIso(deps.clock);
     if ((await settleWithdrawal(tx, id, 'approved', { adminId, now, reason: null })) !== 1) {
       throw fail.conflict('already_reviewed');
     }
+    // a banned account is not paid out (the approval above rolls back); rejecting stays possible
+    await payableUser(tx, withdrawal.user_id);
     await addMessage(tx, { userId: withdrawal.user_id, type: 'acceptedWithdraw', ref: id, at: now });
     await recordAudit(tx, {
       actorId: adminId,

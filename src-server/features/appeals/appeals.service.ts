@@ -77,13 +77,13 @@ export async function decideAppealFor(
     if (row.user_id === adminId) throw fail.forbidden('own_item');
     const now = nowIso(deps.clock);
     const status = decision === 'overturn' ? 'overturned' : 'upheld';
-    // overturning pays the reward: not to a banned account (upholding stays possible)
-    if (decision === 'overturn') await payableUser(tx, row.user_id);
     if (!(await decideAppeal(tx, submissionId, { status, adminId, response, now })))
       throw fail.conflict('appeal_not_pending');
     if (decision === 'overturn') {
       if (!(await overturnSubmission(tx, submissionId, { adminId, response, now })))
         throw fail.conflict('already_reviewed');
+      // overturning pays the reward: not to a banned account (upholding stays possible)
+      await payableUser(tx, row.user_id);
       const paid = await credit(tx, {
         userId: row.user_id,
         amount: row.reward,

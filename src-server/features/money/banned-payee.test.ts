@@ -8,9 +8,11 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app';
 import { openApp } from '../../bootstrap';
+import { runDoctor } from '../../cli/doctor';
 import { readConfig } from '../../config';
 import { isPostgres } from '../../db/dialect';
 import type { UserRow } from '../../http/env';
+import { DataFolder } from '../../storage/data-folder';
 import { sharedDatabase } from '../../testing/cluster';
 import { makeUser } from '../../testing/factories';
 import { burst, fund, makePendingSubmission, makeWithdrawal } from '../../testing/money-factories';
@@ -197,7 +199,9 @@ describe('a ban racing an approval, on two nodes sharing one database', () => {
     ];
   });
   afterAll(async () => {
-    expect(await runMoneyChecks(nodes[0].deps.db)).toEqual([]);
+    expect(await runDoctor(new DataFolder(dir), { databaseUrl: database.env.DATABASE_URL ?? null })).toEqual(
+      [],
+    );
     for (const node of nodes) await node.close();
     await database.drop();
     rmSync(dir, { recursive: true, force: true });

@@ -76,11 +76,6 @@ export async function reviewSubmission(
     // four eyes on money: another admin decides on an admin's own proof
     if (submission.user_id === adminId) throw fail.forbidden('own_item');
     userId = submission.user_id;
-    // a banned account's proofs may be rejected, never paid (409 user_banned)
-    if (status === 'approved') {
-      const payee = await payableUser(tx, submission.user_id);
-      if (adminId === null && !(await autoApprovable(tx, submissionId, payee))) throw new LeftForAPerson();
-    }
     const now = nowIso(deps.clock);
     let changed: number;
     try {
@@ -98,6 +93,10 @@ export async function reviewSubmission(
     }
     if (changed !== 1) throw fail.conflict('already_reviewed');
     if (status === 'approved') {
+      // a banned account's proofs may be rejected, never paid (409 user_banned; the approval
+      // above rolls back); the sweep also leaves some proofs to a person
+      const payee = await payableUser(tx, submission.user_id);
+      if (adminId === null && !(await autoApprovable(tx, submissionId, payee))) throw new LeftForAPerson();
       const paid = await credit(tx, {
         userId: submission.user_id,
         amount: submission.reward,

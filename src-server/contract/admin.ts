@@ -76,7 +76,11 @@ export interface TodayStatsDto {
 
 /** A submission in the admin screens: the sender also carries their email. */
 export type AdminSubmissionDto = Omit<SubmissionDto, 'user'> & {
-  user: { _id: string; name: string; email: string };
+  /**
+   * The worker, with their account's standing: a banned account's proofs cannot be approved
+   * (409 user_banned) and the reviewer sees why before trying; banReason is null unless banned.
+   */
+  user: { _id: string; name: string; email: string; status: UserStatus; banReason: string | null };
   /** the automatic comment the worker was given to post, so the reviewer can look for it */
   automaticComment: string | null;
 };

@@ -11,6 +11,7 @@ export const BULK_RESULTS = [
   'already_reviewed',
   'not_found',
   'own_item',
+  'user_banned',
   'failed',
 ] as const;
 export type BulkResult = (typeof BULK_RESULTS)[number];

@@ -49,6 +49,8 @@ export const ERROR_MESSAGES = {
   image_unreadable: 'The image could not be read, please upload another file',
   already_reviewed: 'This item has already been reviewed',
   own_item: 'Another admin must decide on your own submissions, withdrawals and balance',
+  user_banned:
+    'This account is banned: its proofs cannot be approved nor its withdrawals paid (rejecting stays possible)',
   flag_not_found: 'Flag not found',
   flag_dismissed: 'This flag was already dismissed',
   feedback_required: 'Please write a feedback',

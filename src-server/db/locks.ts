@@ -76,6 +76,16 @@ export function forUpdate<Q extends { forUpdate(): Q }>(db: Kysely<any>, query: 
 }
 
 /**
+ * `FOR NO KEY UPDATE` on PostgreSQL, nothing on SQLite: the lock an UPDATE of the row's ordinary
+ * columns takes, taken early so the row read is the one the transaction decides on (a payee's
+ * status) while another's KEY SHARE hold of the row (holdLiveUser) does not wait for it.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: a select query builder of any shape
+export function forNoKeyUpdate<Q extends { forNoKeyUpdate(): Q }>(db: Kysely<any>, query: Q): Q {
+  return isPostgres(db) ? query.forNoKeyUpdate() : query;
+}
+
+/**
  * `FOR KEY SHARE` on PostgreSQL, nothing on SQLite: the row must stay (not be deleted or have its
  * key changed, nor be locked FOR UPDATE by a deletion) until this transaction ends, while ordinary
  * updates of it (a balance) go on.

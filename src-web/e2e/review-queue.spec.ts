@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import enAdminReview from '../locales/en/adminReview.json';
+import trAdminReview from '../locales/tr/adminReview.json';
 import { apiClient, apiLogin, makePng, registrar } from './api';
 import { localeKeys, snapWith } from './checks';
 import { type Lang, newPage, PHONE, withServerAndBrowser } from './harness';
@@ -145,6 +146,64 @@ describe('the review queue by keyboard', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+});
+
+describe("a banned worker's proof", () => {
+  it.each(['en', 'tr'] as const)(
+    'shows the ban and its reason, cannot be approved by button or key, and can be rejected (%s)',
+    async (lang) => {
+      const prefix = lang === 'en' ? 'Yasak' : 'Ban';
+      const [banned, other] = await seed(prefix, 1, 2);
+      const me = await ok<{ name: string; email: string }>('GET', '/users/me', banned.token);
+      const reason = 'Sahte hesaplarla ödül toplama';
+      await ok('PUT', `/admin/users/${banned.id}`, adminToken, {
+        name: me.name,
+        email: me.email,
+        status: 'banned',
+        banReason: reason,
+      });
+      const texts = lang === 'en' ? enAdminReview.standing : trAdminReview.standing;
+      const { context, page, errors } = await adminPage(lang, LAPTOP);
+      await page.goto(`/admin/submissions?q=${encodeURIComponent(`${prefix} Çalışan 1`)}`);
+      await expect.poll(() => page.locator('[data-testid=submission-row]').count()).toBe(1);
+      const standing = page.locator('[data-testid=submission-row] [data-testid=account-standing]');
+      expect(await standing.getAttribute('data-status')).toBe('banned');
+      expect(await standing.textContent()).toContain(reason);
+      await snap(page, `review-queue-banned-${lang}`);
+
+      // the evidence: the ban and why approving is off; `a` does nothing, rejecting works
+      await page.locator('[data-testid=view-evidence]').click();
+      const modal = page.locator('dialog[open]');
+      await modal.locator('[data-testid=quick-approve]').waitFor();
+      expect(await modal.locator('[data-testid=account-standing]').textContent()).toContain(reason);
+      expect(await modal.locator('[data-testid=standing-note]').textContent()).toBe(texts.bannedNoApprove);
+      expect(await modal.locator('[data-testid=quick-approve]').isDisabled()).toBe(true);
+      await snap(page, `review-evidence-banned-${lang}`);
+      await page.keyboard.press('a');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await pendingCount(`${prefix} Çalışan 1`)).toBe(1);
+      await modal.locator('#quick-reason').selectOption('no_share');
+      await modal.locator('[data-testid=quick-reject]').click();
+      await expect.poll(() => pendingCount(`${prefix} Çalışan 1`)).toBe(0);
+      // the other worker's proof is approved as usual; the banned one's balance never moved
+      expect(
+        await ok<{ items: { _id: string }[] }>(
+          'GET',
+          `/admin/submissions?status=pending&q=${encodeURIComponent(`${prefix} Çalışan 2`)}`,
+          adminToken,
+        ).then((r) => r.items.length),
+      ).toBe(1);
+      const account = await ok<{ balance: number; status: string }>(
+        'GET',
+        `/admin/users/${banned.id}`,
+        adminToken,
+      );
+      expect(account).toMatchObject({ balance: 0, status: 'banned' });
+      expect(await balanceOf(other)).toBe(0);
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
 });
 
 describe('bulk review', () => {

@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import enAdmin from '../locales/en/admin.json';
 import enTasks from '../locales/en/tasks.json';
+import trAdmin from '../locales/tr/admin.json';
 import { apiClient, apiLogin, registrar } from './api';
 import { localeKeys, snapWith } from './checks';
 import { COMBOS, newPage, PHONE, withServerAndBrowser } from './harness';
@@ -194,6 +196,13 @@ describe('auto-approval', () => {
       }, adminToken);
       await admin.page.goto('/admin/settings?tab=payment');
       const days = admin.page.locator('#settings-autoApproveDays');
+      // the hint says which proofs the system never approves: they wait for a person
+      expect(await admin.page.locator('#settings-autoApproveDays-hint').textContent()).toBe(
+        (lang === 'en' ? enAdmin : trAdmin).settings.review.autoApproveHint,
+      );
+      expect(await admin.page.locator('#settings-autoApproveDays-hint').textContent()).toMatch(
+        lang === 'en' ? /wait for a person/ : /bir kişinin incelemesini bekler/,
+      );
       await days.fill('31');
       await admin.page.locator('[data-testid=review-save]').click();
       await expect

@@ -8,12 +8,11 @@ import { ERROR_MESSAGES } from '../../contract/errors';
 import { checkReviewRequest } from '../../contract/review';
 import { fieldErrors } from '../../contract/schemas';
 import { rejectWithdrawalSchema } from '../../contract/withdrawals';
-import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { AppError, fail } from '../../http/app-error';
 import { approveWithdrawal, rejectWithdrawal } from '../admin-withdrawals/admin-withdrawals.service';
-import type { MoneyReply } from '../money/idempotency';
-import { claimKey, findReply, type IdempotencyScope, storeReply } from '../money/idempotency.repository';
+import { type MoneyReply, runClaimed } from '../money/idempotency';
+import type { IdempotencyScope } from '../money/idempotency.repository';
 import { reviewSubmission } from '../review/review.service';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'push'>;
@@ -23,6 +22,7 @@ function outcome(err: unknown): BulkResult {
   if (err instanceof AppError) {
     if (err.code === 'already_reviewed') return 'already_reviewed';
     if (err.code === 'own_item') return 'own_item';
+    if (err.code === 'user_banned') return 'user_banned';
     if (
       err.code === 'submission_not_found' ||
       err.code === 'withdrawal_not_found' ||
@@ -61,35 +61,18 @@ async function each(
 }
 
 /**
- * With an Idempotency-Key, a replay answers the first run's reply; the items are safe without
- * it too (each is decided once), so the key only saves the second run's work and its reply.
+ * With an Idempotency-Key, the key is claimed before any item runs (runClaimed, the single-item
+ * routes' claim): a concurrent or later request with the key and another body is 422
+ * `idempotency_key_reused` and decides nothing, the same body gets the first run's reply (or 409
+ * `idempotency_conflict` while it still runs). The items are safe without a key too (each is
+ * decided once), so the key only spares the second run and keeps its reply honest.
  */
-async function remembered(
+function remembered(
   deps: Deps,
   scope: IdempotencyScope | null,
   run: () => Promise<BulkReviewDto>,
 ): Promise<MoneyReply> {
-  if (scope) {
-    const earlier = await findReply(deps.db, scope.userId, scope.key);
-    if (earlier) {
-      if (earlier.route !== scope.route) throw fail.invalid('idempotency_key_reused');
-      if (earlier.status !== 0) return { status: 200, body: earlier.body, replayed: true };
-    }
-  }
-  const body = JSON.stringify({ success: true, data: await run() });
-  if (scope) {
-    const stored = await deps.db.transaction().execute(async (tx) => {
-      if (!(await claimKey(tx, scope, nowIso(deps.clock)))) return false;
-      await storeReply(tx, scope, 200, body);
-      return true;
-    });
-    if (!stored) {
-      // a concurrent run with the same key stored its reply first: answer with it
-      const first = await findReply(deps.db, scope.userId, scope.key);
-      if (first && first.status !== 0) return { status: 200, body: first.body, replayed: true };
-    }
-  }
-  return { status: 200, body, replayed: false };
+  return runClaimed(deps.db, scope, deps.clock, async () => ({ status: 200, data: await run() }));
 }
 
 function parseIds(input: Record<string, unknown>): string[] {

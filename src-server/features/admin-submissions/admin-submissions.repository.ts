@@ -1,11 +1,25 @@
 import type { Db } from '../../db/database';
+import type { UsersTable } from '../../db/schema';
 
-/** The email of each of these users, by id (anonymised accounts keep their placeholder). */
-export async function emailsOf(db: Db, userIds: readonly string[]): Promise<Map<string, string>> {
+export interface AccountOf {
+  email: string;
+  status: UsersTable['status'];
+  ban_reason: string | null;
+}
+
+/**
+ * The email and standing (status, ban reason) of each of these users, by id (anonymised accounts
+ * keep their placeholder).
+ */
+export async function accountsOf(db: Db, userIds: readonly string[]): Promise<Map<string, AccountOf>> {
   const unique = [...new Set(userIds)];
   if (unique.length === 0) return new Map();
-  const rows = await db.selectFrom('users').select(['_id', 'email']).where('_id', 'in', unique).execute();
-  return new Map(rows.map((r) => [r._id, r.email]));
+  const rows = await db
+    .selectFrom('users')
+    .select(['_id', 'email', 'status', 'ban_reason'])
+    .where('_id', 'in', unique)
+    .execute();
+  return new Map(rows.map((r) => [r._id, { email: r.email, status: r.status, ban_reason: r.ban_reason }]));
 }
 
 /** The automatic comment each of these submissions' workers was given at start, by submission id. */

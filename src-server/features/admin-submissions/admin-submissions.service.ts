@@ -8,14 +8,25 @@ import { withFlags } from '../fraud/fraud.service';
 import { toSubmissionDto } from '../submissions/submissions.mapper';
 import { findSubmission, pendingSubmissionIds } from '../submissions/submissions.repository';
 import { allSubmissions } from '../submissions/submissions.service';
-import { commentsOf, emailsOf } from './admin-submissions.repository';
+import { type AccountOf, accountsOf, commentsOf } from './admin-submissions.repository';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'secret'>;
 
-/** What the admin sees beside a submission: the worker's email and the automatic comment they were given. */
+/**
+ * What the admin sees beside a submission: the worker's email and account standing (a ban and its
+ * reason), and the automatic comment they were given.
+ */
+function standing(account: AccountOf | undefined) {
+  return {
+    email: account?.email ?? '',
+    status: account?.status ?? 'active',
+    banReason: account?.status === 'banned' ? account.ban_reason : null,
+  };
+}
+
 async function withEmails(deps: Deps, items: SubmissionDto[]): Promise<AdminSubmissionDto[]> {
-  const [emails, comments] = await Promise.all([
-    emailsOf(
+  const [accounts, comments] = await Promise.all([
+    accountsOf(
       deps.db,
       items.map((s) => s.user._id),
     ),
@@ -28,7 +39,7 @@ async function withEmails(deps: Deps, items: SubmissionDto[]): Promise<AdminSubm
     deps,
     items.map((s) => ({
       ...s,
-      user: { ...s.user, email: emails.get(s.user._id) ?? '' },
+      user: { ...s.user, ...standing(accounts.get(s.user._id)) },
       automaticComment: comments.get(s._id) ?? null,
     })),
   );

@@ -86,7 +86,13 @@ describe('GET /api/admin/submissions', () => {
       proofImageUrl: expect.stringMatching(/^\/api\/files\/proofs\/6{32}\.png\?exp=\d+&sig=/),
       proofThumbnailUrl: null, // made by a factory, not uploaded
       task: { _id: expect.any(String), title: expect.any(String), reward: 7 },
-      user: { _id: ayse._id, name: 'Ayşe Demir', email: 'ayse@example.test' },
+      user: {
+        _id: ayse._id,
+        name: 'Ayşe Demir',
+        email: 'ayse@example.test',
+        status: 'active',
+        banReason: null,
+      },
     });
     const url = new URL(item.proofImageUrl, 'http://x');
     const name = url.pathname.split('/').pop()!;
@@ -187,5 +193,20 @@ describe('GET /api/admin/submissions/pending-ids', () => {
     );
     const long = await get(`/api/admin/submissions/pending-ids?q=${'x'.repeat(201)}`);
     expect(long.status).toBe(422);
+  });
+});
+
+describe("the worker's standing beside a proof", () => {
+  it('shows a ban with its reason and a suspension, in the list and in one item', async () => {
+    const banned = await makeUser(t.deps.db, { status: 'banned', ban_reason: 'Sahte hesap' });
+    const suspended = await makeUser(t.deps.db, { status: 'suspended' });
+    const a = await makePendingSubmission(t.deps.db, banned._id);
+    const b = await makePendingSubmission(t.deps.db, suspended._id);
+    const list = await get('/api/admin/submissions?status=pending&limit=50');
+    const byId = new Map(list.body.data.items.map((s: { _id: string }) => [s._id, s]));
+    expect(byId.get(a.submissionId)).toMatchObject({ user: { status: 'banned', banReason: 'Sahte hesap' } });
+    expect(byId.get(b.submissionId)).toMatchObject({ user: { status: 'suspended', banReason: null } });
+    const one = await get(`/api/admin/submissions/${a.submissionId}`);
+    expect(one.body.data.user).toMatchObject({ status: 'banned', banReason: 'Sahte hesap' });
   });
 });

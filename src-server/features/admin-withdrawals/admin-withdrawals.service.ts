@@ -15,6 +15,7 @@ import { addMessage } from '../inbox/inbox.repository';
 import { type MoneyReply, runMoneyMove } from '../money/idempotency';
 import type { IdempotencyScope } from '../money/idempotency.repository';
 import { credit } from '../money/ledger';
+import { payableUser } from '../money/payee';
 import { notifyUser } from '../notifications/notifications.service';
 import { toWithdrawalDto } from '../withdrawals/withdrawals.mapper';
 import { findWithdrawal } from '../withdrawals/withdrawals.repository';
@@ -55,6 +56,8 @@ export async function approveWithdrawal(
     if ((await settleWithdrawal(tx, id, 'approved', { adminId, now, reason: null })) !== 1) {
       throw fail.conflict('already_reviewed');
     }
+    // a banned account is not paid out (the approval above rolls back); rejecting stays possible
+    await payableUser(tx, withdrawal.user_id);
     await addMessage(tx, { userId: withdrawal.user_id, type: 'acceptedWithdraw', ref: id, at: now });
     await recordAudit(tx, {
       actorId: adminId,

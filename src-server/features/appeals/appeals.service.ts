@@ -10,6 +10,7 @@ import { addMessage } from '../inbox/inbox.repository';
 import { type MoneyReply, runMoneyMove } from '../money/idempotency';
 import type { IdempotencyScope } from '../money/idempotency.repository';
 import { credit } from '../money/ledger';
+import { payableUser } from '../money/payee';
 import { notifyUser } from '../notifications/notifications.service';
 import { completeUserTask, countCompletion } from '../review/review.repository';
 import { isAppealable, toSubmissionDto } from '../submissions/submissions.mapper';
@@ -81,6 +82,8 @@ export async function decideAppealFor(
     if (decision === 'overturn') {
       if (!(await overturnSubmission(tx, submissionId, { adminId, response, now })))
         throw fail.conflict('already_reviewed');
+      // overturning pays the reward: not to a banned account (upholding stays possible)
+      await payableUser(tx, row.user_id);
       const paid = await credit(tx, {
         userId: row.user_id,
         amount: row.reward,

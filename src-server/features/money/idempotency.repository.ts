@@ -22,10 +22,10 @@ export function findReply(db: Conn, userId: string, key: string): Promise<Idempo
 
 /**
  * Claims the key inside the caller's transaction; false when it is already taken. The
- * placeholder (status 0) is never seen by others: it is replaced before the commit, or
- * rolled back with the work.
+ * placeholder (status 0) is replaced by the reply before the commit, or rolled back with the
+ * work; only a many-transaction run (runClaimed) commits it first and replaces it at its end.
  */
-export async function claimKey(tx: Tx, scope: IdempotencyScope, now: string): Promise<boolean> {
+export async function claimKey(tx: Conn, scope: IdempotencyScope, now: string): Promise<boolean> {
   const result = await tx
     .insertInto('idempotency')
     .values({
@@ -42,7 +42,7 @@ export async function claimKey(tx: Tx, scope: IdempotencyScope, now: string): Pr
 }
 
 export async function storeReply(
-  tx: Tx,
+  tx: Conn,
   scope: IdempotencyScope,
   status: number,
   body: string,
@@ -53,4 +53,31 @@ export async function storeReply(
     .where('user_id', '=', scope.userId)
     .where('key', '=', scope.key)
     .execute();
+}
+
+/** A failed many-transaction run's claim removed, so the request may be sent again. */
+export async function releaseClaim(db: Conn, scope: IdempotencyScope): Promise<void> {
+  await db
+    .deleteFrom('idempotency')
+    .where('user_id', '=', scope.userId)
+    .where('key', '=', scope.key)
+    .where('status', '=', 0)
+    .execute();
+}
+
+/**
+ * A claim whose run died with its node, taken over by a request for the same route: true when
+ * this request won it (the claim still the one read, now stamped `now`).
+ */
+export async function takeOverClaim(tx: Conn, scope: IdempotencyScope, claimedAt: string, now: string) {
+  const result = await tx
+    .updateTable('idempotency')
+    .set({ created_at: now })
+    .where('user_id', '=', scope.userId)
+    .where('key', '=', scope.key)
+    .where('route', '=', scope.route)
+    .where('status', '=', 0)
+    .where('created_at', '=', claimedAt)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }

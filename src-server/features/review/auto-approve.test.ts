@@ -1,18 +1,20 @@
 // Issue 15: auto-approval. A proof pending review.autoApproveDays after it was sent is approved
 // by the system, paid once through the ledger with no admin as the actor, the worker told when.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pngFile } from '../../storage/image-fixtures';
 import { makeUser } from '../../testing/factories';
+import { makePendingSubmission } from '../../testing/money-factories';
+import { screenshot } from '../../testing/screenshots';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { submit } from '../submissions/submission-test-helpers';
 import { createTask } from '../tasks/task-test-helpers';
 import { autoApproveDue } from './auto-approve';
+import { LeftForAPerson, reviewSubmission } from './review.service';
 
 let t: TestApp;
 let adminToken: string;
 let now = Date.parse('2026-11-01T10:00:00.000Z');
 const DAY = 86_400_000;
-const png = pngFile(10, 10);
+let seed = 0;
 
 beforeAll(async () => {
   t = await createTestApp({ clock: () => new Date(now) });
@@ -23,13 +25,16 @@ afterAll(() => t.dispose());
 const setDays = (autoApproveDays: unknown) =>
   t.call('PUT', '/api/settings', { token: adminToken, body: { review: { autoApproveDays } } });
 
-/** A worker who sent a proof for a new task of 4 TL; the submission's id. */
+/**
+ * A worker who sent a proof for a new task of 4 TL; the submission's id. A picture of its own and
+ * no minimum time, so no fraud signal holds it back.
+ */
 async function sentProof() {
-  const taskId = await createTask(t, adminToken, { reward: 4 });
+  const taskId = await createTask(t, adminToken, { reward: 4, minSeconds: 0 });
   const user = await makeUser(t.deps.db);
   const token = await t.tokenFor(user);
   await t.call('POST', `/api/tasks/${taskId}/start`, { token });
-  const res = await submit(t, token, { task: taskId, file: png });
+  const res = await submit(t, token, { task: taskId, file: await screenshot(++seed) });
   expect(res.status).toBe(201);
   return { id: res.body.data._id as string, user, token };
 }
@@ -136,5 +141,93 @@ describe('auto-approval', () => {
       expect(await balanceOf(p.user._id)).toBe(row.status === 'approved' ? 400 : 0);
     }
     console.log(`auto-approval vs manual reviews: ${auto} by the system, ${manualWins} by the admin`);
+  });
+});
+
+describe('proofs that wait for a person', () => {
+  const statusOf = async (id: string) =>
+    (
+      await t.deps.db
+        .selectFrom('submissions')
+        .select('status')
+        .where('_id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).status;
+  const sentAt = () => new Date(now).toISOString();
+
+  it("are left pending: an admin's own, a banned or suspended account's, a flagged one; the rest is approved", async () => {
+    await setDays(1);
+    const admin = await makeUser(t.deps.db, { role: 'admin' });
+    const banned = await makeUser(t.deps.db, { status: 'banned', ban_reason: 'Sahte hesap' });
+    const suspended = await makeUser(t.deps.db, { status: 'suspended' });
+    const worker = await makeUser(t.deps.db);
+    const own = await makePendingSubmission(t.deps.db, admin._id, { createdAt: sentAt() });
+    const ofBanned = await makePendingSubmission(t.deps.db, banned._id, { createdAt: sentAt() });
+    const ofSuspended = await makePendingSubmission(t.deps.db, suspended._id, { createdAt: sentAt() });
+    // too fast: the task takes at least 10 seconds, the proof came at once
+    const flaggedTask = await createTask(t, adminToken, { reward: 4 });
+    const flaggedWorker = await makeUser(t.deps.db);
+    const flaggedToken = await t.tokenFor(flaggedWorker);
+    await t.call('POST', `/api/tasks/${flaggedTask}/start`, { token: flaggedToken });
+    const flaggedRes = await submit(t, flaggedToken, { task: flaggedTask, file: await screenshot(++seed) });
+    const flagged = flaggedRes.body.data._id as string;
+    const flags = await t.deps.db.selectFrom('flags').selectAll().where('item_id', '=', flagged).execute();
+    expect(flags.map((f) => f.kind)).toEqual(['too_fast']);
+    const plain = await makePendingSubmission(t.deps.db, worker._id, { createdAt: sentAt() });
+    now += DAY;
+    // a batch of one: the skipped proofs, older, must not take the batch's place
+    expect(await autoApproveDue(t.deps, 1)).toBe(1);
+    expect(await autoApproveDue(t.deps, 1)).toBe(0);
+    expect(await statusOf(plain.submissionId)).toBe('approved');
+    for (const id of [own.submissionId, ofBanned.submissionId, ofSuspended.submissionId, flagged])
+      expect(await statusOf(id)).toBe('pending');
+    expect(await balanceOf(banned._id)).toBe(0);
+    expect(await balanceOf(admin._id)).toBe(0);
+    // the flag dismissed by a person: the next pass takes the proof
+    const dismissed = await t.call('PUT', `/api/admin/flags/${flags[0]._id}/dismiss`, {
+      token: adminToken,
+      body: { note: 'Hızlı ama gerçek' },
+    });
+    expect(dismissed.status).toBe(200);
+    expect(await autoApproveDue(t.deps)).toBe(1);
+    expect(await statusOf(flagged)).toBe('approved');
+    // a person may still approve the suspended account's proof, and reject the banned one's
+    const approve = await t.call('PUT', `/api/submissions/${ofSuspended.submissionId}/review`, {
+      token: adminToken,
+      body: { status: 'approved', feedback: 'Elle onaylandı' },
+    });
+    expect(approve.status).toBe(200);
+    const reject = await t.call('PUT', `/api/submissions/${ofBanned.submissionId}/review`, {
+      token: adminToken,
+      body: { status: 'rejected', feedback: 'Yasaklı', rejectionReason: 'no_share' },
+    });
+    expect(reject.status).toBe(200);
+  });
+
+  it('are refused inside the approval itself, not only left out of the list', async () => {
+    const admin = await makeUser(t.deps.db, { role: 'admin' });
+    const worker = await makeUser(t.deps.db);
+    const own = await makePendingSubmission(t.deps.db, admin._id);
+    const later = await makePendingSubmission(t.deps.db, worker._id);
+    const auto = { status: 'approved', feedback: 'ok', feedbackCode: 'task_completed' };
+    await expect(reviewSubmission(t.deps, null, own.submissionId, auto, null)).rejects.toBeInstanceOf(
+      LeftForAPerson,
+    );
+    // the worker banned, or flagged, after the sweep listed the proof
+    await t.deps.db.updateTable('users').set({ status: 'suspended' }).where('_id', '=', worker._id).execute();
+    await expect(reviewSubmission(t.deps, null, later.submissionId, auto, null)).rejects.toBeInstanceOf(
+      LeftForAPerson,
+    );
+    await t.deps.db
+      .updateTable('users')
+      .set({ status: 'banned', ban_reason: 'x' })
+      .where('_id', '=', worker._id)
+      .execute();
+    await expect(reviewSubmission(t.deps, null, later.submissionId, auto, null)).rejects.toMatchObject({
+      code: 'user_banned',
+    });
+    expect(await statusOf(own.submissionId)).toBe('pending');
+    expect(await statusOf(later.submissionId)).toBe('pending');
+    expect(await rewardRows(later.submissionId)).toEqual([]);
   });
 });

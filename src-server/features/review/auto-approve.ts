@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../http/app-error';
 import { getSettings } from '../settings/settings.service';
 import { pendingOlderThan } from './review.repository';
-import { reviewSubmission } from './review.service';
+import { LeftForAPerson, reviewSubmission } from './review.service';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'push'>;
 
@@ -18,7 +18,9 @@ export function autoApproveAt(createdAt: string, days: number): string | null {
 
 /**
  * Approves, as the system, the proofs still pending `review.autoApproveDays` after they were
- * sent (off at 0). Each goes through the admins' own review (reviewSubmission with no admin):
+ * sent (off at 0), except those that wait for a person: an admin's own proof (the four-eyes rule
+ * has no second admin here), a banned or suspended account's, and a proof flagged for fraud, on
+ * itself or its account, until the flag is dismissed. Each goes through the admins' own review (reviewSubmission with no admin):
  * its conditional pending -> approved, its reward in the ledger with no actor, its record, its
  * notification. A proof an admin decided meanwhile is `already_reviewed` and left as it is, so a
  * proof is paid once whoever gets there first. Returns how many it approved.
@@ -39,8 +41,8 @@ export async function autoApproveDue(deps: Deps, limit = AUTO_APPROVE_BATCH): Pr
       );
       approved++;
     } catch (err) {
-      // decided by an admin meanwhile, or its user gone: nothing to do
-      if (!(err instanceof AppError)) throw err;
+      // decided by an admin meanwhile, its user gone or banned, or waiting for a person
+      if (!(err instanceof AppError) && !(err instanceof LeftForAPerson)) throw err;
     }
   }
   return approved;

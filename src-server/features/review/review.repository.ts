@@ -1,5 +1,6 @@
 import type { FeedbackCode, RejectionReason } from '../../contract/constants';
 import type { Db } from '../../db/database';
+import { hasOpenFlag } from '../fraud/fraud.repository';
 import type { Tx } from '../money/ledger';
 
 export function findSubmission(tx: Tx, id: string) {
@@ -108,14 +109,33 @@ export function reviewedSubmission(tx: Tx, id: string) {
     .executeTakeFirstOrThrow();
 }
 
-/** Pending proofs sent at or before `cutoff`, oldest first (the auto-approval's question). */
+/** Whether the proof, or its account, has a fraud flag not dismissed. */
+export async function isFlagged(tx: Tx, submissionId: string): Promise<boolean> {
+  const row = await tx
+    .selectFrom('submissions as s')
+    .select('s._id')
+    .where('s._id', '=', submissionId)
+    .where(hasOpenFlag('s._id', 's.user_id'))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Pending proofs sent at or before `cutoff`, oldest first, that the system may approve: not an
+ * admin's, of an active account, without an open fraud flag on the proof or its account (the
+ * auto-approval's question; the others wait for a person and must not fill its batches).
+ */
 export function pendingOlderThan(db: Tx | Db, cutoff: string, limit: number) {
   return db
-    .selectFrom('submissions')
-    .select('_id')
-    .where('status', '=', 'pending')
-    .where('created_at', '<=', cutoff)
-    .orderBy('created_at')
+    .selectFrom('submissions as s')
+    .innerJoin('users as u', 'u._id', 's.user_id')
+    .select('s._id')
+    .where('s.status', '=', 'pending')
+    .where('s.created_at', '<=', cutoff)
+    .where('u.role', '<>', 'admin')
+    .where('u.status', '=', 'active')
+    .where((eb) => eb.not(hasOpenFlag('s._id', 's.user_id')))
+    .orderBy('s.created_at')
     .limit(limit)
     .execute();
 }

@@ -9,12 +9,14 @@ import { addMessage } from '../inbox/inbox.repository';
 import { type MoneyReply, runMoneyMove } from '../money/idempotency';
 import type { IdempotencyScope } from '../money/idempotency.repository';
 import { credit, type Tx } from '../money/ledger';
+import { type Payee, payableUser } from '../money/payee';
 import { notifyUser } from '../notifications/notifications.service';
 import {
   completeUserTask,
   countCompletion,
   findSubmission,
   freeSlot,
+  isFlagged,
   reviewedSubmission,
   settleSubmission,
 } from './review.repository';
@@ -35,6 +37,18 @@ async function toDto(tx: Tx, id: string): Promise<ReviewedSubmissionDto> {
     task: { _id: r.task_id, title: r.task_title, reward: kurusToTl(r.task_reward) },
     user: { _id: r.user_id, name: r.user_name },
   };
+}
+
+/**
+ * Thrown inside the sweep's approval of a proof that must wait for a person: the proof of an
+ * admin (no second admin would have looked at it), of an account not active, or with a fraud
+ * flag still open on it or its account. The sweep leaves it pending.
+ */
+export class LeftForAPerson extends Error {}
+
+async function autoApprovable(tx: Tx, submissionId: string, payee: Payee): Promise<boolean> {
+  if (payee.role === 'admin' || payee.status !== 'active') return false;
+  return !(await isFlagged(tx, submissionId));
 }
 
 /**
@@ -79,6 +93,10 @@ export async function reviewSubmission(
     }
     if (changed !== 1) throw fail.conflict('already_reviewed');
     if (status === 'approved') {
+      // a banned account's proofs may be rejected, never paid (409 user_banned; the approval
+      // above rolls back); the sweep also leaves some proofs to a person
+      const payee = await payableUser(tx, submission.user_id);
+      if (adminId === null && !(await autoApprovable(tx, submissionId, payee))) throw new LeftForAPerson();
       const paid = await credit(tx, {
         userId: submission.user_id,
         amount: submission.reward,

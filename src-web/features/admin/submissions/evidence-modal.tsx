@@ -7,6 +7,7 @@ import { ProofContent } from '../../../components/proof-content';
 import { useIsSelf } from '../../../lib/auth';
 import { shownFeedback } from '../../../lib/feedback';
 import { formatDateTime, formatMoney } from '../../../lib/format';
+import { AccountStanding, standingNote } from './account-standing';
 import { AppealDecision, AppealSummary } from './appeal-decision';
 import { EvidenceFlags } from './evidence-flags';
 import { QuickActions } from './quick-actions';
@@ -91,8 +92,19 @@ function EvidenceActions({
       </p>
     );
   }
+  const note = standingNote(t, item.user);
+  const banned = item.user.status === 'banned';
   return (
     <div className="ar-evidence-actions">
+      {note && (
+        <p
+          className={`notice ${banned ? 'notice-error' : 'notice-info'}`}
+          id={banned ? 'quick-approve-blocked' : undefined}
+          data-testid="standing-note"
+        >
+          {note}
+        </p>
+      )}
       {review.failure && (
         <p className="notice notice-error" role="alert" data-testid="review-failure">
           {review.failure}
@@ -104,6 +116,7 @@ function EvidenceActions({
         onApprove={() => review.send(quickApproveRequest(), 'approvalProcessError')}
         onReject={(reason) => review.send(quickRejectRequest(reason), 'rejectionProcessError')}
         onReview={onReview}
+        approveBlocked={banned ? note : null}
       />
     </div>
   );
@@ -149,6 +162,14 @@ function EvidenceBody({ item, onExpired }: { item: AdminSubmissionDto; onExpired
           <dt>{t('evidence.sender')}</dt>
           <dd className="ar-break">{item.user.name}</dd>
         </div>
+        {item.user.status !== 'active' && (
+          <div>
+            <dt>{t('standing.account')}</dt>
+            <dd>
+              <AccountStanding user={item.user} />
+            </dd>
+          </div>
+        )}
         <div>
           <dt>{t('evidence.date')}</dt>
           <dd>{formatDateTime(item.createdAt)}</dd>

@@ -10,8 +10,11 @@ export function QuickActions({
   onApprove,
   onReject,
   onReview,
+  approveBlocked = null,
 }: {
   sending: boolean;
+  /** why approving is not possible (a banned account): the button is disabled with this note */
+  approveBlocked?: string | null;
   pendingStatus: 'approved' | 'rejected' | undefined;
   onApprove(): void;
   onReject(reason: RejectionReason): void;
@@ -29,8 +32,9 @@ export function QuickActions({
       <button
         type="button"
         className="btn btn-success"
-        disabled={sending}
+        disabled={sending || approveBlocked !== null}
         onClick={onApprove}
+        aria-describedby={approveBlocked ? 'quick-approve-blocked' : undefined}
         data-testid="quick-approve"
       >
         {pendingStatus === 'approved' ? t('reviewForm.sending') : t('evidence.quickApprove')}

@@ -25,8 +25,10 @@ export function ReviewModal({ item, onClose }: { item: AdminSubmissionDto | null
 function ReviewForm({ item, onClose }: { item: AdminSubmissionDto; onClose(): void }) {
   const { t } = useTranslation('adminReview');
   const review = useReview(item._id, onClose);
+  // a banned account's proof can only be rejected
+  const banned = item.user.status === 'banned';
   const [values, setValues] = useState<ReviewValues>({
-    status: 'approved',
+    status: banned ? 'rejected' : 'approved',
     feedback: '',
     rejectionReason: '',
   });
@@ -53,6 +55,11 @@ function ReviewForm({ item, onClose }: { item: AdminSubmissionDto; onClose(): vo
 
   return (
     <form onSubmit={submit} noValidate data-testid="review-form">
+      {banned && (
+        <p className="notice notice-error" id="review-approve-blocked" data-testid="standing-note">
+          {t('standing.bannedNoApprove')}
+        </p>
+      )}
       <fieldset className="ar-result">
         <legend>{t('reviewForm.result')}</legend>
         {(['approved', 'rejected'] as const).map((status) => (
@@ -62,6 +69,8 @@ function ReviewForm({ item, onClose }: { item: AdminSubmissionDto; onClose(): vo
               name="review-result"
               value={status}
               checked={values.status === status}
+              disabled={banned && status === 'approved'}
+              aria-describedby={banned && status === 'approved' ? 'review-approve-blocked' : undefined}
               onChange={() => set({ status })}
               data-testid={`review-result-${status}`}
             />

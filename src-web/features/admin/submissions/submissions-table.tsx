@@ -12,6 +12,7 @@ import { columnHeaders, ReviewTable } from '../../../components/admin/review-tab
 import { ProofContent } from '../../../components/proof-content';
 import { ProofThumb } from '../../../components/proof-thumb';
 import { formatDateTime } from '../../../lib/format';
+import { AccountStanding } from './account-standing';
 
 const COLUMNS = ['task', 'sender', 'date', 'status', 'evidence'] as const;
 
@@ -80,6 +81,7 @@ export function SubmissionsTable({
               <span className="ar-stack">
                 <span>{s.user.name}</span>
                 {s.user.email && <span className="muted small">{s.user.email}</span>}
+                <AccountStanding user={s.user} />
               </span>
             </td>
             <td data-label={label('date')}>{formatDateTime(s.createdAt)}</td>

@@ -123,7 +123,8 @@ export function useReviewQueue({
           if (reviewable(target)) toggle(target._id);
           return;
         case 'approve':
-          if (!reviewable(target) || approve.isPending) return;
+          // a banned account's proof is rejected or left, never approved (the server refuses it)
+          if (!reviewable(target) || target.user.status === 'banned' || approve.isPending) return;
           approve.mutate(target, { onSuccess: () => decided(target, Boolean(viewed)) });
           return;
         case 'reject':

@@ -147,6 +147,12 @@ describe('the dashboard counters', () => {
             ? { status: 'approved', feedback: 'Tamam' }
             : { status: 'rejected', feedback: 'Eksik', rejectionReason: 'irrelevant_evidence' },
         });
+        // the worker may have been deleted since (the rows are made straight in the table): a
+        // deleted account's proof is settled no more
+        if (res.status === 409) {
+          expect(res.body.error.code).toBe('already_reviewed');
+          continue;
+        }
         expect(res.status).toBe(200);
         reviewed.push(id);
       } else if (op < 0.9) {

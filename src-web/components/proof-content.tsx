@@ -1,5 +1,5 @@
+import type { ProofType } from '@contract/constants';
 import { useTranslation } from 'react-i18next';
-import type { ProofType } from '../../src-server/contract/constants';
 
 /**
  * A proof that is not an image (issue 15), shown as what it is: a link (opening in a new tab,

@@ -1,5 +1,5 @@
-import type { NotificationType } from '../../src-server/contract/constants';
-import { checkNotificationRequest } from '../../src-server/contract/notifications';
+import type { NotificationType } from '@contract/constants';
+import { checkNotificationRequest } from '@contract/notifications';
 
 /** The send-notification dialog's inputs. */
 export interface NotificationFormValues {

@@ -1,7 +1,7 @@
+import type { AdminSubmissionDto } from '@contract/admin';
+import type { WithdrawalDto } from '@contract/withdrawals';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AdminSubmissionDto } from '../../src-server/contract/admin';
-import type { WithdrawalDto } from '../../src-server/contract/withdrawals';
 import enAdminFraud from '../locales/en/adminFraud.json';
 import enAdminReview from '../locales/en/adminReview.json';
 import { apiClient, apiLogin, makePng, type RegisteredUser, registrar } from './api';

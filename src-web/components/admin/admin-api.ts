@@ -1,13 +1,9 @@
-import type {
-  AdminSubmissionDto,
-  AdminUserDetailDto,
-  AdminUserSummaryDto,
-} from '../../../src-server/contract/admin';
-import type { BulkReviewDto } from '../../../src-server/contract/bulk-review';
-import type { ReviewedSubmissionDto, ReviewRequest } from '../../../src-server/contract/review';
-import type { SubmissionDto } from '../../../src-server/contract/submissions';
-import type { Page } from '../../../src-server/contract/types';
-import type { WithdrawalDto } from '../../../src-server/contract/withdrawals';
+import type { AdminSubmissionDto, AdminUserDetailDto, AdminUserSummaryDto } from '@contract/admin';
+import type { BulkReviewDto } from '@contract/bulk-review';
+import type { ReviewedSubmissionDto, ReviewRequest } from '@contract/review';
+import type { SubmissionDto } from '@contract/submissions';
+import type { Page } from '@contract/types';
+import type { WithdrawalDto } from '@contract/withdrawals';
 import type { UserEditBody } from '../../features/admin/users/user-edit';
 import { getData } from '../../lib/api';
 import {

@@ -1,5 +1,5 @@
+import type { FlagDto } from '@contract/fraud';
 import { useTranslation } from 'react-i18next';
-import type { FlagDto } from '../../../src-server/contract/fraud';
 import { openFlags } from './flags-api';
 
 /**

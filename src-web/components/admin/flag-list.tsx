@@ -1,7 +1,7 @@
+import type { FlagDto } from '@contract/fraud';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { FlagDto } from '../../../src-server/contract/fraud';
 import { paths } from '../../app/paths';
 import { useIsSelf } from '../../lib/auth';
 import { formatDateTime } from '../../lib/format';

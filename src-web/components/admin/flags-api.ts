@@ -1,5 +1,5 @@
-import type { AdminSubmissionDto } from '../../../src-server/contract/admin';
-import type { FlagDto, FlagKind, LinkedAccountsDto } from '../../../src-server/contract/fraud';
+import type { AdminSubmissionDto } from '@contract/admin';
+import type { FlagDto, FlagKind, LinkedAccountsDto } from '@contract/fraud';
 import { getData } from '../../lib/api';
 
 /** The fraud signals' queries (issue 17): under 'admin', so a change elsewhere refreshes them too. */

@@ -1,5 +1,5 @@
-import { ADMIN_USER_FILTERS, type AdminUserFilter } from '../../../src-server/contract/admin';
-import { PAGE_SIZES, REVIEW_STATUSES, type ReviewStatus } from '../../../src-server/contract/constants';
+import { ADMIN_USER_FILTERS, type AdminUserFilter } from '@contract/admin';
+import { PAGE_SIZES, REVIEW_STATUSES, type ReviewStatus } from '@contract/constants';
 
 /** Lists of the admin screens keep their filters in the URL, so a reload or a shared link keeps them. */
 

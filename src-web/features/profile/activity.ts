@@ -1,4 +1,4 @@
-import type { UserTaskDto } from '../../../src-server/contract/tasks';
+import type { UserTaskDto } from '@contract/tasks';
 
 /** Where a user task record stands (SPEC.md section 4, task page state). */
 export type TaskState = 'in_progress' | 'expired' | 'waiting' | 'approved' | 'rejected';

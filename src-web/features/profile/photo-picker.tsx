@@ -1,6 +1,6 @@
+import { MAX_PROOF_BYTES } from '@contract/constants';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MAX_PROOF_BYTES } from '../../../src-server/contract/constants';
 import { Avatar } from '../../components/avatar';
 import { Field } from '../../components/field';
 

@@ -1,7 +1,7 @@
+import { TIMINGS_MS } from '@contract/constants';
+import type { UserDto } from '@contract/types';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { TIMINGS_MS } from '../../../src-server/contract/constants';
-import type { UserDto } from '../../../src-server/contract/types';
 import { Avatar } from '../../components/avatar';
 import { formatDate } from '../../lib/format';
 import { ProfileEditForm } from './profile-edit-form';

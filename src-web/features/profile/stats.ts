@@ -1,4 +1,4 @@
-import { tlToKurus } from '../../../src-server/contract/money';
+import { tlToKurus } from '@contract/money';
 
 /** What the statistics need of a submission (GET /api/submissions/user). */
 export interface StatsSubmission {

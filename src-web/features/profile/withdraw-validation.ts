@@ -1,7 +1,7 @@
-import type { PaymentMethod } from '../../../src-server/contract/constants';
-import { fieldMessageKey } from '../../../src-server/contract/field-messages';
-import { tlToKurus } from '../../../src-server/contract/money';
-import { checkWithdrawalRequest } from '../../../src-server/contract/withdrawals';
+import type { PaymentMethod } from '@contract/constants';
+import { fieldMessageKey } from '@contract/field-messages';
+import { tlToKurus } from '@contract/money';
+import { checkWithdrawalRequest } from '@contract/withdrawals';
 import { formatMoney } from '../../lib/format';
 
 export interface WithdrawValues {

@@ -1,8 +1,8 @@
+import { APPEAL_FIELD_MESSAGES, APPEAL_MESSAGE, appealSchema } from '@contract/appeals';
+import type { SubmissionDto } from '@contract/submissions';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { APPEAL_FIELD_MESSAGES, APPEAL_MESSAGE, appealSchema } from '../../../src-server/contract/appeals';
-import type { SubmissionDto } from '../../../src-server/contract/submissions';
 import { Modal } from '../../components/modal';
 import { useToast } from '../../components/toast';
 import { ApiError, getData } from '../../lib/api';

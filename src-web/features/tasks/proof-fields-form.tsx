@@ -1,13 +1,13 @@
-import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import type { ProofType } from '../../../src-server/contract/constants';
+import type { ProofType } from '@contract/constants';
 import {
   checkProof,
   MAX_PROOF_URL,
   MAX_SUBMISSION_DESCRIPTION,
   PROOF_TEXT_LIMITS,
   SUBMISSION_FIELD_MESSAGES,
-} from '../../../src-server/contract/submissions';
+} from '@contract/submissions';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useToast } from '../../components/toast';
 import { ApiError } from '../../lib/api';
 import { actionError, sendProof } from './tasks-api';

@@ -1,6 +1,6 @@
+import { MAX_AUTO_APPROVE_DAYS } from '@contract/admin';
+import type { SettingsDto } from '@contract/types';
 import { useTranslation } from 'react-i18next';
-import { MAX_AUTO_APPROVE_DAYS } from '../../../../src-server/contract/admin';
-import type { SettingsDto } from '../../../../src-server/contract/types';
 import { type ReviewValues, reviewPatch, reviewValues } from './settings-forms';
 import { SettingsInput } from './settings-input';
 import { SettingsSection } from './settings-section';

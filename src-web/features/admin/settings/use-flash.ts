@@ -1,5 +1,5 @@
+import { TIMINGS_MS } from '@contract/constants';
 import { useCallback, useEffect, useState } from 'react';
-import { TIMINGS_MS } from '../../../../src-server/contract/constants';
 
 /** A success message that clears itself after 3 seconds (SPEC.md section 8). */
 export function useFlash(

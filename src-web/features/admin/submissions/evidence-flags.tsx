@@ -1,6 +1,6 @@
+import type { AdminSubmissionDto } from '@contract/admin';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AdminSubmissionDto } from '../../../../src-server/contract/admin';
 import { FlagList } from '../../../components/admin/flag-list';
 import { openFlags } from '../../../components/admin/flags-api';
 import { DuplicateCompare } from './duplicate-compare';

@@ -1,11 +1,6 @@
+import { CATEGORIES, DIFFICULTIES, PROOF_TYPES, type TaskStatus } from '@contract/constants';
+import { MIN_SECONDS } from '@contract/fraud';
 import { useTranslation } from 'react-i18next';
-import {
-  CATEGORIES,
-  DIFFICULTIES,
-  PROOF_TYPES,
-  type TaskStatus,
-} from '../../../../src-server/contract/constants';
-import { MIN_SECONDS } from '../../../../src-server/contract/fraud';
 import { Field } from '../../../components/field';
 import { commentsOf, FORM_STATUSES, linesOf, minSecondsOf, type TaskFormValues } from './task-form-values';
 

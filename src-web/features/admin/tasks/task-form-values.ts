@@ -1,13 +1,13 @@
-import type { Category, Difficulty, ProofType, TaskStatus } from '../../../../src-server/contract/constants';
-import { derivedMinSeconds } from '../../../../src-server/contract/fraud';
-import { fieldErrors } from '../../../../src-server/contract/schemas';
+import type { Category, Difficulty, ProofType, TaskStatus } from '@contract/constants';
+import { derivedMinSeconds } from '@contract/fraud';
+import { fieldErrors } from '@contract/schemas';
 import {
   normalizeComments,
   TASK_FIELD_MESSAGES,
   type TaskDto,
   taskCreateSchema,
   turkeyDay,
-} from '../../../../src-server/contract/tasks';
+} from '@contract/tasks';
 
 /** The admin task form as its inputs hold it: text everywhere, comments one per line. */
 export interface TaskFormValues {

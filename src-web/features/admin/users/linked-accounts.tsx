@@ -1,7 +1,7 @@
+import type { LinkedAccountDto } from '@contract/fraud';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { LinkedAccountDto } from '../../../../src-server/contract/fraud';
 import { paths } from '../../../app/paths';
 import { UserStatusBadge } from '../../../components/admin/badges';
 import { FlagList } from '../../../components/admin/flag-list';

@@ -9,7 +9,7 @@ import { localeKeys, snapWith } from './checks';
 import { type Lang, newPage, PHONE, withServerAndBrowser } from './harness';
 
 /**
- * The fraud signals on the admin screens (issue 17): two accounts send the same screenshot, one
+ * The fraud signals on the admin screens: two accounts send the same screenshot, one
  * of them too fast, and withdraw to the same IBAN. The admin finds them with the "Flagged"
  * filters, compares the duplicate with its match side by side, dismisses flags with a note, and
  * sees the accounts linked on the user page. English on a laptop, Turkish on a phone.

@@ -128,7 +128,7 @@ const statements = [
   ) STRICT`,
 ];
 
-// PostgreSQL (issue 18): the same tables with money as BIGINT, CHECKs named so later migrations can
+// PostgreSQL: the same tables with money as BIGINT, CHECKs named so later migrations can
 // replace them, an identity column for AUTOINCREMENT, no NOCASE (every write lower-cases the
 // email), double precision for REAL, and the append-only rule as a trigger function.
 const postgres = [

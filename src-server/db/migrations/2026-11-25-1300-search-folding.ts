@@ -5,7 +5,7 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
 // the folding does not change what this migration did; such a change needs a migration that
 // folds the stored copies again.
 //
-// Search that understands Turkish (issue 14). The application folds text (db/search.ts) and
+// Search that understands Turkish. The application folds text (db/search.ts) and
 // stores the folded copy beside the original on every write, so matching is a plain
 // comparison of folded text on any engine: tasks.search_title and tasks.search_body (the
 // description and the category's words), users.name_search, withdrawals.full_name_search.
@@ -68,7 +68,7 @@ const fullText = [
    END`,
 ];
 
-// PostgreSQL (issue 18): a trigram GIN index over the same folded columns serves the LIKE search
+// PostgreSQL: a trigram GIN index over the same folded columns serves the LIKE search
 // (pg_trgm is a trusted extension: the database's owner may create it).
 const trigramIndex = [
   'CREATE EXTENSION IF NOT EXISTS pg_trgm',

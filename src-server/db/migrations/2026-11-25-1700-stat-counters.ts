@@ -1,7 +1,7 @@
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 // Frozen: never edit a migration that has shipped; add a new one instead.
-// The admin dashboard's counters (issue 16). Triggers keep them, in the same transaction as
+// The admin dashboard's counters. Triggers keep them, in the same transaction as
 // the row change they count, whatever code path makes it (a route, a factory, a future
 // feature), so they cannot be forgotten. Each counter is summed per UTC hour of its event's
 // time (bucket 'YYYY-MM-DDTHH', the first 13 characters of the stored ISO text) and, where the
@@ -120,7 +120,7 @@ const pgAdd = (c: Counter, r: string, sign: '' | '-', where: string) =>
      WHERE ${where} ON CONFLICT (metric, bucket, shard) DO UPDATE SET value = stat_counters.value + excluded.value;`;
 
 /**
- * PostgreSQL (issue 18): the same statements, one plpgsql function per SQLite trigger (insert,
+ * PostgreSQL: the same statements, one plpgsql function per SQLite trigger (insert,
  * delete, update), so the two engines count alike.
  */
 function postgresTriggers(table: Counter['table']): string[] {

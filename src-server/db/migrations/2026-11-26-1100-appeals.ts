@@ -1,7 +1,7 @@
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 // Frozen: never edit a migration that has shipped; add a new one instead.
-// Issue 15: a worker may appeal a rejection once, within 7 days of it; an admin overturns it
+// A worker may appeal a rejection once, within 7 days of it; an admin overturns it
 // (the proof approved and paid) or upholds it. One appeal per submission: its primary key.
 const statements = [
   `CREATE TABLE appeals (
@@ -18,7 +18,7 @@ const statements = [
   "CREATE INDEX appeals_pending ON appeals(created_at) WHERE status = 'pending'",
 ];
 
-// PostgreSQL (issue 18): the same without STRICT (its columns are typed anyway).
+// PostgreSQL: the same without STRICT (its columns are typed anyway).
 const postgres = statements.map((s) => s.replace(/\) STRICT$/, ')'));
 
 export async function up(db: Kysely<unknown>): Promise<void> {

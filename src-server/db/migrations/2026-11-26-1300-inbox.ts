@@ -1,7 +1,7 @@
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 // Frozen: never edit a migration that has shipped; add a new one instead.
-// Issue 15: an in-app inbox. Every event that sends a push (and the ones a push cannot reach)
+// An in-app inbox. Every event that sends a push (and the ones a push cannot reach)
 // is also a row here, written in the transaction of the event itself. A row with no user_id was
 // sent to everyone: it shows to the accounts that existed when it was sent. Reads are rows of
 // inbox_reads (one per message and reader), so a message to everyone is read per person.
@@ -26,7 +26,7 @@ const statements = [
   ) STRICT`,
 ];
 
-// PostgreSQL (issue 18): the same without STRICT (its columns are typed anyway).
+// PostgreSQL: the same without STRICT (its columns are typed anyway).
 const postgres = statements.map((s) => s.replace(/\) STRICT$/, ')'));
 
 export async function up(db: Kysely<unknown>): Promise<void> {

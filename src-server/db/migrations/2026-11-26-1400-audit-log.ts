@@ -1,7 +1,7 @@
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 // Frozen: never edit a migration that has shipped; add a new one instead.
-// Issue 16: the audit log. Every admin action is one row, written in the transaction of the
+// The audit log. Every admin action is one row, written in the transaction of the
 // action: when, who (null: the system or the command line), a stable action code, the target,
 // and the fields changed with before and after values (JSON; never a password or its hash).
 // Append-only like the ledger. The first row marks when the log began: doctor compares the
@@ -28,7 +28,7 @@ const statements = [
      VALUES (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), NULL, 'audit.start', 'system', NULL, '{}')`,
 ];
 
-// PostgreSQL (issue 18): an identity column, the append-only trigger function, the start row's
+// PostgreSQL: an identity column, the append-only trigger function, the start row's
 // time from the application's clock.
 const postgres = [
   `CREATE TABLE audit_log (

@@ -1,7 +1,7 @@
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 // Frozen: never edit a migration that has shipped; add a new one instead.
-// Issue 17: fraud signals.
+// Fraud signals.
 // - Proofs get a finer 256-bit fingerprint (proof_print) and their 64-bit hash split into four
 //   16-bit bands, each indexed with the hash and the id (covering: the candidates' distances are computed
 //   from the index alone): a proof within a few bits of another shares a band within two bits,
@@ -49,7 +49,7 @@ const statements = [
   'CREATE INDEX flags_open ON flags(item_type, created_at) WHERE dismissed_at IS NULL',
 ];
 
-// PostgreSQL (issue 18): the same without STRICT (its columns are typed anyway).
+// PostgreSQL: the same without STRICT (its columns are typed anyway).
 const postgres = statements.map((s) => s.replace(/\) STRICT$/, ')'));
 
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -65,7 +65,7 @@ const emptyPage = <T>(page: number): Page<T> => ({
   pages: 0,
 });
 
-/** The user's submissions; a failure becomes an empty list (SPEC.md section 8). */
+/** The user's submissions; a failure becomes an empty list. */
 export async function fetchUserSubmissions(userId: string, page: number, signal?: AbortSignal) {
   try {
     return await getData<Page<SubmissionDto>>(
@@ -79,7 +79,7 @@ export async function fetchUserSubmissions(userId: string, page: number, signal?
 
 /**
  * The user's withdrawals: the user's own route, then the withdrawal list filtered by the user
- * as the fallback, then an empty list (SPEC.md section 8).
+ * as the fallback, then an empty list.
  */
 export async function fetchUserWithdrawals(userId: string, page: number, signal?: AbortSignal) {
   const paging = `page=${page}&limit=${HISTORY_PAGE_SIZE}`;

@@ -56,7 +56,7 @@ export function userListApiQuery(state: UserListState): string {
 
 // ---- submissions ----
 
-/** 'appeals': the rejected proofs whose appeal waits for a decision (issue 15). */
+/** 'appeals': the rejected proofs whose appeal waits for a decision. */
 export type SubmissionFilter = 'all' | ReviewStatus | 'appeals';
 export const SUBMISSION_FILTERS: readonly SubmissionFilter[] = ['all', ...REVIEW_STATUSES, 'appeals'];
 

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../components/avatar';
 import { Field } from '../../components/field';
 
-/** What the server re-encodes and keeps: PNG and JPEG (DECISIONS.md, Files). */
+/** What the server re-encodes and keeps: PNG and JPEG (Files). */
 const IMAGE_TYPES = ['image/png', 'image/jpeg'];
 
 function readAsDataUrl(file: File): Promise<string> {

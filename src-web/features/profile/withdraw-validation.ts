@@ -43,7 +43,7 @@ const FIELDS: Record<string, WithdrawField> = {
 
 /**
  * The message of a withdrawal rule by its contract code: the spec's profile keys for the four
- * rules of SPEC.md section 5 (the minimum with the lira amount), the error catalogue otherwise.
+ * rules the form checks (the minimum with the lira amount), the error catalogue otherwise.
  * Serves the browser's own check and the server's 422 alike.
  */
 export function withdrawProblem(
@@ -81,7 +81,7 @@ function parseAmount(text: string): number {
 }
 
 /**
- * The withdraw modal's check, in the order of SPEC.md section 5 (amount, minimum, balance,
+ * The withdraw modal's check, in the server's order (amount, minimum, balance,
  * account details) and then the payout method and account number, with the same contract
  * rules the server applies. Amounts are compared in kuruş.
  */

@@ -17,7 +17,7 @@ function messageText(t: (key: string) => string, message: string): string {
 }
 
 /**
- * Appeal a rejection (issue 15): a message of 10 to 1,000 characters, checked with the server's
+ * Appeal a rejection: a message of 10 to 1,000 characters, checked with the server's
  * own schema; says first that an appeal and a restart exclude each other.
  */
 export function AppealDialog({ submission, onClose }: { submission: SubmissionDto | null; onClose(): void }) {

@@ -23,7 +23,7 @@ function fieldMessage(t: (key: string) => string, message: string): string {
 }
 
 /**
- * The proof of a task that asks for no image (issue 15): a link, a code, a text, or nothing but
+ * The proof of a task that asks for no image: a link, a code, a text, or nothing but
  * the note. Checked here with the server's own rule (checkProof) before it is sent; the server's
  * field messages are shown by their field too.
  */

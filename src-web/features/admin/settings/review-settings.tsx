@@ -6,7 +6,7 @@ import { SettingsInput } from './settings-input';
 import { SettingsSection } from './settings-section';
 import { useSettingsForm } from './use-settings-form';
 
-/** Auto-approval (issue 15): after how many days a proof still pending is approved by the system; 0 is off. */
+/** Auto-approval: after how many days a proof still pending is approved by the system; 0 is off. */
 export function ReviewSettings({ settings }: { settings: SettingsDto }) {
   const { t } = useTranslation('admin');
   const form = useSettingsForm<ReviewValues>(

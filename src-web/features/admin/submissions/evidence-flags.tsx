@@ -6,7 +6,7 @@ import { openFlags } from '../../../components/admin/flags-api';
 import { DuplicateCompare } from './duplicate-compare';
 
 /**
- * The evidence modal's fraud signals (issue 17): the proof's flags and its worker's account's,
+ * The evidence modal's fraud signals: the proof's flags and its worker's account's,
  * a duplicate shown beside its matches. Nothing when the item has none.
  */
 export function EvidenceFlags({ item }: { item: AdminSubmissionDto }) {

@@ -15,7 +15,7 @@ interface Props {
 const describedBy = (id: string, error?: string, hint?: boolean) =>
   [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
 
-/** The inputs of the admin task form, in the order of SPEC.md section 2. */
+/** The inputs of the admin task form, in the order an admin fills them in. */
 export function TaskFormFields({ values, errors, set, minSecondsInForce }: Props) {
   const { t } = useTranslation('admin');
   const pick = <T extends string>(list: readonly T[], value: string, fallback: T): T =>

@@ -34,10 +34,10 @@ export interface TaskFormValues {
   minSeconds: string;
 }
 
-/** The statuses the admin form offers (SPEC.md section 4); a task's other status is kept as it is. */
+/** The statuses the admin form offers; a task's other status is kept as it is. */
 export const FORM_STATUSES = ['active', 'inactive'] as const satisfies readonly TaskStatus[];
 
-/** A new task: the form's defaults (DECISIONS.md: social_media, easy, screenshot). */
+/** A new task: the form's defaults (social_media, easy, screenshot). */
 export const NEW_TASK_VALUES: TaskFormValues = {
   title: '',
   category: 'social_media',

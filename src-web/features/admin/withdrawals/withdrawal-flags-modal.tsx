@@ -7,7 +7,7 @@ import { Modal } from '../../../components/modal';
 import { formatAccountNumber, formatDateTime, formatMoney } from '../../../lib/format';
 
 /**
- * A withdrawal's fraud signals (issue 17) and its account's: each explained, the other accounts
+ * A withdrawal's fraud signals and its account's: each explained, the other accounts
  * of a shared payout account linked to their user pages, and "Dismiss" with a note.
  */
 export function WithdrawalFlagsModal({ item, onClose }: { item: WithdrawalDto | null; onClose(): void }) {

@@ -1,9 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
+// The web imports the server's contract as `@contract/...`, a path in tsconfig.json; both test
+// projects resolve it from there, as tsc and esbuild do, so the alias is defined once.
+const resolve = { tsconfigPaths: true };
+
 export default defineConfig({
   test: {
     projects: [
       {
+        resolve,
         test: {
           name: 'unit',
           include: [
@@ -20,6 +25,7 @@ export default defineConfig({
         },
       },
       {
+        resolve,
         test: {
           name: 'e2e',
           include: ['src-web/e2e/**/*.spec.ts'],

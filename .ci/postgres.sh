@@ -1,4 +1,4 @@
-# A throwaway PostgreSQL for the tests (issue 18). Source it from the project folder:
+# A throwaway PostgreSQL for the tests. Source it from the project folder:
 #   . .ci/postgres.sh
 # It needs Debian's PostgreSQL (sudo apt-get install -y postgresql; .ci/run installs it), makes a
 # cluster in a temp folder owned by the `postgres` user (or by you when you are not root), starts

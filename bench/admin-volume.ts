@@ -1,4 +1,4 @@
-// Issue 16's figures on a seeded folder, each against a fresh server so its peak RSS is its own:
+// The admin work's figures at volume on a seeded folder, each against a fresh server so its peak RSS is its own:
 // the dashboard stats (sequential calls: an admin's latency), a full CSV export of every
 // submission (1M at full scale: time, bytes and the server's peak RSS), and a bulk approval
 // of 500 pending submissions.

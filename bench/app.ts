@@ -89,7 +89,7 @@ export interface AppBenchOptions {
   quick?: boolean;
   log?: (m: string) => void;
   /**
-   * Run on PostgreSQL instead of the folder's SQLite file (issue 18): `nodes` server processes,
+   * Run on PostgreSQL instead of the folder's SQLite file: `nodes` server processes,
    * each with a data folder of its own, all on `url` with the folder's secret as TOKEN_SECRET;
    * the load client spreads its connections over them. The fixtures then come from `fixtures`
    * (read from the SQLite file the database was copied from, before any run wrote to it).

@@ -1,4 +1,4 @@
-// Issue 17's figures on a seeded folder: what the fraud signals cost the requests that compute
+// The fraud signals' figures on a seeded folder: what the fraud signals cost the requests that compute
 // them, at the bench's scale (1,000,000 proofs with fingerprints, 200,000 withdrawals).
 //
 // 1. In this process, through the app's own database layer (db/database.ts openDatabase: the

@@ -1,4 +1,4 @@
-// `npm run bench -- --postgres URL` (issue 18): the app scenarios of bench/app.ts on the seeded
+// `npm run bench -- --postgres URL`: the app scenarios of bench/app.ts on the seeded
 // SQLite folder, then on PostgreSQL with one app node, then with two, in the same run, with the
 // CPU split of every scenario (load client, app nodes, PostgreSQL, the rest of the machine) and
 // what PostgreSQL's sessions waited on. URL names a server and a role that may create databases

@@ -1,4 +1,4 @@
-// The PostgreSQL half of the bench's seeding (issue 18): the data bench/seed.ts wrote into a
+// The PostgreSQL half of the bench's seeding: the data bench/seed.ts wrote into a
 // SQLite folder, copied into a fresh PostgreSQL database whose schema comes from the app's own
 // migrations (`DATABASE_URL=… main.cjs migrate`). Every table the two engines share is copied
 // whole, in foreign-key order, by batched `INSERT … SELECT * FROM unnest($1::text[], …)`, with

@@ -1,4 +1,4 @@
-// Where the time goes while a scenario runs (issue 18's PostgreSQL bench): the CPU of the load
+// Where the time goes while a scenario runs (the PostgreSQL bench): the CPU of the load
 // client (this process), of the app node processes, of the PostgreSQL server (its postmaster and
 // every child: backends, WAL writer, checkpointer, autovacuum) and of everything else on the
 // machine (other users' work), read from /proc; and what PostgreSQL's busy sessions were waiting

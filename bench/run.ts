@@ -8,14 +8,14 @@
 //               of the same scale reuses it (the writes of earlier runs are then in it too)
 //   --data DIR  seed into DIR (kept)
 //   --seed-only stop after seeding (with --data: prepare a folder for a later run)
-//   --admin-only after seeding, only issue 16's figures (stats, the full export, a bulk approval of 500)
+//   --admin-only after seeding, only the admin work's figures (stats, the full export, a bulk approval of 500)
 //   --app-only  after seeding, only the app over HTTP (bench/app.ts), printed; with --only KEYS
 //               (comma-separated scenario keys: taskList, upload, login, ...) only those
-//   --fraud-only after seeding, only issue 17's figures (bench/fraud.ts: the duplicate lookup, the
+//   --fraud-only after seeding, only the fraud signals' figures (bench/fraud.ts: the duplicate lookup, the
 //               shared-payout check, their query plans, uploads and withdrawals over HTTP); writes
 //               their own block of BENCHMARKS.md unless --no-write (or --quick without --write)
 //   --postgres URL after seeding, only the app scenarios (bench/app.ts), on SQLite, then on PostgreSQL
-//               with one app node and with two (bench/pg-bench.ts, issue 18); URL names a role that
+//               with one app node and with two (bench/pg-bench.ts); URL names a role that
 //               may create databases (a superuser); the bench makes its own databases there and
 //               drops them. Prints the comparison (and, with --json FILE, writes every figure there);
 //               BENCHMARKS.md is not written
@@ -196,7 +196,7 @@ function report(input: {
   const deepKeys = ['adminUsersDeep', 'adminSubmissionsDeep', 'adminWithdrawalsDeep'];
   const deepWorst = Math.max(...deepKeys.map((k) => by(k).result.p99));
   const bundleStart = startup.bundle.median;
-  // the task list's targets (issue 14), each under the bench's client and under wrk
+  // the task list's targets, each under the bench's client and under wrk
   const listTargets: [string, string, number][] = [
     ['taskList', 'task list (filters and sorts)', 0.6],
     ['taskListSearch', 'task list, text search', 0.4],
@@ -363,7 +363,7 @@ function report(input: {
     ...wrkSection(limits, app),
     `The upload sends a ${app.proof.width} × ${app.proof.height} PNG of ${(app.proof.bytes / MB).toFixed(2)} MB (a screenshot-like image) that the server re-encodes with sharp, then thumbnails and fingerprints.`,
     '',
-    '### Admin work at volume (issue 16)',
+    '### Admin work at volume',
     '',
     `Each on a fresh server over the seeded folder. Dashboard stats, ${admin.stats.calls} sequential calls each: /stats p50 ${fmtMs(admin.stats.p50)} ms, p99 ${fmtMs(admin.stats.p99)} ms; /stats/today p50 ${fmtMs(admin.stats.todayP50)} ms, p99 ${fmtMs(admin.stats.todayP99)} ms.`,
     '',
@@ -417,7 +417,7 @@ function writeFraudBlock(generated: string): void {
   const file = resolve('BENCHMARKS.md');
   let text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
   if (!text.includes(FRAUD_BEGIN) || !text.includes(FRAUD_END))
-    text = `${text.trimEnd()}\n\n## Fraud signals (issue 17)\n\n${FRAUD_BEGIN}\n${FRAUD_END}\n`;
+    text = `${text.trimEnd()}\n\n## Fraud signals\n\n${FRAUD_BEGIN}\n${FRAUD_END}\n`;
   const start = text.indexOf(FRAUD_BEGIN) + FRAUD_BEGIN.length;
   writeFileSync(file, `${text.slice(0, start)}\n${generated}\n${text.slice(text.indexOf(FRAUD_END))}`);
 }
@@ -519,7 +519,7 @@ async function main(): Promise<void> {
     log('admin work at volume');
     const admin = await measureAdminVolume({ dataDir, quick, log: (m) => log(`  ${m}`) });
 
-    log('fraud signals (issue 17)');
+    log('fraud signals');
     const fraud: FraudBench = await measureFraud({ dataDir, quick, log: (m) => log(`  ${m}`) });
 
     log('start-up');

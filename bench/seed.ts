@@ -11,7 +11,7 @@
 // holds the records of exactly the tasks t with t ≡ u (mod tasks / perUser), so the bench knows
 // which tasks a user has not started yet.
 //
-// Fingerprints (issue 17): every seeded submission is a screenshot proof (its task requires one)
+// Fingerprints: every seeded submission is a screenshot proof (its task requires one)
 // and carries what an upload stores: a 64-bit proof_hash shaped like the server's pHash (the
 // constant term's bit set, 31 of the other 63 set: storage/image.ts medianBits), a 256-bit
 // proof_print of the same shape, and the hash's four 16-bit bands (proof_b0..b3), drawn

@@ -1,6 +1,6 @@
 // wrk (Debian's `wrk` package, a C load generator) loading the same URLs as bench/load.ts, so
 // the limits and the task list can be read with a client that takes little of the two cores
-// the server shares with it (issue 14: the bench's own client must not be the bottleneck).
+// the server shares with it (the bench's own client must not be the bottleneck).
 // One wrk thread, keep-alive connections, a Lua script cycling through the paths (and the
 // Authorization headers, when given); its `done` hook prints the figures as one JSON line.
 import { spawn, spawnSync } from 'node:child_process';

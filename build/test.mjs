@@ -26,7 +26,7 @@ run('lint', npx, ['biome', 'check', '.']);
 run('build', process.execPath, ['build/build.mjs']);
 const { TEST_DATABASE_URL, ...sqliteEnv } = process.env;
 run('unit and route tests (SQLite)', npx, ['vitest', 'run', '--project', 'unit'], sqliteEnv);
-// The server's suites again on PostgreSQL (issue 18): every test app gets a database of its own.
+// The server's suites again on PostgreSQL: every test app gets a database of its own.
 if (TEST_DATABASE_URL) {
   run('route and money tests on PostgreSQL', npx, ['vitest', 'run', '--project', 'unit', 'src-server']);
 } else {
@@ -49,7 +49,7 @@ if (existsSync(CHROMIUM)) {
 }
 
 // The fault-injection suites in their reduced form (npm run test:faults runs them at full length);
-// then the load and hostile suites again on PostgreSQL (issue 18) when the run has one: the load
+// then the load and hostile suites again on PostgreSQL when the run has one: the load
 // suite over three app nodes on one database and one bucket, its 64 clients spread across them.
 run('fault-injection suites (reduced)', npx, ['vitest', 'run', '--config', 'faults/vitest.config.ts']);
 if (TEST_DATABASE_URL) {

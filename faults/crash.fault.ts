@@ -1,4 +1,4 @@
-// Issue 7, crash: the real server is killed with SIGKILL at random moments while admins approve
+// Crash: the real server is killed with SIGKILL at random moments while admins approve
 // and reject submissions and withdrawals and users request withdrawals, many times in a row.
 // After each kill: every acknowledged write is in the database, every request in flight at the
 // kill is either wholly done or not at all, the money matches the suite's own model to the

@@ -1,5 +1,5 @@
 // The database of a fault suite's run: the server's own SQLite file by default; with
-// FAULTS_POSTGRES=1, a fresh PostgreSQL database on TEST_DATABASE_URL's server (issue 18), created
+// FAULTS_POSTGRES=1, a fresh PostgreSQL database on TEST_DATABASE_URL's server, created
 // with the server's default collation, as an operator would, and dropped at the end.
 import { randomBytes } from 'node:crypto';
 import { emptyTestDatabase } from '../src-server/db/test-databases';

@@ -325,7 +325,7 @@ function routes(): Route[] {
         { notificationType: 'newTask', playerId: '\u00e7\u00fc' },
       ],
     },
-    // first-run setup (issue 19): the world has an admin, so the link is closed for everyone
+    // first-run setup: the world has an admin, so the link is closed for everyone
     { method: 'GET', path: '/api/setup', group: 'auth', auth: 'none', kind: 'none', mutating: false },
     {
       method: 'POST',
@@ -980,7 +980,7 @@ function routes(): Route[] {
       ids: (w) => ({ safe: Object.values(w.users), live: [] }),
     },
     {
-      // issue 17: no flag has this id, so every request is refused (404 or earlier)
+      // dismissing a fraud flag: no flag has this id, so every request is refused (404 or earlier)
       method: 'PUT',
       path: '/api/admin/flags/:id/dismiss',
       group: 'admin/flags',

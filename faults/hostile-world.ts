@@ -308,7 +308,7 @@ export type Digest = { hash: string; tables: Record<string, { rows: number; hash
 
 /**
  * Every table's rows, hashed: the SQLite file's (in rowid order), or a PostgreSQL database's
- * (issue 18; in the order of all its columns). On PostgreSQL the throttles' counters
+ * (in the order of all its columns). On PostgreSQL the throttles' counters
  * (rate_limits) are left out: hostile sign-ins are meant to move them there, as they move the
  * in-memory counters of a SQLite server. So is a signed-in user's activity time
  * (users.last_active): any signed-in request refreshes it once a minute, so a run that lasts longer

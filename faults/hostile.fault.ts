@@ -1,10 +1,10 @@
-// Hostile input (issue 7): a generated set of malformed requests across every endpoint of the
+// Hostile input: a generated set of malformed requests across every endpoint of the
 // real built server — wrong types, missing and extra fields, huge and deep bodies, bad tokens,
 // path tricks, multipart abuse, broken HTTP framing — sent as a visitor, users and the admin.
 // Every one is invalid by construction (faults/hostile-gen.ts), so: zero 5xx, no resets or
 // hangs, every /api 4xx in the contract's error shape, and the database (every table's rows)
 // and the stored files exactly as before. FAULTS_SEED replays a run; FAULTS_FULL=1 sends more;
-// FAULTS_POSTGRES=1 runs it on PostgreSQL (issue 18).
+// FAULTS_POSTGRES=1 runs it on PostgreSQL.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -26,7 +26,7 @@ const SEED = seedFromEnv();
 
 let server: ServerProcess;
 let world: World;
-// FAULTS_POSTGRES=1: on a fresh PostgreSQL database (issue 18)
+// FAULTS_POSTGRES=1: on a fresh PostgreSQL database
 const database = faultDatabase();
 let engineEnv: Record<string, string> = {};
 

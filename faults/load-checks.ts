@@ -1,7 +1,7 @@
 // The money checks after a load run, straight on the database (the server stopped): the
 // rules `doctor` proves, re-checked here in plain SQL, the ones it does not cover, and the
 // database against the clients' model of acknowledged money moves. The SQLite file, or a
-// PostgreSQL database (issue 18): the SQL is the same on both.
+// PostgreSQL database: the SQL is the same on both.
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { MoneyModel } from './load-world';

@@ -1,11 +1,11 @@
-// Issue 7, load: 64 clients (58 users, 6 admins) run a seeded random mix of every user and
+// Load: 64 clients (58 users, 6 admins) run a seeded random mix of every user and
 // admin operation against the real built server for a while (FAULTS_FULL=1: 3 minutes;
 // otherwise about 25 s). No answer may be a 5xx; racing reviews and payout decisions may
 // change a thing once; Idempotency-Key replays get the first reply. Then the server stops
 // cleanly, `doctor` must pass, and the database must hold exactly the money the clients saw
 // acknowledged (load-checks.ts). A failure prints the seed: FAULTS_SEED=<seed> replays the
 // same choices (the interleaving of 64 clients still differs run to run).
-// FAULTS_POSTGRES=1 runs it on a fresh PostgreSQL database of TEST_DATABASE_URL instead (issue 18);
+// FAULTS_POSTGRES=1 runs it on a fresh PostgreSQL database of TEST_DATABASE_URL instead;
 // with FAULTS_NODES=3 as well, on three app nodes sharing that database and one bucket, the
 // clients spread across them (the kills are multinode.fault.ts's).
 import { spawnSync } from 'node:child_process';

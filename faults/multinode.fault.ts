@@ -1,4 +1,4 @@
-// Issue 18, many nodes: three app nodes (the real built server as child processes) on one
+// Many nodes: three app nodes (the real built server as child processes) on one
 // PostgreSQL and one object store, the clients spread across them the way a load balancer would,
 // and one node killed with SIGKILL at random moments and restarted. No 5xx may come from a node
 // that was not killed during the request; every write a client saw acknowledged must be in the

@@ -21,7 +21,7 @@ export interface Opened {
 }
 
 /**
- * Many app nodes (issue 18) must sign and check tokens and signed file URLs with one key: a
+ * Many app nodes must sign and check tokens and signed file URLs with one key: a
  * secret.key generated into each node's own folder would make every node refuse the others'
  * tokens. So with DATABASE_URL the secret comes from TOKEN_SECRET or the start is refused.
  */
@@ -71,7 +71,7 @@ export async function openApp(
     { server: options.server },
   );
   await migrateToLatest(database.db);
-  // nodes sharing a database (issue 18) cannot know that no upload is under way on another node:
+  // nodes sharing a database cannot know that no upload is under way on another node:
   // they remove orphans every hour past a grace period instead, one node at a time (cli/sweeps.ts)
   if (options.clearTemp && !config.cluster) {
     const removed = await removeOrphanedProofs(database.db, config, new Date(), -1);
@@ -90,7 +90,7 @@ export async function openApp(
     config,
     secret,
     web: options.web ?? loadWebAssets(config.webDir),
-    // one node counts in its memory; nodes sharing the database count there (issue 18)
+    // one node counts in its memory; nodes sharing the database count there
     throttle: new LoginThrottle(
       options.throttle,
       config.cluster ? databaseLimiters(database.db) : memoryLimiters,

@@ -11,7 +11,7 @@ export interface Config {
    */
   databaseUrl: string | null;
   /**
-   * One of possibly many app nodes sharing the database (issue 18): every piece of state that
+   * One of possibly many app nodes sharing the database: every piece of state that
    * changes an answer is kept in the database, scheduled jobs run on one node at a time, and
    * TOKEN_SECRET is required. On whenever DATABASE_URL is set; `CLUSTER=1` turns it on over the
    * SQLite file too, which is how the tests run the cluster paths (two apps on one file).

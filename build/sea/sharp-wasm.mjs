@@ -1,4 +1,4 @@
-// sharp's WebAssembly build, carried by the single binary as its fallback (issue 12): where the
+// sharp's WebAssembly build, carried by the single binary as its fallback: where the
 // native addon cannot load (an old CPU, another libc) the binary uses this one and says so.
 // npm does not install @img/sharp-wasm32 on x64 (its package is for the "wasm32" CPU), so the
 // build fetches it, and the @emnapi/runtime it requires, from the registry with `npm pack`, once

@@ -19,7 +19,7 @@ export function configWith(v: OptionValues) {
 }
 
 /**
- * What `backup` and `restore` say when the database is PostgreSQL (issue 18): they copy the SQLite
+ * What `backup` and `restore` say when the database is PostgreSQL: they copy the SQLite
  * file and the data folder, which hold nothing then; the operator's tools do it instead.
  */
 export function postgresBackupRefusal(command: 'backup' | 'restore'): string {

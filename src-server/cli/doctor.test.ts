@@ -131,7 +131,7 @@ describe('runDoctor', () => {
   });
 });
 
-// the same checks on the test app's engine: PostgreSQL when the run has one (issue 18)
+// the same checks on the test app's engine: PostgreSQL when the run has one
 describe("runDoctor on the test run's engine", () => {
   it('passes a clean database, then finds a broken balance and a changed counter', async () => {
     const t = await createTestApp();

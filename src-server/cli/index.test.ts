@@ -215,7 +215,7 @@ describe('runCli backup, restore and doctor', () => {
   });
 });
 
-describe('backup and restore with a PostgreSQL database (issue 18)', () => {
+describe('backup and restore with a PostgreSQL database', () => {
   it.each(['backup', 'restore'])('%s refuses and names the tool to use instead', async (command) => {
     vi.stubEnv('DATABASE_URL', 'postgres://nobody@127.0.0.1:1/none');
     try {
@@ -230,11 +230,11 @@ describe('backup and restore with a PostgreSQL database (issue 18)', () => {
   });
 });
 
-describe.skipIf(!testsOnPostgres)('the commands on PostgreSQL (issue 18)', () => {
+describe.skipIf(!testsOnPostgres)('the commands on PostgreSQL', () => {
   it('migrate, create-admin and doctor work on an empty PostgreSQL database', async () => {
     const database = await emptyTestDatabase(testDatabaseUrl()!);
     vi.stubEnv('DATABASE_URL', database.url);
-    // required of every process of a cluster (issue 18)
+    // required of every process of a cluster
     vi.stubEnv('TOKEN_SECRET', 'a-secret-every-test-node-shares-0123456789');
     try {
       expect(await runCli(['migrate', '--data', dir])).toBe(0);

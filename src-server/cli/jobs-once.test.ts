@@ -8,7 +8,7 @@ import { sharedDatabase } from '../testing/cluster';
 import { testsOnPostgres } from '../testing/test-app';
 import { startPeriodic } from './sweeps';
 
-// Issue 18: of nodes sharing a PostgreSQL database, one runs a scheduled pass at a time (an
+// Of nodes sharing a PostgreSQL database, one runs a scheduled pass at a time (an
 // advisory lock; on SQLite, one server, the lock is nothing, so this runs on the PostgreSQL run).
 describe.skipIf(!testsOnPostgres)('a scheduled pass on nodes sharing PostgreSQL', () => {
   it('runs on one node while the other skips its turn, and on the other once it is free', async () => {

@@ -103,7 +103,7 @@ describe('serve', () => {
   });
 });
 
-describe('serve as one of many nodes (issue 18)', () => {
+describe('serve as one of many nodes', () => {
   const cluster = { CLUSTER: '1', TOKEN_SECRET: 'a-secret-every-test-node-shares-0123456789' };
 
   it('refuses to start without TOKEN_SECRET', async () => {

@@ -30,7 +30,7 @@ export const STOP_DEADLINE_MS = 5_000;
  */
 export async function runServe(config: Config): Promise<void> {
   const folder = new DataFolder(config.dataDir);
-  // the scheduled backup copies the SQLite file: nodes sharing PostgreSQL (issue 18) are backed
+  // the scheduled backup copies the SQLite file: nodes sharing PostgreSQL are backed
   // up by the database's own tools (pg_dump, point-in-time recovery)
   const schedule = config.cluster ? null : readBackupSchedule();
   if (config.cluster && readBackupSchedule()) {
@@ -115,11 +115,11 @@ export async function runServe(config: Config): Promise<void> {
   if (stopping()) return stop();
   const deps = opened.deps;
   const app = createApp(deps);
-  // first run (issue 19): no admin yet, so a one-time link to create one goes to the log
+  // first run: no admin yet, so a one-time link to create one goes to the log
   const setupToken = await openSetupIfNoAdmin(deps);
   if (stopping()) return stop();
-  // started tasks past their time limit, proofs past the auto-approval days (issue 15); each pass
-  // on one node at a time when nodes share the database (issue 18)
+  // started tasks past their time limit, proofs past the auto-approval days; each pass
+  // on one node at a time when nodes share the database
   sweep = startSweeps(deps, (line) => console.log(line));
   // files no row names: one server removes them at its start (openApp), nodes sharing the files
   // every hour, past a grace period
@@ -131,7 +131,7 @@ export async function runServe(config: Config): Promise<void> {
     if (setupToken) console.log(setupLinkLine(`http://${host}:${info.port}`, setupToken, config.cluster));
     console.log(`listening on http://${host}:${info.port}`);
     // proofs from before thumbnails get theirs in the background (features/submissions/proof-backfill.ts)
-    // one node at a time when nodes share the database: the others skip it (issue 18)
+    // one node at a time when nodes share the database: the others skip it
     void withJobLock(deps.db, 'job:proof-backfill', () => backfillProofDerivatives(deps, stopping))
       .then((n) => {
         if (n === null) console.log('proof thumbnails: another node is making them');

@@ -13,7 +13,7 @@ import { makeUser } from '../testing/factories';
 import { createTestApp, type TestApp } from '../testing/test-app';
 import { ORPHAN_GRACE_MS, orphanCleanupPass, startOrphanCleanup, startSweeps } from './sweeps';
 
-// Issue 18: each scheduled pass runs under its job lock, so of nodes sharing a database one runs
+// Each scheduled pass runs under its job lock, so of nodes sharing a database one runs
 // it and the others skip that turn. The lock does nothing on SQLite; here it is replaced by one
 // that records the names asked for and can be "held by another node".
 const asked: string[] = [];

@@ -9,7 +9,7 @@ type Deps = Pick<AppDeps, 'db' | 'clock' | 'push' | 'config'>;
 type Log = (line: string) => void;
 type Pass = readonly [name: string, run: (deps: Deps, log: Log) => Promise<void>];
 
-/** How often nodes sharing a database look for stored files no row names (issue 18). */
+/** How often nodes sharing a database look for stored files no row names. */
 export const ORPHAN_CLEANUP_INTERVAL_MS = 60 * 60_000;
 
 /**
@@ -20,7 +20,7 @@ export const ORPHAN_GRACE_MS = 60 * 60_000;
 
 /**
  * Runs `passes` now and every `intervalMs` until stopped, one round at a time. Each pass runs
- * under its job lock (db/locks.ts): on nodes sharing a database (issue 18) one node at a time
+ * under its job lock (db/locks.ts): on nodes sharing a database one node at a time
  * runs it, the others skip that turn. A failed pass (the database busy) is logged and retried at
  * the next tick; `stop` waits for a round under way.
  */
@@ -55,7 +55,7 @@ export function startPeriodic(deps: Deps, log: Log, intervalMs: number, passes: 
 }
 
 /**
- * The server's periodic work (issue 15), every SWEEP_INTERVAL_MS: started tasks past their time
+ * The server's periodic work, every SWEEP_INTERVAL_MS: started tasks past their time
  * limit give back their slots and comments, then proofs left pending past the auto-approval days
  * are approved.
  */

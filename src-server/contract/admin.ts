@@ -14,7 +14,7 @@ import { FIELD_MESSAGES } from './schemas';
 import type { SubmissionDto } from './submissions';
 import type { UserDto } from './types';
 
-/** Request and reply shapes of the admin panel (SPEC.md section 2, "Admin area"). */
+/** Request and reply shapes of the admin panel ("Admin area"). */
 
 const blankToUndefined = (v: unknown) =>
   v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v;
@@ -50,7 +50,7 @@ export interface AdminStatsDto {
   totalUsers: number;
   totalTasks: number;
   pendingSubmissions: number;
-  /** appeals of rejections waiting for a decision (issue 15) */
+  /** appeals of rejections waiting for a decision */
   pendingAppeals: number;
   /** TL: the sum of every approved reward */
   totalRewards: number;
@@ -191,7 +191,7 @@ const problem = (code: ErrorCode, field: string, message: string = ERROR_MESSAGE
 const emailFormat = z.email();
 
 /**
- * The user edit rules of SPEC.md section 5, in order: name and email required, a valid
+ * The user edit rules, in the order the form reports them: name and email required, a valid
  * email, a balance of TL >= 0 with at most two decimals, a known role and status, a non-blank
  * ban reason for a ban, and a new password of at least 6 characters. Shared by the server
  * (authoritative) and the edit modals (comfort).
@@ -262,7 +262,7 @@ export const SETTINGS_FIELD_MESSAGES = {
   autoApproveDaysInvalid: 'Auto-approval takes 0 (off) to 30 days',
 } as const;
 
-/** The longest wait before a pending proof is approved by the system (issue 15). */
+/** The longest wait before a pending proof is approved by the system. */
 export const MAX_AUTO_APPROVE_DAYS = 30;
 const S = SETTINGS_FIELD_MESSAGES;
 
@@ -319,7 +319,7 @@ export const settingsUpdateSchema = strict({
       .number({ error: S.minimumPayoutInvalid })
       .max(1_000_000, S.minimumPayoutInvalid)
       .refine((v) => tlToKurus(v) !== null, S.minimumPayoutInvalid)
-      // SPEC.md section 5: min 0, step 5
+      // at least 0, in steps of 5 TL
       .refine((v) => (tlToKurus(v) ?? 0) % 500 === 0, S.minimumPayoutStep)
       .optional(),
     methods: z

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FIELD_MESSAGES } from './schemas';
 
-/** A rejection may be appealed this many days after it (issue 15). */
+/** A rejection may be appealed this many days after it. */
 export const APPEAL_WINDOW_DAYS = 7;
 export const APPEAL_MESSAGE = { min: 10, max: 1000 } as const;
 export const APPEAL_RESPONSE_MAX = 1000;

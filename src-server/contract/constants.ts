@@ -1,4 +1,4 @@
-/** Business constants of SPEC.md section 9, shared by the server and the web app. */
+/** The business constants, one definition shared by the server and the web app. */
 
 export const CATEGORIES = [
   'social_media',
@@ -108,5 +108,5 @@ export const TIMINGS_MS = {
 
 export const TOAST_CAP = 20;
 
-/** Displayed defaults when a task field is missing (SPEC.md section 9). */
+/** Displayed defaults when a task field is missing. */
 export const TASK_DISPLAY_DEFAULTS = { maxCompletions: 1000, rating: 4.5 } as const;

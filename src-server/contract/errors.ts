@@ -1,5 +1,5 @@
 /**
- * Stable machine codes of the error contract (DECISIONS.md), with the English text
+ * Stable machine codes of the error contract, with the English text
  * the server sends. The web app translates by code: the locale files hold the same keys
  * under `errors.`.
  */

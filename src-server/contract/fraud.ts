@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The fraud signals (issue 17): what a flag says about an item. Signals only inform the admin
+ * The fraud signals: what a flag says about an item. Signals only inform the admin
  * who decides; nothing is rejected, banned or held because of one.
  * - duplicate_proof: a screenshot proof near an earlier proof of another account, or of the same
  *   account for another task (related: the matching submissions, nearest first)

@@ -49,7 +49,7 @@ const problem = (code: ErrorCode, field: string, message: string = ERROR_MESSAGE
 const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 
 /**
- * The dialog's rules of SPEC.md section 5, in order: a known type; for customMessage a title
+ * The dialog's rules, in the order they are reported: a known type; for customMessage a title
  * and a message; a player id unless sending to all. Shared by the server and the dialog.
  */
 export function checkNotificationRequest(

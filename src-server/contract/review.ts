@@ -56,7 +56,7 @@ function isRejectionReason(v: unknown): v is RejectionReason {
 }
 
 /**
- * The review rules of SPEC.md section 5, in order: a result, a feedback, and for a rejection
+ * The review rules, in the order they are reported: a result, a feedback, and for a rejection
  * one of the preset reasons. Shared by the server and the review modal.
  */
 export function checkReviewRequest(

@@ -4,7 +4,7 @@ import { FIELD_MESSAGES } from './field-messages';
 
 /**
  * Request schemas shared by the server (authoritative) and the web forms (comfort).
- * Field messages are the English texts of SPEC.md; `FIELD_MESSAGE_KEYS` maps them to
+ * Field messages are the English texts users see; `FIELD_MESSAGE_KEYS` maps them to
  * locale keys so the web app can show them translated.
  */
 export { FIELD_MESSAGES, type FieldMessageKey, fieldMessageKey } from './field-messages';

@@ -16,7 +16,7 @@ export const SUBMISSION_FIELD_MESSAGES = {
   proofNotTaken: 'This task does not take this kind of proof',
 } as const;
 
-/** The limits of a proof's text by its task's requiredProof (issue 15). */
+/** The limits of a proof's text by its task's requiredProof. */
 export const PROOF_TEXT_LIMITS = { code: { min: 1, max: 200 }, text: { min: 10, max: 5000 } } as const;
 export const MAX_PROOF_URL = 2000;
 
@@ -112,7 +112,7 @@ const idFilter = z.preprocess(
     .optional(),
 );
 
-/** `flagged=true`: only items with a fraud signal not dismissed (issue 17). */
+/** `flagged=true`: only items with a fraud signal not dismissed. */
 export const flaggedFilter = z.preprocess(
   (v) => (v === '' || v === 'false' ? undefined : v),
   z
@@ -124,7 +124,7 @@ export const flaggedFilter = z.preprocess(
 export const submissionListQuerySchema = z.object({
   status: statusFilter,
   q: searchQuery,
-  /** only the proofs whose appeal waits for a decision (issue 15) */
+  /** only the proofs whose appeal waits for a decision */
   appeal: z.preprocess(
     (v) => (v === '' ? undefined : v),
     z.enum(['pending'], { error: FIELD_MESSAGES.invalidValue }).optional(),
@@ -145,7 +145,7 @@ export const pendingIdsQuerySchema = z.object({
   flagged: flaggedFilter,
 });
 
-/** A submission as its owner and admins see it (SPEC.md section 3). Money in TL. */
+/** A submission as its owner and admins see it. Money in TL. */
 export interface SubmissionDto {
   _id: string;
   status: ReviewStatus;
@@ -162,7 +162,7 @@ export interface SubmissionDto {
   reward: number;
   /** approved by the system after the auto-approval days, not by an admin */
   autoApproved: boolean;
-  /** the worker's appeal of its rejection, if any (issue 15) */
+  /** the worker's appeal of its rejection, if any */
   appeal: AppealDto | null;
   /** a rejection its worker may still appeal (rejected, not restarted, no appeal, within 7 days) */
   appealable: boolean;
@@ -180,6 +180,6 @@ export interface SubmissionDto {
   proofThumbnailUrl: string | null;
   task: { _id: string; title: string; reward: number };
   user: { _id: string; name: string };
-  /** admins only: its fraud signals and its worker's account's (issue 17); never sent to workers */
+  /** admins only: its fraud signals and its worker's account's; never sent to workers */
   flags?: FlagDto[];
 }

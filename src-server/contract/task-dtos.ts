@@ -21,11 +21,11 @@ export interface UserTaskSubmissionDto {
   updatedAt: string;
 }
 
-/** A user's record of a task (SPEC.md section 3, user task record). */
+/** A user's record of a task (user task record). */
 export interface UserTaskDto {
   _id: string;
   task: { _id: string; title: string; reward: number; status: TaskStatus; deadline: string | null };
-  /** expired: not submitted in time; its slot and comment went back to the task (issue 15) */
+  /** expired: not submitted in time; its slot and comment went back to the task */
   status: 'in_progress' | 'completed' | 'expired';
   automaticComment: string | null;
   startedAt: string;
@@ -37,7 +37,7 @@ export interface UserTaskDto {
   submission: UserTaskSubmissionDto | null;
 }
 
-/** The task as the API shows it (SPEC.md section 3). `reward` is in TL. */
+/** The task as the API shows it. `reward` is in TL. */
 export interface TaskDto {
   _id: string;
   title: string;
@@ -57,7 +57,7 @@ export interface TaskDto {
   /** minutes a started task may take before it expires */
   timeLimitMinutes: number;
   /**
-   * only for admins and the task's owner (issue 17): the seconds from start to proof below which a
+   * only for admins and the task's owner: the seconds from start to proof below which a
    * proof is flagged "too fast" as set (null: derived), and the value in force
    */
   minSeconds?: number | null;

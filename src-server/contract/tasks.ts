@@ -4,7 +4,7 @@ import { MIN_SECONDS } from './fraud';
 import { tlToKurus } from './money';
 import { FIELD_MESSAGES } from './schemas';
 
-/** Field messages of the task form (SPEC.md section 5), in English; the web app translates them. */
+/** Field messages of the task form, in English; the web app translates them. */
 export const TASK_FIELD_MESSAGES = {
   titleRequired: 'Title is required',
   descriptionRequired: 'Description is required',
@@ -126,7 +126,7 @@ const estimatedTime = z.preprocess(
   blankToUndefined,
   z.number({ error: M.invalidValue }).int(M.invalidValue).min(0, M.invalidValue).max(100_000).optional(),
 );
-/** Seconds from start to proof below which a proof is "too fast" (issue 17); blank derives it. */
+/** Seconds from start to proof below which a proof is "too fast"; blank derives it. */
 const minSeconds = z.preprocess(
   blankToUndefined,
   z
@@ -136,7 +136,7 @@ const minSeconds = z.preprocess(
     .max(MIN_SECONDS.max, M.invalidValue)
     .optional(),
 );
-/** Minutes a started task may take before it expires (issue 15). */
+/** Minutes a started task may take before it expires. */
 export const TIME_LIMIT_MINUTES = { min: 5, max: 10_080, default: 60 } as const;
 const timeLimitMinutes = z.preprocess(
   blankToUndefined,
@@ -200,7 +200,7 @@ export const taskAdminUpdateSchema = z.object({
   isFeatured: z.boolean({ error: M.invalidValue }).optional(),
 });
 
-/** The statuses the owner edit screen offers (SPEC.md section 4). */
+/** The statuses the owner edit screen offers. */
 export const OWNER_TASK_STATUSES = ['active', 'completed', 'cancelled'] as const;
 
 const required = <T extends z.ZodType>(schema: T) =>

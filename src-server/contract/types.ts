@@ -32,7 +32,7 @@ export interface AuthReply {
   data: UserDto;
 }
 
-/** Claims in the HS256 token: the user fields SPEC.md section 3 names. */
+/** Claims in the HS256 token: the user fields the app reads without a database query. */
 export interface TokenClaims {
   sub: string;
   name: string;
@@ -56,7 +56,7 @@ export interface SettingsDto {
   contact: { email: string; phone: string; address: string };
   socialMedia: { facebook: string; twitter: string; instagram: string; linkedin: string };
   payment: { minimumPayout: number; methods: PaymentMethod[] };
-  /** autoApproveDays: a proof pending this many days is approved by the system; 0 = off (issue 15) */
+  /** autoApproveDays: a proof pending this many days is approved by the system; 0 = off */
   review: { autoApproveDays: number };
 }
 

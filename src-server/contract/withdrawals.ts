@@ -18,7 +18,7 @@ export interface WithdrawalDto {
   rejectionReason: string | null;
   description: string | null;
   user: { _id: string; name: string };
-  /** admins only: its fraud signals and its account's (issue 17); never sent to workers */
+  /** admins only: its fraud signals and its account's; never sent to workers */
   flags?: FlagDto[];
 }
 
@@ -106,7 +106,7 @@ function problem(code: ErrorCode, field: string, params?: Record<string, string>
 }
 
 /**
- * The withdrawal request's rules in the order of SPEC.md section 5: amount, minimum,
+ * The withdrawal request's rules in the order they are reported: amount, minimum,
  * balance, account details, then the payout method. Used by the server (authoritative,
  * with the balance read inside the transaction) and by the withdraw modal (comfort).
  */

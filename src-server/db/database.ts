@@ -195,7 +195,7 @@ class Dialect extends SqliteDialect {
 }
 
 /**
- * Opens the SQLite file with the durability settings of DECISIONS.md: WAL,
+ * Opens the SQLite file with settings that keep every acknowledged write: WAL,
  * synchronous=FULL, foreign keys, and a busy timeout for other processes (CLI, backup).
  */
 export function openDatabase(file: string, options: OpenOptions = {}): OpenedSqlite {

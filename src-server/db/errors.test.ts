@@ -22,7 +22,7 @@ describe('the driver errors, named in db/ only', () => {
       expect(isUniqueViolation(check)).toBe(false);
       expect(isConstraintViolation(check)).toBe(true);
       expect(isUniqueViolation(new Error('x'))).toBe(false);
-      // PostgreSQL's SQLSTATE codes (issue 18)
+      // PostgreSQL's SQLSTATE codes
       expect(isUniqueViolation(Object.assign(new Error('dup'), { code: '23505' }))).toBe(true);
       expect(isConstraintViolation(Object.assign(new Error('check'), { code: '23514' }))).toBe(true);
     } finally {

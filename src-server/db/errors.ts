@@ -1,6 +1,6 @@
 /**
  * What the database driver says when a constraint refuses a write, so no feature needs to know
- * the driver (better-sqlite3 today; PostgreSQL's SQLSTATE codes are recognised too, issue 18).
+ * the driver (better-sqlite3 today; PostgreSQL's SQLSTATE codes are recognised too).
  */
 function codeOf(err: unknown): string {
   return err instanceof Error && 'code' in err ? String(err.code) : '';

@@ -60,7 +60,7 @@ describe('migrations', () => {
 
   it('leave the SQLite schema exactly as shipped (the PostgreSQL twins change nothing on SQLite)', () => {
     // sqlite-schema.snapshot.json is the schema the migrations made before PostgreSQL twins
-    // were added to them (issue 18); a new migration adds its tables and indexes to it on purpose
+    // were added to them; a new migration adds its tables and indexes to it on purpose
     const rows = opened.sqlite
       .prepare('select type, name, tbl_name, sql from sqlite_master order by type, name')
       .all();
@@ -68,7 +68,7 @@ describe('migrations', () => {
     expect(rows).toEqual(snapshot);
   });
 
-  // the tables of issue 18 are written once for both engines (PostgreSQL has no STRICT)
+  // the tables of the shared cluster state are written once for both engines (PostgreSQL has no STRICT)
   const PORTABLE = ['change_counters', 'rate_limits', 'setup_tokens'];
 
   it('make every table STRICT but the portable ones', () => {

@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { DB } from './schema';
 
 /**
- * PostgreSQL (issue 18; docs/decisions.md "PostgreSQL"): a pool per process, every session in
+ * PostgreSQL (docs/decisions.md "PostgreSQL"): a pool per process, every session in
  * UTC and READ COMMITTED, with bounded waits so a stuck lock becomes a 503 (db/database.ts
  * isBusyError) instead of a hung request.
  */

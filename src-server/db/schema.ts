@@ -24,7 +24,7 @@ export interface UsersTable {
   deleted_at: string | null;
   /** the folded name (db/search.ts), written with every change of the name */
   name_search: Generated<string>;
-  /** the client address it registered from (issue 17: linked accounts); cleared on deletion */
+  /** the client address it registered from (linked accounts); cleared on deletion */
   register_ip: string | null;
 }
 
@@ -47,7 +47,7 @@ export interface TasksTable {
   rating: Generated<number>;
   total_completed: Generated<number>;
   reserved: Generated<number>;
-  /** minutes a started record has to send its proof (issue 15): 5 to 10,080, 60 by default */
+  /** minutes a started record has to send its proof: 5 to 10,080, 60 by default */
   time_limit_minutes: Generated<number>;
   created_by: string | null;
   created_at: string;
@@ -56,7 +56,7 @@ export interface TasksTable {
   /** folded title, and folded description with the category's words (features/tasks/task-search.ts) */
   search_title: Generated<string>;
   search_body: Generated<string>;
-  /** seconds a proof must take after its start before it is "too fast" (null: derived, issue 17) */
+  /** seconds a proof must take after its start before it is "too fast" (null: derived) */
   min_seconds: number | null;
 }
 
@@ -73,7 +73,7 @@ export interface UserTasksTable {
   _id: string;
   user_id: string;
   task_id: string;
-  /** expired: not submitted by expires_at; its slot and comment were given back (issue 15) */
+  /** expired: not submitted by expires_at; its slot and comment were given back */
   status: 'in_progress' | 'completed' | 'expired';
   automatic_comment: string | null;
   started_at: string;
@@ -86,7 +86,7 @@ export interface UserTasksTable {
   end_reason: 'time' | 'task_closed' | 'user_deleted' | null;
 }
 
-/** A worker's appeal of a rejection (issue 15), one per submission. */
+/** A worker's appeal of a rejection, one per submission. */
 export interface AppealsTable {
   submission_id: string;
   user_id: string;
@@ -111,19 +111,19 @@ export interface SubmissionsTable {
   rejection_reason: string | null;
   reward: number;
   proof_file: string | null;
-  /** the task's requiredProof when it was sent (issue 15) */
+  /** the task's requiredProof when it was sent */
   proof_type: Generated<ProofType>;
   /** a link proof */
   proof_url: string | null;
   /** a code or a text proof */
   proof_text: string | null;
-  /** 1 when the system approved it after the auto-approval days (issue 15) */
+  /** 1 when the system approved it after the auto-approval days */
   auto_approved: Generated<number>;
   /** the proof's thumbnail (WebP, 320 px on its long side), private like the proof */
   proof_thumb: string | null;
   /** the proof's 64-bit difference hash, 16 hex digits (storage/image.ts proofFingerprint) */
   proof_hash: string | null;
-  /** the proof's 256-bit fingerprint, 64 hex digits (issue 17) */
+  /** the proof's 256-bit fingerprint, 64 hex digits */
   proof_print: string | null;
   /** proof_hash as four 16-bit bands, each indexed (features/fraud/fingerprint-bands.ts) */
   proof_b0: number | null;
@@ -247,7 +247,7 @@ export interface FlagsTable {
   dismiss_note: string | null;
 }
 
-/** A throttle's count in its window (migration 2026-11-28-0900-cluster-state; issue 18). */
+/** A throttle's count in its window (migration 2026-11-28-0900-cluster-state). */
 export interface RateLimitsTable {
   /** the limiter's name, ':', the SHA-256 of its key (an address, an email, a pair) */
   key: string;
@@ -256,14 +256,14 @@ export interface RateLimitsTable {
   expires_at: number;
 }
 
-/** The first-run setup link's token, open until the first admin is made with one (issue 18). */
+/** The first-run setup link's token, open until the first admin is made with one. */
 export interface SetupTokensTable {
   /** SHA-256 of the token, hex */
   digest: string;
   created_at: string;
 }
 
-/** Numbers bumped with a write, compared by readers keeping a copy in memory (issue 18). */
+/** Numbers bumped with a write, compared by readers keeping a copy in memory. */
 export interface ChangeCountersTable {
   name: 'task_list';
   value: number;

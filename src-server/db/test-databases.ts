@@ -4,7 +4,7 @@ import { migrateToLatest } from './migrate';
 import { openPostgres } from './postgres';
 
 /**
- * PostgreSQL for the tests (issue 18): with TEST_DATABASE_URL set, every test app gets a database
+ * PostgreSQL for the tests: with TEST_DATABASE_URL set, every test app gets a database
  * of its own, cloned from a template migrated once per run (CREATE DATABASE … TEMPLATE copies
  * files, much faster than migrating each time), and dropped when the app is disposed.
  */

@@ -3,7 +3,7 @@ import { isPostgres } from './dialect';
 
 /**
  * Triggers the tests plant to make a write fail or to log writes, in either engine's syntax
- * (issue 18). Returns the function that removes the trigger again.
+ *. Returns the function that removes the trigger again.
  */
 export interface TestTrigger {
   name: string;

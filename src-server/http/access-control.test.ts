@@ -6,7 +6,7 @@ import { listen } from '../testing/money-factories';
 import { type ApiBody, createTestApp, type TestApp } from '../testing/test-app';
 
 /**
- * Who may call what, for EVERY route of the app (SPEC.md section 6, DECISIONS.md Accounts):
+ * Who may call what, for EVERY route of the app (a visitor, a user, an admin):
  * the table below must list exactly the routes of the app's route table, so a new route
  * fails here until its access is decided. Each route is called by a visitor, a user, a
  * suspended user, a banned user and an admin; path parameters are made-up ids, so an

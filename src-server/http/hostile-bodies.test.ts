@@ -4,7 +4,7 @@ import { fund, makePendingSubmission, makeTask, makeWithdrawal } from '../testin
 import { type ApiBody, createTestApp, type TestApp } from '../testing/test-app';
 
 /**
- * No request body may cause a 5xx (DECISIONS.md, API contract). The auth endpoints get
+ * No request body may cause a 5xx (API contract). The auth endpoints get
  * exact expectations; every other body-taking API route is found from the app's own route
  * table, so a route added later is swept too.
  */

@@ -22,7 +22,7 @@ import { restoreBackup } from './restore';
 import { parseStoredFilePath } from './stored-names';
 
 /**
- * The round trip of issue 6 against the real HTTP server: 20 clients approve submissions and
+ * A backup and restore round trip against the real HTTP server: 20 clients approve submissions and
  * request withdrawals while a backup runs; the archive restored into a fresh folder serves a
  * server that passes the doctor and holds every write acknowledged before the backup began.
  */

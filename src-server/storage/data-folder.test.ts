@@ -105,7 +105,7 @@ describe('openApp and the token secret', () => {
     await opened.close();
   });
 
-  // issue 18: the nodes sharing one database must share the key, so none may make its own
+  // the nodes sharing one database must share the key, so none may make its own
   it.each([
     ['DATABASE_URL', { DATABASE_URL: 'postgres://taskreward@db.invalid/taskreward' }],
     ['CLUSTER=1', { CLUSTER: '1' }],

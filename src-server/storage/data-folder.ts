@@ -8,7 +8,7 @@ export const SECRET_FILE_NAME = 'secret.key';
 export const FILES_DIR_NAME = 'files';
 
 /**
- * The one data folder of DECISIONS.md (Operators): the database, the token secret and
+ * The one data folder an operator backs up and moves: the database, the token secret and
  * every uploaded file. Every path under it is built here and nowhere else.
  */
 export class DataFolder {

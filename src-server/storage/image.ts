@@ -34,7 +34,7 @@ export function sniffImage(head: Uint8Array): ImageFormat | null {
 }
 
 /**
- * libvips, through sharp, decodes and encodes the images (issue 12). One image at a time uses
+ * libvips, through sharp, decodes and encodes the images. One image at a time uses
  * one libvips thread: the fair CPU queue (http/expensive-work.ts) already lets one image job
  * run at once on this 2-core machine, so the other core stays with the event loop. Its operation
  * cache is off: every upload is a new image, and the cache would only hold memory.
@@ -243,7 +243,7 @@ export async function sanitizeProof(
 export interface ProofPrints {
   /** 64-bit pHash, 16 hex digits: the index key of the duplicate lookup */
   hash: string;
-  /** 256-bit pHash, 64 hex digits: the finer check of a candidate (issue 17) */
+  /** 256-bit pHash, 64 hex digits: the finer check of a candidate */
   print: string;
 }
 

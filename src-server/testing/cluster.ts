@@ -2,7 +2,7 @@ import { inject } from 'vitest';
 import { cloneTestDatabase, testDatabaseUrl } from '../db/test-databases';
 
 /**
- * The environment of one of many app nodes (issue 18) over the test's SQLite file: the shared
+ * The environment of one of many app nodes over the test's SQLite file: the shared
  * state in the database, the scheduled jobs under their locks, a TOKEN_SECRET as required.
  */
 export const CLUSTER_ENV: Record<string, string> = {

@@ -31,7 +31,7 @@ export interface TestApp extends Opened {
 // biome-ignore lint/suspicious/noExplicitAny: replies are checked field by field in tests
 export type ApiBody = any;
 
-/** Whether this run's test apps are on PostgreSQL (TEST_DATABASE_URL; issue 18). */
+/** Whether this run's test apps are on PostgreSQL (TEST_DATABASE_URL). */
 export const testsOnPostgres = testDatabaseUrl() !== null;
 
 /**
@@ -53,7 +53,7 @@ export async function createTestApp(
   const pgDatabase = template ? await cloneTestDatabase(testDatabaseUrl()!, template) : null;
   const config = readConfig({
     DATA_DIR: dataDir,
-    // with DATABASE_URL the app is a node of a cluster, which needs TOKEN_SECRET (issue 18)
+    // with DATABASE_URL the app is a node of a cluster, which needs TOKEN_SECRET
     ...(pgDatabase ? { DATABASE_URL: pgDatabase.url, TOKEN_SECRET: CLUSTER_ENV.TOKEN_SECRET } : {}),
     ...options.env,
   });

@@ -1,8 +1,8 @@
+import type { ProofType } from '@contract/constants';
 import { useTranslation } from 'react-i18next';
-import type { ProofType } from '../../src-server/contract/constants';
 
 /**
- * A proof that is not an image (issue 15), shown as what it is: a link (opening in a new tab,
+ * A proof that is not an image, shown as what it is: a link (opening in a new tab,
  * without the opener or the referrer), a code, a text, or the note that none was asked for.
  * Nothing for a screenshot (its image or thumbnail shows it). `compact` clips it for a list.
  */

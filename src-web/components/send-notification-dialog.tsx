@@ -1,8 +1,8 @@
+import { NOTIFICATION_TYPES, TIMINGS_MS } from '@contract/constants';
+import type { NotificationSentDto } from '@contract/notifications';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NOTIFICATION_TYPES, TIMINGS_MS } from '../../src-server/contract/constants';
-import type { NotificationSentDto } from '../../src-server/contract/notifications';
 import { getData } from '../lib/api';
 import { errorText, fieldTexts } from '../lib/errors';
 import { Field } from './field';

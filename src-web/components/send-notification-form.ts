@@ -1,5 +1,5 @@
-import type { NotificationType } from '../../src-server/contract/constants';
-import { checkNotificationRequest } from '../../src-server/contract/notifications';
+import type { NotificationType } from '@contract/constants';
+import { checkNotificationRequest } from '@contract/notifications';
 
 /** The send-notification dialog's inputs. */
 export interface NotificationFormValues {
@@ -34,7 +34,7 @@ export type NotificationFormCheck =
   | { ok: false; field: string; code: string; message: string };
 
 /**
- * The dialog's rules (SPEC.md section 5), with the server's own function: a type, then for a
+ * The dialog's rules, with the server's own function: a type, then for a
  * custom message a title and a message, then a player id unless sending to all.
  */
 export function checkNotificationForm(v: NotificationFormValues): NotificationFormCheck {

@@ -1,3 +1,4 @@
+import { TIMINGS_MS, TOAST_CAP } from '@contract/constants';
 import {
   createContext,
   type ReactNode,
@@ -9,7 +10,6 @@ import {
   useState,
 } from 'react';
 import { useTranslation } from 'react-i18next';
-import { TIMINGS_MS, TOAST_CAP } from '../../src-server/contract/constants';
 
 export type ToastKind = 'success' | 'error' | 'info' | 'warning';
 interface Toast {

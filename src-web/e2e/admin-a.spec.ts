@@ -346,7 +346,7 @@ describe('admin screens, part A, in a real browser', () => {
       adminToken,
     );
     expect(task.reward).toBe(17.25);
-    // made inactive, the task ended zeynep's record in progress and took its comment back (issue 15)
+    // made inactive, the task ended zeynep's record in progress and took its comment back
     expect(task.commentStats.used).toBe(0);
   });
 

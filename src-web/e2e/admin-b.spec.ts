@@ -9,7 +9,7 @@ import { localeKeys, snapWith } from './checks';
 import { ADMIN, COMBOS, DESKTOP, type Lang, newPage, PHONE, withServerAndBrowser } from './harness';
 
 /**
- * The admin review screens (issue 5, part B) in a real browser: users, user detail,
+ * The admin review screens (part B) in a real browser: users, user detail,
  * submissions and withdrawals, and the operator's whole journey. Both languages, phone and desktop.
  */
 

@@ -4,7 +4,7 @@ import { snap } from './checks';
 import { newPage, PHONE, withServerAndBrowser } from './harness';
 
 /**
- * The audit log on screen (issue 16): from a user's detail page to the actions on that user,
+ * The audit log on screen: from a user's detail page to the actions on that user,
  * filtered by action, in both languages, at a laptop's size and on a phone.
  */
 

@@ -8,7 +8,7 @@ import { snap } from './checks';
 import { COMBOS, DESKTOP, type Lang, launchBrowser, newPage, PHONE } from './harness';
 
 /**
- * A new operator's first start (issue 19): `npm start` as the README says, over an empty data
+ * A new operator's first start: `npm start` as the README says, over an empty data
  * folder and with no ADMIN_EMAIL; the setup link is read from the server's output, the first
  * admin is created through the page in Chromium and signs in; the same link is refused after
  * use, and the page refuses without the token. Both languages, phone and desktop.

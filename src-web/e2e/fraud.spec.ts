@@ -1,7 +1,7 @@
+import type { AdminSubmissionDto } from '@contract/admin';
+import type { WithdrawalDto } from '@contract/withdrawals';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AdminSubmissionDto } from '../../src-server/contract/admin';
-import type { WithdrawalDto } from '../../src-server/contract/withdrawals';
 import enAdminFraud from '../locales/en/adminFraud.json';
 import enAdminReview from '../locales/en/adminReview.json';
 import { apiClient, apiLogin, makePng, type RegisteredUser, registrar } from './api';
@@ -9,7 +9,7 @@ import { localeKeys, snapWith } from './checks';
 import { type Lang, newPage, PHONE, withServerAndBrowser } from './harness';
 
 /**
- * The fraud signals on the admin screens (issue 17): two accounts send the same screenshot, one
+ * The fraud signals on the admin screens: two accounts send the same screenshot, one
  * of them too fast, and withdraw to the same IBAN. The admin finds them with the "Flagged"
  * filters, compares the duplicate with its match side by side, dismisses flags with a note, and
  * sees the accounts linked on the user page. English on a laptop, Turkish on a phone.

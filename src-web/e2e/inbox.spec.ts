@@ -5,7 +5,7 @@ import { localeKeys, snapWith } from './checks';
 import { COMBOS, newPage, PHONE, withServerAndBrowser } from './harness';
 
 /**
- * The in-app inbox (issue 15): the bell shows the unread count, the list shows each event in
+ * The in-app inbox: the bell shows the unread count, the list shows each event in
  * the reader's language (an approval, a rejected withdrawal with its reason, a message to
  * everyone sent with OneSignal unconfigured), one is marked read, then all. And the admin's
  * delete of an account that still holds money: refused, then done with the forfeit confirmed.

@@ -67,7 +67,7 @@ beforeAll(async () => {
   await ok('POST', `/tasks/${started}/start`, userToken);
 });
 
-describe('the profile screen and its money (issue 4)', () => {
+describe('the profile screen and its money', () => {
   let main: { context: BrowserContext; page: Page };
 
   it('shows the approved reward, the statistics, the status boxes and the recent activity (tr, desktop)', async () => {

@@ -7,7 +7,7 @@ import { localeKeys, snapWith } from './checks';
 import { type Lang, newPage, PHONE, withServerAndBrowser } from './harness';
 
 /**
- * The review queue at volume (issue 16): an admin clears 20 submissions with the keyboard alone
+ * The review queue at volume: an admin clears 20 submissions with the keyboard alone
  * (j/k, Enter, a, r, the reason picker, Escape, the `?` help), and decides many at once with the
  * tick boxes and the bulk bar. Both languages, on the laptops admins use and a phone.
  */

@@ -13,7 +13,7 @@ import {
 } from './harness';
 
 /**
- * Security hardening (issue 10) as users meet it: a password change asks for the current
+ * Security hardening as users meet it: a password change asks for the current
  * password and ends the other sessions, and an admin is offered no buttons on their own
  * submissions and withdrawals. Both languages, phone and desktop.
  */

@@ -7,7 +7,7 @@ import { localeKeys, snapWith } from './checks';
 import { COMBOS, newPage, PHONE, withServerAndBrowser } from './harness';
 
 /**
- * The time limit of a started task in the browser (issue 15): the task page counts down the
+ * The time limit of a started task in the browser: the task page counts down the
  * time left each second, and at zero shows the expired state with "start again", the proof form
  * and the comment gone. The page's clock is moved on with Playwright's clock (the server keeps
  * its own). Both languages, phone and desktop.

@@ -122,7 +122,7 @@ describe('worker screens on a phone (390x844)', () => {
         .locator('[data-testid=task-card]', { has: page.locator(`a[href="/tasks/${id}"]`) })
         .locator('[data-testid=task-card-state]');
     expect(await badge(ids.started).getAttribute('data-state')).toBe('in_progress');
-    // a task whose proof waits for review counts as done: it leaves the list (issue 15)
+    // a task whose proof waits for review counts as done: it leaves the list
     expect(await badge(ids.waiting).count()).toBe(0);
     expect(await badge(ids.rejected).getAttribute('data-state')).toBe('rejected');
     await fitsPhone(page);

@@ -1,4 +1,4 @@
-import type { ApiErrorBody } from '../../src-server/contract/errors';
+import type { ApiErrorBody } from '@contract/errors';
 
 /** A failed API call: the contract's code and message, or `network_error` when nothing answered. */
 export class ApiError extends Error {

@@ -1,7 +1,7 @@
+import type { UserDto } from '@contract/types';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { UserDto } from '../../src-server/contract/types';
 import { useToast } from '../components/toast';
 import { type ApiError, getData, getToken, onApiError, TOKEN_KEY } from './api';
 import { decodeToken } from './jwt';

@@ -1,5 +1,5 @@
+import { fieldMessageKey } from '@contract/field-messages';
 import type { TFunction } from 'i18next';
-import { fieldMessageKey } from '../../src-server/contract/field-messages';
 import { ApiError } from './api';
 
 /** A server error as the user's language says it: by code, else the server's English text. */

@@ -1,5 +1,5 @@
+import type { FeedbackCode } from '@contract/constants';
 import type { TFunction } from 'i18next';
-import type { FeedbackCode } from '../../src-server/contract/constants';
 
 /**
  * The review feedback to show beside the rejection reason: the system's fixed text in the

@@ -1,4 +1,4 @@
-import type { TokenClaims } from '../../src-server/contract/types';
+import type { TokenClaims } from '@contract/types';
 
 /** Reads a token's claims without verifying them (the server verifies); null when unreadable. */
 export function decodeToken(token: string): (TokenClaims & { exp?: number }) | null {

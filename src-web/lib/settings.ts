@@ -1,6 +1,6 @@
+import { DEFAULT_SETTINGS } from '@contract/settings-defaults';
+import type { SettingsDto } from '@contract/types';
 import { useQuery } from '@tanstack/react-query';
-import { DEFAULT_SETTINGS } from '../../src-server/contract/settings-defaults';
-import type { SettingsDto } from '../../src-server/contract/types';
 import { getData } from './api';
 
 export const SETTINGS_KEY = ['settings'] as const;

@@ -1,6 +1,6 @@
+import { fieldErrors } from '@contract/schemas';
 import { useState } from 'react';
 import type { z } from 'zod';
-import { fieldErrors } from '../../src-server/contract/schemas';
 
 /**
  * Form state checked with a shared contract schema; a field's error clears as soon as it is edited.

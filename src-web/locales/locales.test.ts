@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ERROR_MESSAGES } from '@contract/errors';
+import { FIELD_MESSAGES } from '@contract/schemas';
+import { TASK_FIELD_MESSAGES } from '@contract/tasks';
 import { describe, expect, it } from 'vitest';
-import { ERROR_MESSAGES } from '../../src-server/contract/errors';
-import { FIELD_MESSAGES } from '../../src-server/contract/schemas';
-import { TASK_FIELD_MESSAGES } from '../../src-server/contract/tasks';
 import { resources } from './index';
 
 const dir = join(import.meta.dirname, '.');

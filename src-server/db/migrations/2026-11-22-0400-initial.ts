@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import { appendOnlyTriggers, runStatements } from '../dialect';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 // Frozen: never edit a migration that has shipped; add a new one instead.
 const statements = [
@@ -129,7 +128,7 @@ const statements = [
   ) STRICT`,
 ];
 
-// PostgreSQL (issue 18): the same tables with money as BIGINT, CHECKs named so later migrations can
+// PostgreSQL: the same tables with money as BIGINT, CHECKs named so later migrations can
 // replace them, an identity column for AUTOINCREMENT, no NOCASE (every write lower-cases the
 // email), double precision for REAL, and the append-only rule as a trigger function.
 const postgres = [
@@ -259,4 +258,34 @@ const postgres = [
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await runStatements(db, { sqlite: statements, postgres });
+}
+
+// Written here as it was when this migration shipped, not imported from the app: a migration
+// imports only Kysely, so nothing the app changes later changes what it did.
+/**
+ * The append-only rule of the ledger and the audit log on PostgreSQL: one function raising the
+ * trigger's message, called before any UPDATE or DELETE of a row and before a TRUNCATE.
+ */
+function appendOnlyTriggers(table: string, message: string): string[] {
+  return [
+    `CREATE OR REPLACE FUNCTION forbid_change() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN RAISE EXCEPTION '%', TG_ARGV[0]; END $$`,
+    `CREATE TRIGGER ${table}_no_change BEFORE UPDATE OR DELETE ON ${table}
+       FOR EACH ROW EXECUTE FUNCTION forbid_change('${message}')`,
+    `CREATE TRIGGER ${table}_no_truncate BEFORE TRUNCATE ON ${table}
+       FOR EACH STATEMENT EXECUTE FUNCTION forbid_change('${message}')`,
+  ];
+}
+
+/** The statements one by one: the SQLite text or, on PostgreSQL, its twin. */
+async function runStatements(
+  db: Kysely<unknown>,
+  statements: { sqlite: readonly string[]; postgres: readonly string[] },
+): Promise<void> {
+  const list = isPostgres(db) ? statements.postgres : statements.sqlite;
+  for (const statement of list) await sql.raw(statement).execute(db);
+}
+
+function isPostgres(db: Kysely<unknown>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
 }

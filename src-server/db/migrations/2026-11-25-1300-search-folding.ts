@@ -1,12 +1,11 @@
-import { type Kysely, sql } from 'kysely';
-import { taskSearchBody, taskSearchTitle } from '../../features/tasks/task-search';
-import { isPostgres } from '../dialect';
-import { foldSearch } from '../search';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
-// Frozen: never edit a migration that has shipped; add a new one instead. (It folds with the
-// app's foldSearch of today; a change of the folding needs a migration that folds again.)
+// Frozen: never edit a migration that has shipped; add a new one instead. It folds with its own
+// copy of the app's folding as it was on this day (at the end of the file), so a later change of
+// the folding does not change what this migration did; such a change needs a migration that
+// folds the stored copies again.
 //
-// Search that understands Turkish (issue 14). The application folds text (db/search.ts) and
+// Search that understands Turkish. The application folds text (db/search.ts) and
 // stores the folded copy beside the original on every write, so matching is a plain
 // comparison of folded text on any engine: tasks.search_title and tasks.search_body (the
 // description and the category's words), users.name_search, withdrawals.full_name_search.
@@ -69,7 +68,7 @@ const fullText = [
    END`,
 ];
 
-// PostgreSQL (issue 18): a trigram GIN index over the same folded columns serves the LIKE search
+// PostgreSQL: a trigram GIN index over the same folded columns serves the LIKE search
 // (pg_trgm is a trusted extension: the database's owner may create it).
 const trigramIndex = [
   'CREATE EXTENSION IF NOT EXISTS pg_trgm',
@@ -112,4 +111,52 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   }
   for (const statement of fullText) await sql.raw(statement).execute(db);
   await sql.raw("INSERT INTO tasks_fts(tasks_fts) VALUES ('rebuild')").execute(db);
+}
+
+// The app's folding as it was when this migration shipped (db/search.ts foldSearch,
+// features/tasks/task-search.ts), written out here, not imported: see the top of the file.
+
+/**
+ * Lower case without the locale's rules (Turkish İ/I/ı and i all become `i`), combining marks
+ * removed, compatibility forms unified and runs of white space and control characters made one
+ * space.
+ */
+function foldSearch(text: string): string {
+  return text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .replace(/ı/g, 'i')
+    .replace(/[\s\p{Cc}]+/gu, ' ')
+    .trim();
+}
+
+/** The words a search finds a category by, besides its value with spaces: English and Turkish labels. */
+const CATEGORY_SEARCH_WORDS: Record<string, readonly string[]> = {
+  social_media: ['Social Media', 'Sosyal Medya'],
+  review: ['Review', 'Değerlendirme'],
+  video: ['Video'],
+  membership: ['Membership', 'Üyelik'],
+  survey: ['Survey', 'Anket'],
+  test: ['Test'],
+  game: ['Game', 'Oyun'],
+  inspection: ['Inspection', 'İnceleme'],
+  giveaway: ['Giveaway', 'Çekiliş'],
+  other: ['Other', 'Diğer'],
+};
+
+/** tasks.search_title: the folded title. */
+function taskSearchTitle(title: string): string {
+  return foldSearch(title);
+}
+
+/** tasks.search_body: the folded description, then the category's words, one per line. */
+function taskSearchBody(description: string, category: string): string {
+  const words = CATEGORY_SEARCH_WORDS[category] ?? [];
+  const parts = new Set([category.replace(/_/g, ' '), ...words].map(foldSearch));
+  return [foldSearch(description), ...parts].join('\n');
+}
+
+function isPostgres(db: Kysely<unknown>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
 }

@@ -1,8 +1,7 @@
-import { type Kysely, sql } from 'kysely';
-import { isPostgres } from '../dialect';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 // Frozen: never edit a migration that has shipped; add a new one instead.
-// The admin dashboard's counters (issue 16). Triggers keep them, in the same transaction as
+// The admin dashboard's counters. Triggers keep them, in the same transaction as
 // the row change they count, whatever code path makes it (a route, a factory, a future
 // feature), so they cannot be forgotten. Each counter is summed per UTC hour of its event's
 // time (bucket 'YYYY-MM-DDTHH', the first 13 characters of the stored ISO text) and, where the
@@ -121,7 +120,7 @@ const pgAdd = (c: Counter, r: string, sign: '' | '-', where: string) =>
      WHERE ${where} ON CONFLICT (metric, bucket, shard) DO UPDATE SET value = stat_counters.value + excluded.value;`;
 
 /**
- * PostgreSQL (issue 18): the same statements, one plpgsql function per SQLite trigger (insert,
+ * PostgreSQL: the same statements, one plpgsql function per SQLite trigger (insert,
  * delete, update), so the two engines count alike.
  */
 function postgresTriggers(table: Counter['table']): string[] {
@@ -199,4 +198,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   };
   if (db.isTransaction) await run(db);
   else await db.transaction().execute(run);
+}
+
+// Written here as it was when this migration shipped, not imported from the app: a migration
+// imports only Kysely, so nothing the app changes later changes what it did.
+function isPostgres(db: Kysely<unknown>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
 }

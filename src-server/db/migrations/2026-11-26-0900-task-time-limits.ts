@@ -1,8 +1,7 @@
-import { type Kysely, sql } from 'kysely';
-import { isPostgres } from '../dialect';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 // Frozen: never edit a migration that has shipped; add a new one instead.
-// Issue 15: a started task has a time limit. Each task gets `time_limit_minutes` (60 unless
+// A started task has a time limit. Each task gets `time_limit_minutes` (60 unless
 // set; 5 to 10,080); each user task record its `expires_at` and, once the sweep ended it, the
 // status `expired` with `expired_at` and why (`end_reason`: its time ran out, or its task was
 // deleted or closed). SQLite cannot widen a CHECK constraint in place, so
@@ -36,7 +35,7 @@ const rebuild = [
   "CREATE INDEX user_tasks_due ON user_tasks(expires_at) WHERE status = 'in_progress'",
 ];
 
-// PostgreSQL (issue 18) widens the CHECK in place (the initial migration named it).
+// PostgreSQL widens the CHECK in place (the initial migration named it).
 const postgres = [
   rebuild[0],
   `ALTER TABLE user_tasks ADD COLUMN expires_at TEXT, ADD COLUMN expired_at TEXT,
@@ -64,4 +63,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   } finally {
     await sql.raw('PRAGMA foreign_keys = ON').execute(db);
   }
+}
+
+// Written here as it was when this migration shipped, not imported from the app: a migration
+// imports only Kysely, so nothing the app changes later changes what it did.
+function isPostgres(db: Kysely<unknown>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
 }

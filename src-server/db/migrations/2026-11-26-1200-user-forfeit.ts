@@ -1,8 +1,7 @@
-import { type Kysely, sql } from 'kysely';
-import { isPostgres } from '../dialect';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 // Frozen: never edit a migration that has shipped; add a new one instead.
-// Issue 15: deleting a user leaves no money or slot behind. The admin's forfeit moves a deleted
+// Deleting a user leaves no money or slot behind. The admin's forfeit moves a deleted
 // user's balance out with a ledger row of its own kind (`forfeit`, negative, the admin as actor,
 // the user's id as its ref: once per user by ledger_once), and the user's records in progress end
 // with the reason `user_deleted`. SQLite cannot widen a CHECK constraint in place, so both
@@ -54,7 +53,7 @@ const rebuild = [
   "CREATE INDEX user_tasks_due ON user_tasks(expires_at) WHERE status = 'in_progress'",
 ];
 
-// PostgreSQL (issue 18) replaces the named CHECKs in place; the tables and triggers stay.
+// PostgreSQL replaces the named CHECKs in place; the tables and triggers stay.
 const postgres = [
   `ALTER TABLE ledger DROP CONSTRAINT ledger_kind,
     ADD CONSTRAINT ledger_kind CHECK (kind IN ('reward','withdrawal_hold','withdrawal_refund','adjustment','forfeit')),
@@ -81,4 +80,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   } finally {
     await sql.raw('PRAGMA foreign_keys = ON').execute(db);
   }
+}
+
+// Written here as it was when this migration shipped, not imported from the app: a migration
+// imports only Kysely, so nothing the app changes later changes what it did.
+function isPostgres(db: Kysely<unknown>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
 }

@@ -1,8 +1,7 @@
-import type { Kysely } from 'kysely';
-import { runStatements } from '../dialect';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 // Frozen: never edit a migration that has shipped; add a new one instead.
-// Issue 15: an in-app inbox. Every event that sends a push (and the ones a push cannot reach)
+// An in-app inbox. Every event that sends a push (and the ones a push cannot reach)
 // is also a row here, written in the transaction of the event itself. A row with no user_id was
 // sent to everyone: it shows to the accounts that existed when it was sent. Reads are rows of
 // inbox_reads (one per message and reader), so a message to everyone is read per person.
@@ -27,9 +26,24 @@ const statements = [
   ) STRICT`,
 ];
 
-// PostgreSQL (issue 18): the same without STRICT (its columns are typed anyway).
+// PostgreSQL: the same without STRICT (its columns are typed anyway).
 const postgres = statements.map((s) => s.replace(/\) STRICT$/, ')'));
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await runStatements(db, { sqlite: statements, postgres });
+}
+
+// Written here as it was when this migration shipped, not imported from the app: a migration
+// imports only Kysely, so nothing the app changes later changes what it did.
+/** The statements one by one: the SQLite text or, on PostgreSQL, its twin. */
+async function runStatements(
+  db: Kysely<unknown>,
+  statements: { sqlite: readonly string[]; postgres: readonly string[] },
+): Promise<void> {
+  const list = isPostgres(db) ? statements.postgres : statements.sqlite;
+  for (const statement of list) await sql.raw(statement).execute(db);
+}
+
+function isPostgres(db: Kysely<unknown>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
 }

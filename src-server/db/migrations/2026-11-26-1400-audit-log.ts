@@ -1,8 +1,7 @@
-import { type Kysely, sql } from 'kysely';
-import { appendOnlyTriggers, isPostgres } from '../dialect';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 // Frozen: never edit a migration that has shipped; add a new one instead.
-// Issue 16: the audit log. Every admin action is one row, written in the transaction of the
+// The audit log. Every admin action is one row, written in the transaction of the
 // action: when, who (null: the system or the command line), a stable action code, the target,
 // and the fields changed with before and after values (JSON; never a password or its hash).
 // Append-only like the ledger. The first row marks when the log began: doctor compares the
@@ -29,7 +28,7 @@ const statements = [
      VALUES (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), NULL, 'audit.start', 'system', NULL, '{}')`,
 ];
 
-// PostgreSQL (issue 18): an identity column, the append-only trigger function, the start row's
+// PostgreSQL: an identity column, the append-only trigger function, the start row's
 // time from the application's clock.
 const postgres = [
   `CREATE TABLE audit_log (
@@ -53,4 +52,25 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   for (const statement of postgres) await sql.raw(statement).execute(db);
   await sql`INSERT INTO audit_log (at, actor_id, action, target_type, target_id, changes)
     VALUES (${new Date().toISOString()}, NULL, 'audit.start', 'system', NULL, '{}')`.execute(db);
+}
+
+// Written here as it was when this migration shipped, not imported from the app: a migration
+// imports only Kysely, so nothing the app changes later changes what it did.
+/**
+ * The append-only rule of the ledger and the audit log on PostgreSQL: one function raising the
+ * trigger's message, called before any UPDATE or DELETE of a row and before a TRUNCATE.
+ */
+function appendOnlyTriggers(table: string, message: string): string[] {
+  return [
+    `CREATE OR REPLACE FUNCTION forbid_change() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN RAISE EXCEPTION '%', TG_ARGV[0]; END $$`,
+    `CREATE TRIGGER ${table}_no_change BEFORE UPDATE OR DELETE ON ${table}
+       FOR EACH ROW EXECUTE FUNCTION forbid_change('${message}')`,
+    `CREATE TRIGGER ${table}_no_truncate BEFORE TRUNCATE ON ${table}
+       FOR EACH STATEMENT EXECUTE FUNCTION forbid_change('${message}')`,
+  ];
+}
+
+function isPostgres(db: Kysely<unknown>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
 }

@@ -1,8 +1,7 @@
-import type { Kysely } from 'kysely';
-import { runStatements } from '../dialect';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 // Frozen: never edit a migration that has shipped; add a new one instead.
-// Issue 17: fraud signals.
+// Fraud signals.
 // - Proofs get a finer 256-bit fingerprint (proof_print) and their 64-bit hash split into four
 //   16-bit bands, each indexed with the hash and the id (covering: the candidates' distances are computed
 //   from the index alone): a proof within a few bits of another shares a band within two bits,
@@ -50,9 +49,24 @@ const statements = [
   'CREATE INDEX flags_open ON flags(item_type, created_at) WHERE dismissed_at IS NULL',
 ];
 
-// PostgreSQL (issue 18): the same without STRICT (its columns are typed anyway).
+// PostgreSQL: the same without STRICT (its columns are typed anyway).
 const postgres = statements.map((s) => s.replace(/\) STRICT$/, ')'));
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await runStatements(db, { sqlite: statements, postgres });
+}
+
+// Written here as it was when this migration shipped, not imported from the app: a migration
+// imports only Kysely, so nothing the app changes later changes what it did.
+/** The statements one by one: the SQLite text or, on PostgreSQL, its twin. */
+async function runStatements(
+  db: Kysely<unknown>,
+  statements: { sqlite: readonly string[]; postgres: readonly string[] },
+): Promise<void> {
+  const list = isPostgres(db) ? statements.postgres : statements.sqlite;
+  for (const statement of list) await sql.raw(statement).execute(db);
+}
+
+function isPostgres(db: Kysely<unknown>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
 }

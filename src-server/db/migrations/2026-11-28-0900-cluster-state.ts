@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 // Frozen: never edit a migration that has shipped; add a new one instead.
-// Issue 18 (many app nodes on one database): the state that lived in one process's memory and
+// Many app nodes on one database: the state that lived in one process's memory and
 // changes what the app answers. Written once for both engines: plain tables (not STRICT), TEXT and
 // BIGINT columns, no engine's own functions, so it runs unchanged on SQLite and PostgreSQL.
 // - rate_limits: the sign-in and registration throttles' counts (features/auth/database-limiter.ts),

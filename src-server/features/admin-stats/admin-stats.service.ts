@@ -24,7 +24,7 @@ export const GROWTH_WINDOW_DAYS = 30;
 
 /**
  * The change from the earlier window to the later one in percent, to one decimal;
- * 0 when the earlier window is empty (DECISIONS.md).
+ * 0 when the earlier window is empty.
  */
 export function growthPercent(previous: number, current: number): number {
   if (previous <= 0) return 0;

@@ -116,7 +116,7 @@ describe('GET /api/admin/submissions', () => {
     ['the sender name', 'q=bora', [5, 3, 1]],
     ['the sender email', 'q=ayse@', [6, 4, 2, 0]],
     ['a status and a search', 'status=pending&q=bora', [5, 3]],
-    // Turkish folding, as every admin search (issue 14): Ş/ş/s, ı/I/i and accents
+    // Turkish folding, as every admin search: Ş/ş/s, ı/I/i and accents
     ['the sender name in capitals', `q=${encodeURIComponent('BORA ŞEN')}`, [5, 3, 1]],
     ['the sender name without its accent', 'q=ayse%20demir', [6, 4, 2, 0]],
     ['the task title in capitals', 'q=UYGULAMAYI%20DEGERLENDIR', [6, 5, 4, 3, 2, 1, 0]],

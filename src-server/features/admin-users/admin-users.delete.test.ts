@@ -331,7 +331,7 @@ describe('DELETE /api/admin/users/{id}', () => {
   });
 
   it("a deletion racing the user's own withdrawals, starts and proof: each is settled by it or refused, nothing is left held", async () => {
-    // on PostgreSQL the user's transactions run beside the deletion's (issue 18): holdLiveUser
+    // on PostgreSQL the user's transactions run beside the deletion's: holdLiveUser
     // and lockUserForDeletion order them; on SQLite the one writer does
     for (let round = 0; round < 3; round++) {
       const user = await makeUser(t.deps.db);

@@ -3,7 +3,7 @@ import type { UserRow } from '../../http/env';
 import { makeUser, TEST_PASSWORD } from '../../testing/factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 
-// The admin's user search folds Turkish like the task search (issue 14): name or email,
+// The admin's user search folds Turkish like the task search: name or email,
 // İ/i and I/ı, with or without accents; and every way a name is written keeps it findable.
 let t: TestApp;
 let adminToken: string;

@@ -162,7 +162,7 @@ export async function updateUserByAdmin(
         },
       );
       // an active admin stepping down: "the last active admin" must not be decided by two edits
-      // at once on two nodes (issue 18), so they count one after the other. The lock comes after
+      // at once on two nodes, so they count one after the other. The lock comes after
       // the user's row is written, as in the deletion: always the row, then this lock.
       if (isActiveAdmin(current) && !isActiveAdmin({ role, status })) {
         await lockForTransaction(tx, 'admins');
@@ -211,7 +211,7 @@ export async function deleteUserByAdmin(
     const current = await findUserById(tx, id);
     if (!current) throw fail.notFound('user_not_found');
     photo = current.profile_image;
-    // the last active admin: counted under the 'admins' lock (issue 18), taken after the user's
+    // the last active admin: counted under the 'admins' lock, taken after the user's
     // row as in the edit, and only for an admin (a user's deletion waits for no one else's)
     if (isActiveAdmin(current)) {
       await lockForTransaction(tx, 'admins');

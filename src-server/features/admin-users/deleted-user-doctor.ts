@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database';
 
 /**
- * The doctor's checks of deleted accounts (issue 15): a deleted user holds no balance, no slot
+ * The doctor's checks of deleted accounts: a deleted user holds no balance, no slot
  * (a record in progress) and no pending withdrawal, proof or appeal. Deletion refuses or forfeits
  * all of these in its transaction; a row found here was left by something that bypassed it.
  */

@@ -4,7 +4,7 @@ import { createAdminTestApp, createTestApp, type TestApp } from '../../testing/t
 import { openSetupIfNoAdmin } from '../setup/setup.service';
 import { createOrPromoteAdmin } from '../users/admin-account';
 
-// Issue 18: the reads that decide "the last active admin" and the settings merge are write-skew
+// The reads that decide "the last active admin" and the settings merge are write-skew
 // guards on PostgreSQL, where each takes its advisory lock inside the transaction first. The
 // locks do nothing on SQLite, so these tests check the wiring: which lock, inside a
 // transaction, before the read it guards.
@@ -49,7 +49,7 @@ beforeEach(() => {
   events.length = 0;
 });
 
-describe('the write-skew locks (issue 18)', () => {
+describe('the write-skew locks', () => {
   it('an admin stepping down takes the admins lock before counting the admins left', async () => {
     const other = await makeUser(t.deps.db, { role: 'admin' });
     const res = await t.call('PUT', `/api/admin/users/${other._id}`, {

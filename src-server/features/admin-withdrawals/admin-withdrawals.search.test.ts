@@ -4,7 +4,7 @@ import { fund } from '../../testing/money-factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { runMoneyChecks } from '../money/doctor';
 
-// The admin's withdrawal search folds Turkish (issue 14): the account holder's name as the
+// The admin's withdrawal search folds Turkish: the account holder's name as the
 // user typed it in the withdraw form, and the user's name.
 let t: TestApp;
 let adminToken: string;

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 
 /**
- * The doctor's check of appeals (issue 15): an overturned appeal's proof is approved and paid
+ * The doctor's check of appeals: an overturned appeal's proof is approved and paid
  * exactly once (one reward ledger row for it); a pending one waits on a rejected proof.
  */
 export async function checkAppeals(db: Db): Promise<string[]> {

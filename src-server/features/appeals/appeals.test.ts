@@ -1,4 +1,4 @@
-// Issue 15: appeals. A worker appeals a rejection once, within 7 days, while the task was not
+// Appeals. A worker appeals a rejection once, within 7 days, while the task was not
 // restarted; an admin overturns it (approved and paid exactly once, also when two decide at the
 // same moment) or upholds it; restarting waits for the decision.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 16: the audit log. Every covered admin action writes its row in the action's own
+// The audit log. Every covered admin action writes its row in the action's own
 // transaction (who, when, a stable code, the target, the fields changed before and after,
 // never a password); the log is append-only, admins read it with filters, and doctor compares
 // it with the ledger.

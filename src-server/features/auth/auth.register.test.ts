@@ -201,7 +201,7 @@ describe('POST /api/auth/register', () => {
 
     it('is refused when an account of that address was created another way (mixed case in the row)', async () => {
       const made = await makeUser(t.deps.db, { email: 'Stored.Mixed@Example.TEST' }).catch((e: unknown) => e);
-      // PostgreSQL has no NOCASE: a CHECK keeps every stored address lower-case instead (issue 18)
+      // PostgreSQL has no NOCASE: a CHECK keeps every stored address lower-case instead
       if (isPostgres(t.deps.db)) return expect(isConstraintViolation(made)).toBe(true);
       const res = await register({ ...valid(), email: 'stored.mixed@example.test' });
       expect(res.status).toBe(409);

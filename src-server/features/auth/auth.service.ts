@@ -46,7 +46,7 @@ export async function register(
           last_active: now,
         }),
       );
-      // the fraud signals of a new account (issue 17), with it: flags for the admin, never a refusal
+      // the fraud signals of a new account, with it: flags for the admin, never a refusal
       await flagSharedDevice(trx, { userId: id, deviceId: input.device_id, at: now });
       if (address) await flagAddressBurst(trx, { userId: id, address, at: now });
     });

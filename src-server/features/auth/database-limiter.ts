@@ -14,7 +14,7 @@ import type { Limiter, Limiters } from './throttle';
 export const RATE_LIMIT_CLEANUP_MS = 60_000;
 
 /**
- * The throttle's counters in the database (issue 18), for app nodes that share it: a limit is
+ * The throttle's counters in the database, for app nodes that share it: a limit is
  * the same whichever node a request reaches. The same calls and replies as the in-memory
  * limiter LoginThrottle uses on one node (consume refuses with a RateLimiterRes past the
  * points; penalty and reward never refuse; get is null once the window has ended). Keys are

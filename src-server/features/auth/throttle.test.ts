@@ -27,7 +27,7 @@ async function refusal(p: Promise<void>): Promise<AppError> {
   return err as AppError;
 }
 
-// the counters in memory (one node), and in the database (many nodes; issue 18) over a test app's
+// the counters in memory (one node), and in the database (many nodes) over a test app's
 // SQLite file, emptied before each test
 let db: TestApp;
 beforeAll(async () => {
@@ -205,7 +205,7 @@ describe.each(NODE_MODES)('registration throttle (%s)', (_mode, env) => {
   });
 });
 
-describe('the counters in the database (issue 18)', () => {
+describe('the counters in the database', () => {
   beforeEach(async () => {
     await db.deps.db.deleteFrom('rate_limits').execute();
   });

@@ -31,7 +31,7 @@ export function passwordStamp(passwordHash: string, secret: Uint8Array): string 
   return createHmac('sha256', secret).update('pwv\0').update(passwordHash).digest('base64url').slice(0, 22);
 }
 
-/** An HS256 token carrying the user fields of SPEC.md section 3. */
+/** An HS256 token carrying the user's id, email, name and role. */
 export async function signToken(user: UserRow, rememberMe: boolean, secret: Uint8Array): Promise<string> {
   const claims: Omit<TokenClaims, 'sub'> = {
     name: user.name,

@@ -10,7 +10,7 @@ import { submit } from '../submissions/submission-test-helpers';
 import { createTask } from '../tasks/task-test-helpers';
 
 // Two app nodes (each its own data folder) with one bucket and one TOKEN_SECRET: what a site
-// behind a load balancer runs (issue 18). A proof uploaded through one is served by the other.
+// behind a load balancer runs. A proof uploaded through one is served by the other.
 let s3: TestS3;
 let a: TestApp;
 let b: TestApp;

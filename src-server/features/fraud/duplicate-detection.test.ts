@@ -1,4 +1,4 @@
-// Issue 17, the detection table: copies of generated screenshots as they come back to us
+// The detection table: copies of generated screenshots as they come back to us
 // (re-encoded, resized, cropped by a few percent, lightly recoloured, all of these at once) are
 // found by the real lookup (the four indexed bands, then the hash and print thresholds) among
 // 1,000 stored proofs, and 1,000 different screenshots do not match one another.

@@ -1,7 +1,7 @@
 import { hammingDistance } from '../../storage/image';
 
 /**
- * The duplicate-proof lookup (issue 17), multi-index hashing: a proof's 64-bit hash is cut into
+ * The duplicate-proof lookup, multi-index hashing: a proof's 64-bit hash is cut into
  * four 16-bit bands, each stored in its own indexed column. Two hashes within DUPLICATE_HASH_BITS
  * of each other differ by at most 2 bits in at least one band when they differ by at most 11
  * (four bands of 3 or more would make 12), and the distances of these hashes are even (each has

@@ -4,7 +4,7 @@ import type { Db } from '../../db/database';
 const ITEM_TABLES = { submission: 'submissions', withdrawal: 'withdrawals', user: 'users' } as const;
 
 /**
- * doctor's `flags` check (issue 17): every flag is about an item that exists, a dismissal is
+ * doctor's `flags` check: every flag is about an item that exists, a dismissal is
  * whole (when, who and the note together), and every dismissed flag has its `flag.dismiss` audit
  * row (written in the same transaction, so one missing means the log or the flag was altered).
  */

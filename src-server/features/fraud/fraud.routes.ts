@@ -5,7 +5,7 @@ import type { AppEnv } from '../../http/env';
 import { readJson } from '../../http/validate';
 import { dismissFlag, linkedAccountsOf } from './fraud.service';
 
-/** /api/admin/flags: dismissing a fraud signal (issue 17); only the note is read from the body. */
+/** /api/admin/flags: dismissing a fraud signal; only the note is read from the body. */
 export const adminFlagsRoutes = new Hono<AppEnv>().use('*', requireAdmin).put('/:id/dismiss', async (c) => {
   const { note } = await readJson(c, dismissFlagSchema);
   return c.json({

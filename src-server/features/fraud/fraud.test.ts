@@ -1,4 +1,4 @@
-// Issue 17: the fraud signals through the routes: each signal written with its item, shown to
+// The fraud signals through the routes: each signal written with its item, shown to
 // admins only, the flagged filters, the linked accounts, and dismissing (audited, once).
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -13,7 +13,7 @@ import {
 } from './fraud.repository';
 
 /**
- * The fraud signals (issue 17), each found where its item is created and stored with it. They
+ * The fraud signals, each found where its item is created and stored with it. They
  * only inform the admin who decides: nothing here refuses, holds or bans anything.
  */
 

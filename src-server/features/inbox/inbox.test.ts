@@ -1,4 +1,4 @@
-// Issue 15: the in-app inbox. Every event that sends a push also lands in the user's inbox, in
+// The in-app inbox. Every event that sends a push also lands in the user's inbox, in
 // the transaction of the event (a replay or a lost race writes nothing twice); the list, the
 // unread count and marking read are the reader's own; it works with OneSignal unconfigured.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

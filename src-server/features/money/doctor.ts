@@ -180,7 +180,7 @@ async function withdrawals(db: Db): Promise<Problem[]> {
 }
 
 /**
- * Proves the money rules of DECISIONS.md over the whole database: every balance equals its
+ * Proves the money rules over the whole database: every balance equals its
  * ledger sum and is not negative, total earned equals the rewards, every approved submission
  * was paid exactly once and nothing else was, every withdrawal was held once and refunded
  * once if and only if it was rejected. Returns the problems found; empty when all is well.

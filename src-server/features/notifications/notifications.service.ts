@@ -20,8 +20,8 @@ function fixedMessage(type: AutoType, target: PushMessage['target']): PushMessag
  * in-app inbox (of the user whose push id it names, or of everyone), written once the push
  * service took it, or at once when push is not configured: the inbox works without OneSignal.
  * Unconfigured, a fixed type is a 409 push_not_configured (it has nowhere to go); a refusing or
- * silent push service a 424 push_failed with nothing written (the admin sends again): DECISIONS.md
- * keeps 5xx for our own bugs.
+ * silent push service a 424 push_failed with nothing written (the admin sends again): a 5xx
+ * means a bug of our own, and another service's failure is not one.
  */
 export async function sendNotification(
   deps: Pick<AppDeps, 'push' | 'db' | 'clock'>,

@@ -1,4 +1,4 @@
-// Issue 15: auto-approval. A proof pending review.autoApproveDays after it was sent is approved
+// Auto-approval. A proof pending review.autoApproveDays after it was sent is approved
 // by the system, paid once through the ledger with no admin as the actor, the worker told when.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeUser } from '../../testing/factories';

@@ -75,7 +75,7 @@ export async function updateSettings(
 ): Promise<{ settings: SettingsDto; dropped: string[] }> {
   const dropped: string[] = [];
   await deps.db.transaction().execute(async (tx) => {
-    // two admins' edits on two nodes (issue 18) merge one after the other, neither lost; an
+    // two admins' edits on two nodes merge one after the other, neither lost; an
     // advisory lock because a section's row may not exist yet
     await lockForTransaction(tx, 'settings');
     const stored = await readSections(tx);

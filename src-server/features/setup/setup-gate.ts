@@ -13,7 +13,7 @@ const digest = (token: string) => createHash('sha256').update(token).digest('hex
 /**
  * The one-time token of the first-run setup link (PocketBase's way in): `serve` opens it when
  * the database has no active admin and prints the link. Only its SHA-256 is kept, in the
- * database (issue 18), so a link printed by one app node works on every node sharing it, and
+ * database, so a link printed by one app node works on every node sharing it, and
  * the first admin's transaction uses it up with a conditional DELETE. It is found by its
  * digest: timing tells nothing about a token without the preimage.
  *

@@ -30,7 +30,7 @@ export async function checkSetup(deps: AppDeps, token: string | undefined): Prom
 
 /**
  * Creates the first admin with the setup link's token and signs them in. The password is hashed
- * first; the transaction then takes the 'admins' lock (nodes sharing a database, issue 18),
+ * first; the transaction then takes the 'admins' lock (nodes sharing a database),
  * checks again that there is no active admin and uses the token up (a conditional DELETE), so
  * of two requests only one creates an account, on whichever nodes they arrive. The other nodes'
  * tokens end in the same transaction.

@@ -10,7 +10,7 @@ import { makeUser } from '../../testing/factories';
 import { createTestApp, type TestApp, testsOnPostgres } from '../../testing/test-app';
 import { openSetupIfNoAdmin, setupLinkLine } from './setup.service';
 
-// The first-run setup link (issue 19): `serve` opens the gate while the database has no active
+// The first-run setup link: `serve` opens the gate while the database has no active
 // admin; the token in the link is the only access to these routes.
 let t: TestApp;
 let token: string;
@@ -198,7 +198,7 @@ describe.skipIf(testsOnPostgres)('the setup link on one server', () => {
   });
 });
 
-describe('the setup link on nodes sharing a database (issue 18)', () => {
+describe('the setup link on nodes sharing a database', () => {
   let dir: string;
   let database: Awaited<ReturnType<typeof sharedDatabase>>;
   let nodes: Awaited<ReturnType<typeof openApp>>[];

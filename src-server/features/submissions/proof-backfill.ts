@@ -7,8 +7,8 @@ import { proofsWithoutPrint, setProofDerivatives } from './submissions.repositor
 const BATCH = 50;
 
 /**
- * Proofs stored before thumbnails and fingerprints existed (issue 12), or before the finer print
- * and the lookup bands (issue 17), get them in the background
+ * Proofs stored before thumbnails and fingerprints existed, or before the finer print
+ * and the lookup bands, get them in the background
  * after the server starts: one proof at a time, each a job of the fair CPU queue under its own key,
  * so users' uploads take turns with it and are never queued behind the whole backlog. A migration
  * could not do it (decoding every proof of a large site would hold the start for minutes), and
@@ -38,7 +38,7 @@ export async function backfillProofDerivatives(
       } catch {
         continue; // a queue full of users' work, or an unreadable file: left for the next start
       }
-      // a proof with a thumbnail (issue 12) only needs its print and bands; the hash is made again
+      // a proof with a thumbnail only needs its print and bands; the hash is made again
       // the same way as new proofs'
       const thumb = row.proof_thumb ? null : await store.save('proofs', derived.thumbnail, 'image/webp');
       if (

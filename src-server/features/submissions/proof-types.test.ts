@@ -1,4 +1,4 @@
-// Issue 15: the proof of a submission follows its task's requiredProof: an image, a link, a
+// The proof of a submission follows its task's requiredProof: an image, a link, a
 // code, a text or nothing. A field the type does not take is refused with 422 and the field.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProofType } from '../../contract/constants';

@@ -5,7 +5,7 @@ import { makeUser } from '../../testing/factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { onDisk, startedTask, submit } from './submission-test-helpers';
 
-// The duplicate lookup (issue 17) runs while the proof's files are written: when it fails (the
+// The duplicate lookup runs while the proof's files are written: when it fails (the
 // database busy past its timeout), the upload is refused and both files are removed at once, not
 // left to the orphan clean-up. The lookup is the one thing replaced here, by a failing one.
 const failing = vi.hoisted(() => ({ on: false }));

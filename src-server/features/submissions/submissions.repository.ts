@@ -138,7 +138,7 @@ export async function listSubmissions(
     rows = rows.where('s.user_id', '=', filter.userId);
     count = count.where('s.user_id', '=', filter.userId);
   }
-  // a fraud signal not dismissed, on the proof or its worker's account (issue 17)
+  // a fraud signal not dismissed, on the proof or its worker's account
   if (filter.flagged) {
     rows = rows.where(hasOpenFlag('s._id', 's.user_id'));
     count = count.where(hasOpenFlag('s._id', 's.user_id'));
@@ -208,7 +208,7 @@ export async function proofFilesNamed(db: Conn, names: string[]): Promise<Set<st
 }
 
 /**
- * Proofs that have no thumbnail or no print yet (older than issue 12 or 17), by id after `after`
+ * Proofs that have no thumbnail or no print yet (stored before either existed), by id after `after`
  * (the background backfill).
  */
 export function proofsWithoutPrint(db: Conn, after: string, limit: number) {

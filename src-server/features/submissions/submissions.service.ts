@@ -85,7 +85,7 @@ export async function submitProof(
   const refusal = await submitRefusal(deps.db, started, arrivedAt);
   if (refusal) throw refusal;
 
-  // the proof its task asks for (issue 15): an image, a link, a code, a text or nothing
+  // the proof its task asks for: an image, a link, a code, a text or nothing
   const proofType = task.required_proof as ProofType;
   const checked = checkProof(proofType, {
     proofUrl: upload.fields.proofUrl,
@@ -101,7 +101,7 @@ export async function submitProof(
   if (proofType === 'screenshot') {
     const image = await sanitizeReceivedProof(upload, PROOF_FORMATS, 'proofImage');
     // the proof's files go to the store (written and fsynced off the event loop) while the fraud
-    // signals (issue 17) are read, before the transaction: flags, never a refusal
+    // signals are read, before the transaction: flags, never a refusal
     const [files, found] = await Promise.allSettled([
       storeProofFiles(store, image),
       findDuplicateProofs(deps.db, {

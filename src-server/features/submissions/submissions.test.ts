@@ -151,7 +151,7 @@ describe('POST /api/submissions', () => {
     expect(await onDisk(t)).toEqual(before);
   });
 
-  it('refuses a proof for a task deleted after the start with task_closed, not a 404 (issue 15)', async () => {
+  it('refuses a proof for a task deleted after the start with task_closed, not a 404', async () => {
     const { token, taskId } = await started();
     await t.call('DELETE', `/api/tasks/${taskId}`, { token: adminToken });
     const res = await submit(t, token, { task: taskId, file: png });

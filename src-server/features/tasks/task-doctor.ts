@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 
 /**
- * The doctor's checks of started tasks (issue 15): an expired record holds no comment (its own
+ * The doctor's checks of started tasks: an expired record holds no comment (its own
  * column, and the pool's row given to its user), and each task's reserved slots are exactly the
  * records holding one: in progress, or with a proof pending or approved.
  */

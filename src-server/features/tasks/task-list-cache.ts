@@ -2,11 +2,11 @@ import type { TaskListRow } from './tasks.repository';
 
 /**
  * The task list's ids per filter and sort, kept for up to TASK_LIST_MAX_AGE_MS (the product
- * allows the "N tasks found" count to lag writes by 2 s; issue 14). A page is then a slice of
+ * allows the "N tasks found" count to lag writes by 2 s). A page is then a slice of
  * the ids, however deep, and its rows are read by id: one indexed read whose cost does not
  * grow with the table or the page number. Writes through the task service forget every list
  * at once (createTask, updateTaskFor, deleteTask, featureTask): on the node that wrote, by
- * clearing this cache; on nodes sharing the database (issue 18), by the task list's version the
+ * clearing this cache; on nodes sharing the database, by the task list's version the
  * write bumped (task-list-version.ts), compared on every request. Writes elsewhere (an approval
  * that fills a task, a deadline passing) show within the max age, or at once when a task of
  * the page asked for no longer matches (the service reads the list again).

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database';
 
 /**
- * The task list's version (issue 18): bumped in the transaction of every write through the
+ * The task list's version: bumped in the transaction of every write through the
  * task service, so it commits or rolls back with the write. Nodes sharing the database read it
  * (one primary-key read) before using the ids they keep in memory (task-list-cache.ts): a list
  * read under another version is read again, so a task written through any node shows on every

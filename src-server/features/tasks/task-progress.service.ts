@@ -103,7 +103,7 @@ export async function restartTask(deps: Deps, user: UserRow, taskId: string): Pr
     const latest = await latestSubmission(trx, record._id);
     if (record.status !== 'completed' || latest?.status !== 'rejected')
       throw fail.conflict('task_not_restartable');
-    // appealing and restarting exclude each other: not while its appeal waits (issue 15)
+    // appealing and restarting exclude each other: not while its appeal waits
     if ((await findAppeal(trx, latest._id))?.status === 'pending') throw fail.conflict('appeal_pending');
     const expiresAt = expiryOf(task, now);
     if (!(await reopenUserTask(trx, record._id, 'completed', { now, expiresAt })))

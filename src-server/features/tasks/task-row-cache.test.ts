@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TASK_LIST_MAX_AGE_MS, TaskListCache, TaskRowCache } from './task-list-cache';
 import type { TaskListRow } from './tasks.repository';
 
-// The rows a list page holds (issue 14): only while young, under the version they were read
+// The rows a list page holds: only while young, under the version they were read
 // with, all or nothing for a page, and never stored by a read that a task write overtook.
 type Row = { _id: string; title: string };
 const rows = (...ids: string[]): Row[] => ids.map((id) => ({ _id: id, title: `t-${id}` }));

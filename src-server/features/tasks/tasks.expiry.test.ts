@@ -1,4 +1,4 @@
-// Issue 15: the time limit of a started task. Records expire, their slot and comment go back to
+// The time limit of a started task. Records expire, their slot and comment go back to
 // the task exactly once (also under races), a late proof is refused, and an expired record can
 // be started again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

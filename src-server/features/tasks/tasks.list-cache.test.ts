@@ -15,7 +15,7 @@ import { TASK_LIST_MAX_AGE_MS } from './task-list-cache';
 import { readTaskListVersion } from './task-list-version';
 import { createTask, makeRecord, patchTask, taskBody, taskRow } from './task-test-helpers';
 
-// The "N tasks found" count may lag writes by up to 2 s (issue 14): the list's ids are kept
+// The "N tasks found" count may lag writes by up to 2 s: the list's ids are kept
 // per filter and sort for TASK_LIST_MAX_AGE_MS. Writes through the task routes are seen at
 // once; other writes within the max age, or at once when they empty a slot of the page read.
 let t: TestApp;
@@ -202,7 +202,7 @@ describe('pages behind the same page numbers', () => {
   });
 });
 
-describe('nodes sharing a database (issue 18)', () => {
+describe('nodes sharing a database', () => {
   const dirs: string[] = [];
   const drops: (() => Promise<void>)[] = [];
   afterAll(async () => {

@@ -60,7 +60,7 @@ describe('GET /api/tasks: who sees what', () => {
     expect(data).toMatchObject({ total: 7, page: 1, limit: 20, pages: 1 });
   });
 
-  it('hides from a user the tasks they are done with: approved, and awaiting review (issue 15)', async () => {
+  it('hides from a user the tasks they are done with: approved, and awaiting review', async () => {
     expect(titles(await list('', userToken)).sort()).toEqual(['A', 'B', 'C', 'D', 'E']);
   });
 

@@ -89,7 +89,7 @@ export function toTaskDto(row: TaskRow, view: TaskView): TaskDto {
 }
 
 /**
- * A user task record as SPEC.md section 3 shows it. One in progress past its time reads as
+ * A user task record as the API shows it. One in progress past its time reads as
  * expired even before the sweep has ended it (`now`, the reader's clock).
  */
 export function toUserTaskDto(row: UserTaskRecordRow, now: string): UserTaskDto {

@@ -154,7 +154,7 @@ export interface TaskFilter {
   q?: string;
 }
 
-/** Kuruş bounds of the reward filters (DECISIONS.md: 0-10 is <= 10, 10-20 is > 10 and <= 20...). */
+/** Kuruş bounds of the reward filters (0-10 is <= 10, 10-20 is > 10 and <= 20...). */
 const REWARD_BOUNDS: Record<RewardRange, [number | null, number | null]> = {
   '0-10': [null, 1000],
   '10-20': [1000, 2000],
@@ -351,7 +351,7 @@ const doneStatements = new Map<string, CompiledQuery<{ task_id: string }>>();
 /**
  * The tasks a user is done with, which the list hides from them: paid (at most one approved
  * submission per task and user: submissions_paid_once) or with a proof waiting for review
- * (SPEC.md section 4: pending counts as completed for the user). Built once, like the page.
+ * (pending counts as completed for the user). Built once, like the page.
  */
 export async function doneTaskIds(db: Conn, userId: string): Promise<string[]> {
   const dialect = dialectOf(db);

@@ -3,7 +3,7 @@ import { makeUser } from '../../testing/factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { createTask, patchTask } from './task-test-helpers';
 
-// Search that understands Turkish (issue 14): İ/i and I/ı, with or without accents, over the
+// Search that understands Turkish: İ/i and I/ı, with or without accents, over the
 // title and the description (and the category's names), title matches first.
 let t: TestApp;
 let adminToken: string;

@@ -99,7 +99,7 @@ export async function listTasksJson(
   const hidden = !adminView && viewer ? await doneTaskIds(deps.db, viewer._id) : [];
   const cache = taskListCache(deps.db);
   const searching = q !== '';
-  // nodes sharing the database (issue 18) keep a list only while no node has written a task;
+  // nodes sharing the database keep a list only while no node has written a task;
   // one node's own writes clear its cache
   const version = deps.config.cluster ? await readTaskListVersion(deps.db) : 0;
   const read = async () => {

@@ -206,7 +206,7 @@ export function listUserTaskRecords(db: Conn, userId: string, taskId?: string): 
 /**
  * A record's row locked until the transaction ends (PostgreSQL; SQLite's one writer already
  * serialises): an appeal and a restart of the same record read, then decide, so each takes this
- * first and they exclude each other (issue 15's rule) on any engine.
+ * first and they exclude each other on any engine (a rejection under appeal cannot be restarted).
  */
 export async function lockUserTask(db: Conn, id: string): Promise<void> {
   await forUpdate(db, db.selectFrom('user_tasks').select('_id').where('_id', '=', id)).execute();

@@ -80,7 +80,7 @@ describe('the first admin from ADMIN_EMAIL and ADMIN_PASSWORD', () => {
     }
   });
 
-  it('is created once when two nodes start together, and both start (issue 18)', async () => {
+  it('is created once when two nodes start together, and both start', async () => {
     await (await open()).close();
     const nodes = await Promise.all([open(ADMIN_ENV), open(ADMIN_ENV)]);
     try {

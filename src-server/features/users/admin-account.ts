@@ -50,7 +50,7 @@ export async function createOrPromoteAdmin(
         password_hash: hash,
         updated_at: now,
       });
-      // serialised with the "last active admin" counts (issue 18); after the user's row, as the
+      // serialised with the "last active admin" counts; after the user's row, as the
       // edit and the deletion take it
       await lockForTransaction(tx, 'admins');
       await recordAudit(tx, {
@@ -98,7 +98,7 @@ export async function createOrPromoteAdmin(
 
 /**
  * ADMIN_EMAIL / ADMIN_PASSWORD make the first admin, only over an empty database. Nodes
- * starting together (issue 18) take turns under the 'bootstrap' lock, so the first makes it and
+ * starting together take turns under the 'bootstrap' lock, so the first makes it and
  * the others find a user; should two still both try (two starts in one process on SQLite, where
  * the lock is nothing), the email's unique index lets one in and the other goes on without.
  */

@@ -82,7 +82,7 @@ export async function requestWithdrawal(
       reviewed_by: null,
       reviewed_at: null,
     });
-    // a fraud signal (issue 17), in the same transaction: a flag for the admin, never a refusal
+    // a fraud signal, in the same transaction: a flag for the admin, never a refusal
     await flagSharedPayout(tx, {
       withdrawalId: id,
       userId: user._id,

@@ -7,7 +7,7 @@ const GENERIC = new Set(['internal', 'bad_request', 'malformed_json', 'route_not
 
 /**
  * The message of a failed admin action: the server's reason in the user's language when it
- * gave a specific one (SPEC.md: the server message is preferred), else the screen's own key.
+ * gave a specific one (it knows best what went wrong), else the screen's own key.
  */
 export function actionError(t: TFunction, error: unknown, fallbackKey: string): string {
   if (error instanceof ApiError && !GENERIC.has(error.code) && error.status < 500) {

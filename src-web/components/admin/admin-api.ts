@@ -1,13 +1,9 @@
-import type {
-  AdminSubmissionDto,
-  AdminUserDetailDto,
-  AdminUserSummaryDto,
-} from '../../../src-server/contract/admin';
-import type { BulkReviewDto } from '../../../src-server/contract/bulk-review';
-import type { ReviewedSubmissionDto, ReviewRequest } from '../../../src-server/contract/review';
-import type { SubmissionDto } from '../../../src-server/contract/submissions';
-import type { Page } from '../../../src-server/contract/types';
-import type { WithdrawalDto } from '../../../src-server/contract/withdrawals';
+import type { AdminSubmissionDto, AdminUserDetailDto, AdminUserSummaryDto } from '@contract/admin';
+import type { BulkReviewDto } from '@contract/bulk-review';
+import type { ReviewedSubmissionDto, ReviewRequest } from '@contract/review';
+import type { SubmissionDto } from '@contract/submissions';
+import type { Page } from '@contract/types';
+import type { WithdrawalDto } from '@contract/withdrawals';
 import type { UserEditBody } from '../../features/admin/users/user-edit';
 import { getData } from '../../lib/api';
 import {
@@ -69,7 +65,7 @@ const emptyPage = <T>(page: number): Page<T> => ({
   pages: 0,
 });
 
-/** The user's submissions; a failure becomes an empty list (SPEC.md section 8). */
+/** The user's submissions; a failure becomes an empty list. */
 export async function fetchUserSubmissions(userId: string, page: number, signal?: AbortSignal) {
   try {
     return await getData<Page<SubmissionDto>>(
@@ -83,7 +79,7 @@ export async function fetchUserSubmissions(userId: string, page: number, signal?
 
 /**
  * The user's withdrawals: the user's own route, then the withdrawal list filtered by the user
- * as the fallback, then an empty list (SPEC.md section 8).
+ * as the fallback, then an empty list.
  */
 export async function fetchUserWithdrawals(userId: string, page: number, signal?: AbortSignal) {
   const paging = `page=${page}&limit=${HISTORY_PAGE_SIZE}`;

@@ -1,5 +1,5 @@
+import type { ReviewStatus, UserStatus } from '@contract/constants';
 import { useTranslation } from 'react-i18next';
-import type { ReviewStatus, UserStatus } from '../../../src-server/contract/constants';
 
 export function UserStatusBadge({ status }: { status: UserStatus }) {
   const { t } = useTranslation('adminReview');

@@ -1,11 +1,11 @@
+import { BULK_RESULTS, type BulkReviewDto } from '@contract/bulk-review';
+import { REJECTION_REASONS } from '@contract/constants';
+import { MAX_FEEDBACK_LENGTH, type ReviewRequest } from '@contract/review';
+import { MAX_REJECTION_REASON_LENGTH } from '@contract/withdrawals';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BULK_RESULTS, type BulkReviewDto } from '../../../src-server/contract/bulk-review';
-import { REJECTION_REASONS } from '../../../src-server/contract/constants';
-import { MAX_FEEDBACK_LENGTH, type ReviewRequest } from '../../../src-server/contract/review';
-import { MAX_REJECTION_REASON_LENGTH } from '../../../src-server/contract/withdrawals';
 import { isRejectionReason, quickRejectRequest } from '../../features/admin/submissions/review-form';
 import { ConfirmModal } from '../confirm-modal';
 import { useToast } from '../toast';

@@ -1,7 +1,7 @@
+import { dismissFlagSchema, type FlagDto, MAX_DISMISS_NOTE } from '@contract/fraud';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { dismissFlagSchema, type FlagDto, MAX_DISMISS_NOTE } from '../../../src-server/contract/fraud';
 import { ApiError } from '../../lib/api';
 import { useToast } from '../toast';
 import { actionError } from './action-error';

@@ -1,9 +1,9 @@
+import type { FlagDto } from '@contract/fraud';
 import { useTranslation } from 'react-i18next';
-import type { FlagDto } from '../../../src-server/contract/fraud';
 import { openFlags } from './flags-api';
 
 /**
- * The open fraud signals of an item (issue 17) as a badge: a flag mark and the kind (or how
+ * The open fraud signals of an item as a badge: a flag mark and the kind (or how
  * many), in words, never colour alone. Its accessible name lists every kind. With `onOpen` it is
  * a button that shows them; nothing at all when every flag is dismissed.
  */

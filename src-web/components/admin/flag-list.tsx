@@ -1,7 +1,7 @@
+import type { FlagDto } from '@contract/fraud';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { FlagDto } from '../../../src-server/contract/fraud';
 import { paths } from '../../app/paths';
 import { useIsSelf } from '../../lib/auth';
 import { formatDateTime } from '../../lib/format';
@@ -10,7 +10,7 @@ import { ACCOUNT_KINDS, sortFlags } from './flags-api';
 import { RelatedAccounts } from './related-accounts';
 
 /**
- * An item's fraud signals (issue 17), open ones first: the kind, the explanation in the
+ * An item's fraud signals, open ones first: the kind, the explanation in the
  * reader's language, what it relates to (other accounts, the task), who dismissed it and why,
  * or "Dismiss" with a note. `ownerId` is the account the item belongs to: its linked accounts
  * name the related ones, and an admin's own item is another admin's to judge. `extra` adds what

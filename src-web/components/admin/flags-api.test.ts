@@ -1,5 +1,5 @@
+import type { FlagDto } from '@contract/fraud';
 import { describe, expect, it } from 'vitest';
-import type { FlagDto } from '../../../src-server/contract/fraud';
 import { openFlags, replaceFlag, sortFlags } from './flags-api';
 
 const flag = (id: string, over: Partial<FlagDto> = {}): FlagDto => ({

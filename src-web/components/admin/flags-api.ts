@@ -1,8 +1,8 @@
-import type { AdminSubmissionDto } from '../../../src-server/contract/admin';
-import type { FlagDto, FlagKind, LinkedAccountsDto } from '../../../src-server/contract/fraud';
+import type { AdminSubmissionDto } from '@contract/admin';
+import type { FlagDto, FlagKind, LinkedAccountsDto } from '@contract/fraud';
 import { getData } from '../../lib/api';
 
-/** The fraud signals' queries (issue 17): under 'admin', so a change elsewhere refreshes them too. */
+/** The fraud signals' queries: under 'admin', so a change elsewhere refreshes them too. */
 export const flagKeys = {
   submission: (id: string) => ['admin', 'submission', id] as const,
   linked: (userId: string) => ['admin', 'user', userId, 'linked'] as const,

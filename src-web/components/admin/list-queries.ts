@@ -1,5 +1,5 @@
-import { ADMIN_USER_FILTERS, type AdminUserFilter } from '../../../src-server/contract/admin';
-import { PAGE_SIZES, REVIEW_STATUSES, type ReviewStatus } from '../../../src-server/contract/constants';
+import { ADMIN_USER_FILTERS, type AdminUserFilter } from '@contract/admin';
+import { PAGE_SIZES, REVIEW_STATUSES, type ReviewStatus } from '@contract/constants';
 
 /** Lists of the admin screens keep their filters in the URL, so a reload or a shared link keeps them. */
 
@@ -56,7 +56,7 @@ export function userListApiQuery(state: UserListState): string {
 
 // ---- submissions ----
 
-/** 'appeals': the rejected proofs whose appeal waits for a decision (issue 15). */
+/** 'appeals': the rejected proofs whose appeal waits for a decision. */
 export type SubmissionFilter = 'all' | ReviewStatus | 'appeals';
 export const SUBMISSION_FILTERS: readonly SubmissionFilter[] = ['all', ...REVIEW_STATUSES, 'appeals'];
 

@@ -1,5 +1,5 @@
+import type { ReviewStatus, TaskStatus } from '@contract/constants';
 import { useTranslation } from 'react-i18next';
-import type { ReviewStatus, TaskStatus } from '../../../src-server/contract/constants';
 
 /** A submission, withdrawal or task status as a coloured, translated badge. */
 export function StatusBadge({ status }: { status: ReviewStatus | TaskStatus }) {

@@ -1,7 +1,7 @@
+import { MAX_REJECTION_REASON_LENGTH, type WithdrawalDto } from '@contract/withdrawals';
 import { type UseMutationResult, useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MAX_REJECTION_REASON_LENGTH, type WithdrawalDto } from '../../../src-server/contract/withdrawals';
 import { formatAccountNumber, formatMoney } from '../../lib/format';
 import { ConfirmModal } from '../confirm-modal';
 import { useToast } from '../toast';

@@ -4,7 +4,7 @@ import { paths } from '../../app/paths';
 import { usePageTitle } from '../../lib/page-title';
 import { useSettings } from '../../lib/settings';
 
-/** No e-mail reset (DECISIONS.md): support sets a new password from the admin panel. */
+/** No e-mail reset: support sets a new password from the admin panel. */
 export function ForgotPasswordPage() {
   const { t } = useTranslation('auth');
   usePageTitle(t('common:titles.forgotPassword'));

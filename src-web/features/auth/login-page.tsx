@@ -1,7 +1,7 @@
+import { loginSchema } from '@contract/schemas';
+import type { AuthReply } from '@contract/types';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { loginSchema } from '../../../src-server/contract/schemas';
-import type { AuthReply } from '../../../src-server/contract/types';
 import { paths } from '../../app/paths';
 import { Field } from '../../components/field';
 import { ApiError, request } from '../../lib/api';

@@ -1,8 +1,8 @@
+import { FIELD_MESSAGES, registerSchema } from '@contract/schemas';
+import type { AuthReply } from '@contract/types';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { z } from 'zod';
-import { FIELD_MESSAGES, registerSchema } from '../../../src-server/contract/schemas';
-import type { AuthReply } from '../../../src-server/contract/types';
 import { paths } from '../../app/paths';
 import { Field } from '../../components/field';
 import { ApiError, request } from '../../lib/api';

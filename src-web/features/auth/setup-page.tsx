@@ -1,8 +1,8 @@
+import { registerSchema } from '@contract/schemas';
+import type { AuthReply } from '@contract/types';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { registerSchema } from '../../../src-server/contract/schemas';
-import type { AuthReply } from '../../../src-server/contract/types';
 import { paths } from '../../app/paths';
 import { Field } from '../../components/field';
 import { PageLoader } from '../../components/page-loader';

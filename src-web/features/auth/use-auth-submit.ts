@@ -1,5 +1,5 @@
+import type { AuthReply } from '@contract/types';
 import { useState } from 'react';
-import type { AuthReply } from '../../../src-server/contract/types';
 import { useAuth } from '../../lib/auth';
 
 /**

@@ -1,5 +1,5 @@
+import type { InboxPageDto } from '@contract/inbox';
 import { useQuery } from '@tanstack/react-query';
-import type { InboxPageDto } from '../../../src-server/contract/inbox';
 import { getData } from '../../lib/api';
 
 export const INBOX_PAGE_SIZE = 20;

@@ -1,7 +1,7 @@
+import type { InboxItemDto } from '@contract/inbox';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
-import type { InboxItemDto } from '../../../src-server/contract/inbox';
 import { paths } from '../../app/paths';
 import { Pagination } from '../../components/pagination';
 import { Skeleton } from '../../components/skeleton';

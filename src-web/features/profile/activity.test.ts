@@ -1,5 +1,5 @@
+import type { UserTaskDto, UserTaskSubmissionDto } from '@contract/tasks';
 import { describe, expect, it } from 'vitest';
-import type { UserTaskDto, UserTaskSubmissionDto } from '../../../src-server/contract/tasks';
 import { recentActivities, statusCounts, taskState } from './activity';
 
 let n = 0;

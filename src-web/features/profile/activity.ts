@@ -1,6 +1,6 @@
-import type { UserTaskDto } from '../../../src-server/contract/tasks';
+import type { UserTaskDto } from '@contract/tasks';
 
-/** Where a user task record stands (SPEC.md section 4, task page state). */
+/** Where a user task record stands (task page state). */
 export type TaskState = 'in_progress' | 'expired' | 'waiting' | 'approved' | 'rejected';
 
 /**
@@ -33,7 +33,7 @@ export function statusCounts(records: readonly Pick<UserTaskDto, 'status' | 'sub
 
 export type ActivityType = 'task_completed' | 'task_rejected' | 'task_started';
 
-/** A profile activity (SPEC.md section 3), derived from task records and withdrawals. */
+/** A profile activity, derived from task records and withdrawals. */
 export interface Activity {
   id: string;
   type: ActivityType;
@@ -72,7 +72,7 @@ function fromRecord(record: UserTaskDto): Activity | null {
   if (state === 'rejected') {
     return { ...base, id: `rejected-${sub._id}`, type: 'task_rejected', date: sub.updatedAt, amount: null };
   }
-  // a proof waiting for review is not an event of its own (SPEC.md section 4)
+  // a proof waiting for review is not an event of its own
   return null;
 }
 
@@ -82,7 +82,7 @@ function time(iso: string): number {
 }
 
 /**
- * The latest events of SPEC.md section 4: approved, rejected and in-progress tasks, newest
+ * The profile's latest events: approved, rejected and in-progress tasks, newest
  * first, cut to `limit`. Payouts have the withdrawal history of their own and never push a
  * task out of these.
  */

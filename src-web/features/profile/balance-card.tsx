@@ -1,5 +1,5 @@
+import type { UserDto } from '@contract/types';
 import { useTranslation } from 'react-i18next';
-import type { UserDto } from '../../../src-server/contract/types';
 import { formatMoney } from '../../lib/format';
 
 /** Total earnings, current and pending balance, and the withdraw button (off below the minimum). */

@@ -1,10 +1,10 @@
+import { MAX_PROOF_BYTES } from '@contract/constants';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MAX_PROOF_BYTES } from '../../../src-server/contract/constants';
 import { Avatar } from '../../components/avatar';
 import { Field } from '../../components/field';
 
-/** What the server re-encodes and keeps: PNG and JPEG (DECISIONS.md, Files). */
+/** What the server re-encodes and keeps: PNG and JPEG (Files). */
 const IMAGE_TYPES = ['image/png', 'image/jpeg'];
 
 function readAsDataUrl(file: File): Promise<string> {

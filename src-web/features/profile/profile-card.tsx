@@ -1,7 +1,7 @@
+import { TIMINGS_MS } from '@contract/constants';
+import type { UserDto } from '@contract/types';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { TIMINGS_MS } from '../../../src-server/contract/constants';
-import type { UserDto } from '../../../src-server/contract/types';
 import { Avatar } from '../../components/avatar';
 import { formatDate } from '../../lib/format';
 import { ProfileEditForm } from './profile-edit-form';
@@ -14,7 +14,7 @@ export function ProfileCard({ user }: { user: UserDto }) {
   const [editing, setEditing] = useState(false);
   const [message, setMessage] = useState<Message | null>(null);
 
-  // success banners clear after 3 s (SPEC.md section 8); errors stay until the next action
+  // success banners clear after 3 s; errors stay until the next action
   useEffect(() => {
     if (message?.kind !== 'success') return;
     const timer = setTimeout(() => setMessage(null), TIMINGS_MS.successBanner);

@@ -1,7 +1,7 @@
+import { PROFILE_LIMITS, updateProfileSchema } from '@contract/profile';
+import type { UserDto } from '@contract/types';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PROFILE_LIMITS, updateProfileSchema } from '../../../src-server/contract/profile';
-import type { UserDto } from '../../../src-server/contract/types';
 import { Field } from '../../components/field';
 import { ApiError, request } from '../../lib/api';
 import { useAuth } from '../../lib/auth';

@@ -1,9 +1,9 @@
+import { PAGE_SIZES, PAYMENT_METHODS } from '@contract/constants';
+import { tlToKurus } from '@contract/money';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { PAGE_SIZES, PAYMENT_METHODS } from '../../../src-server/contract/constants';
-import { tlToKurus } from '../../../src-server/contract/money';
 import { paths } from '../../app/paths';
 import { Skeleton } from '../../components/skeleton';
 import { useToast } from '../../components/toast';

@@ -1,8 +1,8 @@
+import type { SubmissionDto } from '@contract/submissions';
+import type { UserTaskDto } from '@contract/tasks';
+import type { UserDto } from '@contract/types';
+import type { WithdrawalDto } from '@contract/withdrawals';
 import { useQuery } from '@tanstack/react-query';
-import type { SubmissionDto } from '../../../src-server/contract/submissions';
-import type { UserTaskDto } from '../../../src-server/contract/tasks';
-import type { UserDto } from '../../../src-server/contract/types';
-import type { WithdrawalDto } from '../../../src-server/contract/withdrawals';
 import { getData } from '../../lib/api';
 import { ME_KEY } from '../../lib/auth';
 

@@ -1,4 +1,4 @@
-import { tlToKurus } from '../../../src-server/contract/money';
+import { tlToKurus } from '@contract/money';
 
 /** What the statistics need of a submission (GET /api/submissions/user). */
 export interface StatsSubmission {
@@ -32,7 +32,7 @@ function toKurus(tl: number): number {
 }
 
 /**
- * SPEC.md section 4: the approved submissions created on or after `since`, counted, with
+ * The approved submissions created on or after `since`, counted, with
  * their rewards summed.
  */
 export function periodStats(submissions: readonly StatsSubmission[], since: Date): PeriodStats {

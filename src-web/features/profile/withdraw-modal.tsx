@@ -1,6 +1,6 @@
+import type { PaymentMethod } from '@contract/constants';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PaymentMethod } from '../../../src-server/contract/constants';
 import { Field } from '../../components/field';
 import { Modal } from '../../components/modal';
 import { ApiError, request } from '../../lib/api';

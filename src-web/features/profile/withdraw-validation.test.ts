@@ -1,5 +1,5 @@
+import { PAYMENT_METHODS } from '@contract/constants';
 import { describe, expect, it } from 'vitest';
-import { PAYMENT_METHODS } from '../../../src-server/contract/constants';
 import {
   offeredMethods,
   validateWithdraw,

@@ -1,7 +1,7 @@
-import type { PaymentMethod } from '../../../src-server/contract/constants';
-import { fieldMessageKey } from '../../../src-server/contract/field-messages';
-import { tlToKurus } from '../../../src-server/contract/money';
-import { checkWithdrawalRequest } from '../../../src-server/contract/withdrawals';
+import type { PaymentMethod } from '@contract/constants';
+import { fieldMessageKey } from '@contract/field-messages';
+import { tlToKurus } from '@contract/money';
+import { checkWithdrawalRequest } from '@contract/withdrawals';
 import { formatMoney } from '../../lib/format';
 
 export interface WithdrawValues {
@@ -43,7 +43,7 @@ const FIELDS: Record<string, WithdrawField> = {
 
 /**
  * The message of a withdrawal rule by its contract code: the spec's profile keys for the four
- * rules of SPEC.md section 5 (the minimum with the lira amount), the error catalogue otherwise.
+ * rules the form checks (the minimum with the lira amount), the error catalogue otherwise.
  * Serves the browser's own check and the server's 422 alike.
  */
 export function withdrawProblem(
@@ -81,7 +81,7 @@ function parseAmount(text: string): number {
 }
 
 /**
- * The withdraw modal's check, in the order of SPEC.md section 5 (amount, minimum, balance,
+ * The withdraw modal's check, in the server's order (amount, minimum, balance,
  * account details) and then the payout method and account number, with the same contract
  * rules the server applies. Amounts are compared in kuruş.
  */

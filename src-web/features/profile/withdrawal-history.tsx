@@ -1,7 +1,7 @@
+import { PAGE_SIZES } from '@contract/constants';
+import type { WithdrawalDto } from '@contract/withdrawals';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PAGE_SIZES } from '../../../src-server/contract/constants';
-import type { WithdrawalDto } from '../../../src-server/contract/withdrawals';
 import { Pagination } from '../../components/pagination';
 import { formatDateTime, formatMoney } from '../../lib/format';
 

@@ -1,8 +1,8 @@
+import { APPEAL_FIELD_MESSAGES, APPEAL_MESSAGE, appealSchema } from '@contract/appeals';
+import type { SubmissionDto } from '@contract/submissions';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { APPEAL_FIELD_MESSAGES, APPEAL_MESSAGE, appealSchema } from '../../../src-server/contract/appeals';
-import type { SubmissionDto } from '../../../src-server/contract/submissions';
 import { Modal } from '../../components/modal';
 import { useToast } from '../../components/toast';
 import { ApiError, getData } from '../../lib/api';
@@ -17,7 +17,7 @@ function messageText(t: (key: string) => string, message: string): string {
 }
 
 /**
- * Appeal a rejection (issue 15): a message of 10 to 1,000 characters, checked with the server's
+ * Appeal a rejection: a message of 10 to 1,000 characters, checked with the server's
  * own schema; says first that an appeal and a restart exclude each other.
  */
 export function AppealDialog({ submission, onClose }: { submission: SubmissionDto | null; onClose(): void }) {

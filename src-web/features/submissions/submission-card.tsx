@@ -1,6 +1,6 @@
+import type { SubmissionDto } from '@contract/submissions';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { SubmissionDto } from '../../../src-server/contract/submissions';
 import { paths } from '../../app/paths';
 import { ProofContent } from '../../components/proof-content';
 import { ProofThumb } from '../../components/proof-thumb';

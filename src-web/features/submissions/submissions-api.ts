@@ -1,7 +1,7 @@
+import { REVIEW_STATUSES, type ReviewStatus } from '@contract/constants';
+import type { SubmissionDto } from '@contract/submissions';
+import type { UserTaskDto } from '@contract/tasks';
 import { useQuery } from '@tanstack/react-query';
-import { REVIEW_STATUSES, type ReviewStatus } from '../../../src-server/contract/constants';
-import type { SubmissionDto } from '../../../src-server/contract/submissions';
-import type { UserTaskDto } from '../../../src-server/contract/tasks';
 import { getData } from '../../lib/api';
 
 /** The filter of the page: every submission, or one review status. */

@@ -1,6 +1,6 @@
+import { TIMINGS_MS } from '@contract/constants';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { TIMINGS_MS } from '../../../src-server/contract/constants';
 
 /** The automatic comment given to this user, with a copy button that confirms for 2 seconds. */
 export function CommentBox({ comment }: { comment: string }) {

@@ -1,5 +1,5 @@
+import { CATEGORIES, DIFFICULTIES, REWARD_RANGES } from '@contract/constants';
 import { useTranslation } from 'react-i18next';
-import { CATEGORIES, DIFFICULTIES, REWARD_RANGES } from '../../../src-server/contract/constants';
 import type { TaskFilters } from './task-filters';
 
 /** Category, difficulty and reward range; every change applies at once (and goes to the URL). */

@@ -1,5 +1,5 @@
+import { TASK_FIELD_MESSAGES, type TaskDto } from '@contract/tasks';
 import { describe, expect, it } from 'vitest';
-import { TASK_FIELD_MESSAGES, type TaskDto } from '../../../src-server/contract/tasks';
 import {
   checkOwnerForm,
   firstDeadlineDay,

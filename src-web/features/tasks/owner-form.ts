@@ -1,5 +1,5 @@
-import type { Category, Difficulty, ProofType } from '../../../src-server/contract/constants';
-import { fieldErrors } from '../../../src-server/contract/schemas';
+import type { Category, Difficulty, ProofType } from '@contract/constants';
+import { fieldErrors } from '@contract/schemas';
 import {
   OWNER_TASK_STATUSES,
   parseDeadline,
@@ -7,7 +7,7 @@ import {
   type TaskDto,
   taskOwnerUpdateSchema,
   turkeyDay,
-} from '../../../src-server/contract/tasks';
+} from '@contract/tasks';
 
 /** The owner edit form as the inputs hold it: text everywhere, lists one entry per line. */
 export interface OwnerFormValues {

@@ -1,5 +1,5 @@
+import { MAX_PROOF_BYTES } from '@contract/constants';
 import { describe, expect, it } from 'vitest';
-import { MAX_PROOF_BYTES } from '../../../src-server/contract/constants';
 import { checkProofFile, looksLikeImage } from './proof-check';
 
 describe('the proof file check before upload', () => {

@@ -1,4 +1,4 @@
-import { MAX_PROOF_BYTES } from '../../../src-server/contract/constants';
+import { MAX_PROOF_BYTES } from '@contract/constants';
 
 /** Why a chosen proof file is refused before upload; the keys are in the errors namespace. */
 export type ProofRefusal = 'file_type' | 'file_too_large' | 'proof_required';

@@ -1,13 +1,13 @@
-import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import type { ProofType } from '../../../src-server/contract/constants';
+import type { ProofType } from '@contract/constants';
 import {
   checkProof,
   MAX_PROOF_URL,
   MAX_SUBMISSION_DESCRIPTION,
   PROOF_TEXT_LIMITS,
   SUBMISSION_FIELD_MESSAGES,
-} from '../../../src-server/contract/submissions';
+} from '@contract/submissions';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useToast } from '../../components/toast';
 import { ApiError } from '../../lib/api';
 import { actionError, sendProof } from './tasks-api';
@@ -23,7 +23,7 @@ function fieldMessage(t: (key: string) => string, message: string): string {
 }
 
 /**
- * The proof of a task that asks for no image (issue 15): a link, a code, a text, or nothing but
+ * The proof of a task that asks for no image: a link, a code, a text, or nothing but
  * the note. Checked here with the server's own rule (checkProof) before it is sent; the server's
  * field messages are shown by their field too.
  */

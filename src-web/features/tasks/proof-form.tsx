@@ -1,6 +1,6 @@
+import { MAX_SUBMISSION_DESCRIPTION } from '@contract/submissions';
 import { type ChangeEvent, type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MAX_SUBMISSION_DESCRIPTION } from '../../../src-server/contract/submissions';
 import { UploadIcon } from '../../components/icons';
 import { useToast } from '../../components/toast';
 import { refuseProof } from './proof-check';

@@ -1,7 +1,7 @@
+import type { TaskDto } from '@contract/tasks';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
-import type { TaskDto } from '../../../src-server/contract/tasks';
 import { paths } from '../../app/paths';
 import { StarIcon } from '../../components/icons';
 import { Skeleton } from '../../components/skeleton';

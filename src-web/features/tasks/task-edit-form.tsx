@@ -1,9 +1,9 @@
+import { CATEGORIES, DIFFICULTIES, PROOF_TYPES } from '@contract/constants';
+import { OWNER_TASK_STATUSES, type TaskDto } from '@contract/tasks';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
-import { CATEGORIES, DIFFICULTIES, PROOF_TYPES } from '../../../src-server/contract/constants';
-import { OWNER_TASK_STATUSES, type TaskDto } from '../../../src-server/contract/tasks';
 import { paths } from '../../app/paths';
 import { Field } from '../../components/field';
 import { useToast } from '../../components/toast';

@@ -7,7 +7,7 @@ import {
   type RewardRange,
   TASK_SORTS,
   type TaskSort,
-} from '../../../src-server/contract/constants';
+} from '@contract/constants';
 
 /** The task list's search, filters, sort and page, as kept in the URL query string. */
 export interface TaskFilters {

@@ -1,6 +1,6 @@
+import type { TaskDto } from '@contract/tasks';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
-import type { TaskDto } from '../../../src-server/contract/tasks';
 import { paths } from '../../app/paths';
 import { formatDate, formatMoney } from '../../lib/format';
 import type { TaskPageState } from './task-state';

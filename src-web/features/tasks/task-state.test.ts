@@ -1,5 +1,5 @@
+import type { UserTaskDto } from '@contract/tasks';
 import { describe, expect, it } from 'vitest';
-import type { UserTaskDto } from '../../../src-server/contract/tasks';
 import { taskPageState } from './task-state';
 
 function record(status: UserTaskDto['status'], review?: 'pending' | 'approved' | 'rejected'): UserTaskDto {

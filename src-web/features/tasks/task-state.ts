@@ -1,6 +1,6 @@
-import type { UserTaskDto } from '../../../src-server/contract/tasks';
+import type { UserTaskDto } from '@contract/tasks';
 
-/** What the task page shows a user (SPEC.md section 4), derived from their record of the task. */
+/** What the task page shows a user, derived from their record of the task. */
 export type TaskPageState =
   | 'available'
   | 'in_progress'

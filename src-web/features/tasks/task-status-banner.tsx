@@ -1,6 +1,6 @@
+import type { UserTaskDto } from '@contract/tasks';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { UserTaskDto } from '../../../src-server/contract/tasks';
 import { paths } from '../../app/paths';
 import { shownFeedback } from '../../lib/feedback';
 import { formatMoney } from '../../lib/format';

@@ -1,9 +1,9 @@
+import type { SubmissionDto } from '@contract/submissions';
+import type { TaskDto, TaskSaveReply, UserTaskDto } from '@contract/tasks';
+import type { Page } from '@contract/types';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useMemo } from 'react';
-import type { SubmissionDto } from '../../../src-server/contract/submissions';
-import type { TaskDto, TaskSaveReply, UserTaskDto } from '../../../src-server/contract/tasks';
-import type { Page } from '../../../src-server/contract/types';
 import { ApiError, getData, request } from '../../lib/api';
 import { useAuth } from '../../lib/auth';
 import { errorText } from '../../lib/errors';

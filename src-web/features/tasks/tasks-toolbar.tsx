@@ -1,6 +1,6 @@
+import { TASK_SORTS, type TaskSort } from '@contract/constants';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { TASK_SORTS, type TaskSort } from '../../../src-server/contract/constants';
 import { activeFilterCount, type TaskFilters } from './task-filters';
 
 const SEARCH_DELAY_MS = 350;

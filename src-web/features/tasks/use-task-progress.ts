@@ -1,8 +1,8 @@
+import { TIMINGS_MS } from '@contract/constants';
+import type { TaskDto } from '@contract/tasks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { TIMINGS_MS } from '../../../src-server/contract/constants';
-import type { TaskDto } from '../../../src-server/contract/tasks';
 import { useToast } from '../../components/toast';
 import { ApiError } from '../../lib/api';
 import { useAuth } from '../../lib/auth';

@@ -1,9 +1,9 @@
+import type { AdminUserSummaryDto } from '@contract/admin';
+import { AUDIT_ACTIONS, AUDIT_TARGETS, type AuditEntryDto } from '@contract/audit';
+import type { Page } from '@contract/types';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { AdminUserSummaryDto } from '../../../../src-server/contract/admin';
-import { AUDIT_ACTIONS, AUDIT_TARGETS, type AuditEntryDto } from '../../../../src-server/contract/audit';
-import type { Page } from '../../../../src-server/contract/types';
 import { paths } from '../../../app/paths';
 import { DateRangeFields } from '../../../components/admin/date-range-fields';
 import { ListBody } from '../../../components/admin/list-body';

@@ -1,9 +1,4 @@
-import {
-  AUDIT_ACTIONS,
-  AUDIT_TARGETS,
-  type AuditAction,
-  type AuditTarget,
-} from '../../../../src-server/contract/audit';
+import { AUDIT_ACTIONS, AUDIT_TARGETS, type AuditAction, type AuditTarget } from '@contract/audit';
 
 /** The audit screen's filters, as the address keeps them. */
 export interface AuditListState {

@@ -1,8 +1,8 @@
+import type { AdminStatsDto, AdminSubmissionDto, TodayStatsDto } from '@contract/admin';
+import { PAGE_SIZES } from '@contract/constants';
+import type { Page } from '@contract/types';
+import type { WithdrawalDto } from '@contract/withdrawals';
 import { useQuery } from '@tanstack/react-query';
-import type { AdminStatsDto, AdminSubmissionDto, TodayStatsDto } from '../../../../src-server/contract/admin';
-import { PAGE_SIZES } from '../../../../src-server/contract/constants';
-import type { Page } from '../../../../src-server/contract/types';
-import type { WithdrawalDto } from '../../../../src-server/contract/withdrawals';
 import { adminKeys } from '../../../components/admin/admin-api';
 import { getData } from '../../../lib/api';
 

@@ -1,7 +1,7 @@
+import type { WithdrawalDto } from '@contract/withdrawals';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { WithdrawalDto } from '../../../../src-server/contract/withdrawals';
 import { paths } from '../../../app/paths';
 import { FlagBadge } from '../../../components/admin/flag-badge';
 import {

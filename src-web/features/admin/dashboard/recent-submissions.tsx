@@ -1,6 +1,6 @@
+import type { AdminSubmissionDto } from '@contract/admin';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { AdminSubmissionDto } from '../../../../src-server/contract/admin';
 import { paths } from '../../../app/paths';
 import { FlagBadge } from '../../../components/admin/flag-badge';
 import { StatusBadge } from '../../../components/admin/status-badge';

@@ -1,7 +1,7 @@
+import type { AdminStatsDto, TodayStatsDto } from '@contract/admin';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { AdminStatsDto, TodayStatsDto } from '../../../../src-server/contract/admin';
 import { paths } from '../../../app/paths';
 import { formatCount, formatGrowth, growthTone } from '../../../components/admin/growth';
 import { CheckIcon, ListIcon, UserIcon, WalletIcon } from '../../../components/icons';

@@ -1,5 +1,5 @@
+import type { SettingsDto } from '@contract/types';
 import { useTranslation } from 'react-i18next';
-import type { SettingsDto } from '../../../../src-server/contract/types';
 import { type ContactValues, contactPatch, contactValues, SOCIAL_LINKS } from './settings-forms';
 import { SettingsInput } from './settings-input';
 import { SettingsSection } from './settings-section';

@@ -1,5 +1,5 @@
+import type { SettingsDto } from '@contract/types';
 import { useTranslation } from 'react-i18next';
-import type { SettingsDto } from '../../../../src-server/contract/types';
 import { ImageUpload } from './image-upload';
 import { type GeneralValues, generalPatch, generalValues } from './settings-forms';
 import { SettingsInput } from './settings-input';

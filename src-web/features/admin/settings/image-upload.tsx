@@ -1,6 +1,6 @@
+import { MAX_PROOF_BYTES } from '@contract/constants';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MAX_PROOF_BYTES } from '../../../../src-server/contract/constants';
 import { actionError } from '../../../components/admin/action-error';
 import { type SiteImage, useUploadSiteImage } from './settings-api';
 import { useFlash } from './use-flash';

@@ -1,6 +1,6 @@
+import { PAYMENT_METHODS, type PaymentMethod } from '@contract/constants';
+import type { SettingsDto } from '@contract/types';
 import { useTranslation } from 'react-i18next';
-import { PAYMENT_METHODS, type PaymentMethod } from '../../../../src-server/contract/constants';
-import type { SettingsDto } from '../../../../src-server/contract/types';
 import { type PaymentValues, paymentPatch, paymentValues } from './settings-forms';
 import { SettingsInput } from './settings-input';
 import { SettingsSection } from './settings-section';

@@ -1,12 +1,12 @@
+import { MAX_AUTO_APPROVE_DAYS } from '@contract/admin';
+import type { SettingsDto } from '@contract/types';
 import { useTranslation } from 'react-i18next';
-import { MAX_AUTO_APPROVE_DAYS } from '../../../../src-server/contract/admin';
-import type { SettingsDto } from '../../../../src-server/contract/types';
 import { type ReviewValues, reviewPatch, reviewValues } from './settings-forms';
 import { SettingsInput } from './settings-input';
 import { SettingsSection } from './settings-section';
 import { useSettingsForm } from './use-settings-form';
 
-/** Auto-approval (issue 15): after how many days a proof still pending is approved by the system; 0 is off. */
+/** Auto-approval: after how many days a proof still pending is approved by the system; 0 is off. */
 export function ReviewSettings({ settings }: { settings: SettingsDto }) {
   const { t } = useTranslation('admin');
   const form = useSettingsForm<ReviewValues>(

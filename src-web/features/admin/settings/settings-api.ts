@@ -1,6 +1,6 @@
+import type { SettingsUpdateInput } from '@contract/admin';
+import type { SettingsDto } from '@contract/types';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { SettingsUpdateInput } from '../../../../src-server/contract/admin';
-import type { SettingsDto } from '../../../../src-server/contract/types';
 import { getData } from '../../../lib/api';
 import { SETTINGS_KEY } from '../../../lib/settings';
 

@@ -1,5 +1,5 @@
+import { DEFAULT_SETTINGS } from '@contract/settings-defaults';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS } from '../../../../src-server/contract/settings-defaults';
 import {
   checkSettingsPatch,
   contactPatch,

@@ -1,11 +1,7 @@
-import {
-  SETTINGS_FIELD_MESSAGES,
-  type SettingsUpdateInput,
-  settingsUpdateSchema,
-} from '../../../../src-server/contract/admin';
-import type { PaymentMethod } from '../../../../src-server/contract/constants';
-import { FIELD_MESSAGES, fieldErrors } from '../../../../src-server/contract/schemas';
-import type { SettingsDto } from '../../../../src-server/contract/types';
+import { SETTINGS_FIELD_MESSAGES, type SettingsUpdateInput, settingsUpdateSchema } from '@contract/admin';
+import type { PaymentMethod } from '@contract/constants';
+import { FIELD_MESSAGES, fieldErrors } from '@contract/schemas';
+import type { SettingsDto } from '@contract/types';
 
 export interface GeneralValues {
   name: string;

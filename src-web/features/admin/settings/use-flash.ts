@@ -1,7 +1,7 @@
+import { TIMINGS_MS } from '@contract/constants';
 import { useCallback, useEffect, useState } from 'react';
-import { TIMINGS_MS } from '../../../../src-server/contract/constants';
 
-/** A success message that clears itself after 3 seconds (SPEC.md section 8). */
+/** A success message that clears itself after 3 seconds. */
 export function useFlash(
   ms: number = TIMINGS_MS.successBanner,
 ): [string | null, (text: string | null) => void] {

@@ -1,6 +1,6 @@
+import type { SettingsUpdateInput } from '@contract/admin';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SettingsUpdateInput } from '../../../../src-server/contract/admin';
 import { actionError } from '../../../components/admin/action-error';
 import { ApiError } from '../../../lib/api';
 import { useUpdateSettings } from './settings-api';

@@ -1,5 +1,5 @@
+import type { AdminSubmissionDto } from '@contract/admin';
 import { useTranslation } from 'react-i18next';
-import type { AdminSubmissionDto } from '../../../../src-server/contract/admin';
 import { UserStatusBadge } from '../../../components/admin/badges';
 
 type Worker = AdminSubmissionDto['user'];

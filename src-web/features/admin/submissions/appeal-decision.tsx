@@ -1,9 +1,9 @@
+import type { AdminSubmissionDto } from '@contract/admin';
+import { APPEAL_RESPONSE_MAX } from '@contract/appeals';
+import type { SubmissionDto } from '@contract/submissions';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AdminSubmissionDto } from '../../../../src-server/contract/admin';
-import { APPEAL_RESPONSE_MAX } from '../../../../src-server/contract/appeals';
-import type { SubmissionDto } from '../../../../src-server/contract/submissions';
 import { adminKeys } from '../../../components/admin/admin-api';
 import { newIdempotencyKey } from '../../../components/admin/idempotency-key';
 import { serverErrorText } from '../../../components/admin/server-error';

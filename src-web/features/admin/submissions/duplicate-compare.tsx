@@ -1,9 +1,9 @@
+import type { AdminSubmissionDto } from '@contract/admin';
+import type { FlagDto } from '@contract/fraud';
 import { useQueries } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { AdminSubmissionDto } from '../../../../src-server/contract/admin';
-import type { FlagDto } from '../../../../src-server/contract/fraud';
 import { paths } from '../../../app/paths';
 import { ReviewStatusBadge } from '../../../components/admin/badges';
 import { fetchAdminSubmission, flagKeys } from '../../../components/admin/flags-api';

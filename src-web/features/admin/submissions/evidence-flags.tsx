@@ -1,12 +1,12 @@
+import type { AdminSubmissionDto } from '@contract/admin';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AdminSubmissionDto } from '../../../../src-server/contract/admin';
 import { FlagList } from '../../../components/admin/flag-list';
 import { openFlags } from '../../../components/admin/flags-api';
 import { DuplicateCompare } from './duplicate-compare';
 
 /**
- * The evidence modal's fraud signals (issue 17): the proof's flags and its worker's account's,
+ * The evidence modal's fraud signals: the proof's flags and its worker's account's,
  * a duplicate shown beside its matches. Nothing when the item has none.
  */
 export function EvidenceFlags({ item }: { item: AdminSubmissionDto }) {

@@ -1,6 +1,6 @@
+import type { AdminSubmissionDto } from '@contract/admin';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AdminSubmissionDto } from '../../../../src-server/contract/admin';
 import { ReviewStatusBadge } from '../../../components/admin/badges';
 import { Modal } from '../../../components/modal';
 import { ProofContent } from '../../../components/proof-content';

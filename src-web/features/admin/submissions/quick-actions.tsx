@@ -1,6 +1,6 @@
+import { REJECTION_REASONS, type RejectionReason } from '@contract/constants';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { REJECTION_REASONS, type RejectionReason } from '../../../../src-server/contract/constants';
 import { isRejectionReason } from './review-form';
 
 /** Quick approve, quick reject with a preset reason, or the full review with a feedback. */

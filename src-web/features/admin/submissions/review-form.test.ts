@@ -1,6 +1,6 @@
+import { QUICK_APPROVE_FEEDBACK } from '@contract/constants';
+import { MAX_FEEDBACK_LENGTH } from '@contract/review';
 import { describe, expect, it } from 'vitest';
-import { QUICK_APPROVE_FEEDBACK } from '../../../../src-server/contract/constants';
-import { MAX_FEEDBACK_LENGTH } from '../../../../src-server/contract/review';
 import { checkReviewForm, isRejectionReason, quickApproveRequest, quickRejectRequest } from './review-form';
 
 describe('checkReviewForm', () => {

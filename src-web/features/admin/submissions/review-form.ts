@@ -3,8 +3,8 @@ import {
   REJECTION_REASON_LABELS,
   REJECTION_REASONS,
   type RejectionReason,
-} from '../../../../src-server/contract/constants';
-import { checkReviewRequest, type ReviewRequest } from '../../../../src-server/contract/review';
+} from '@contract/constants';
+import { checkReviewRequest, type ReviewRequest } from '@contract/review';
 
 /** The review modal's values: a result, a feedback and (for a rejection) a preset reason. */
 export interface ReviewValues {

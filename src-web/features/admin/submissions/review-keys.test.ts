@@ -1,5 +1,5 @@
+import type { AdminSubmissionDto } from '@contract/admin';
 import { describe, expect, it } from 'vitest';
-import type { AdminSubmissionDto } from '../../../../src-server/contract/admin';
 import { nextReviewable, reviewCommand, stepFrom } from './review-keys';
 
 const press = (

@@ -1,4 +1,4 @@
-import type { AdminSubmissionDto } from '../../../../src-server/contract/admin';
+import type { AdminSubmissionDto } from '@contract/admin';
 
 /** What a key does on the review screen (shown by the help overlay, `?`). */
 export type ReviewCommand = 'next' | 'previous' | 'approve' | 'reject' | 'open' | 'select' | 'help';

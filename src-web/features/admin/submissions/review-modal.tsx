@@ -1,8 +1,8 @@
+import type { AdminSubmissionDto } from '@contract/admin';
+import { REJECTION_REASONS } from '@contract/constants';
+import { MAX_FEEDBACK_LENGTH } from '@contract/review';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AdminSubmissionDto } from '../../../../src-server/contract/admin';
-import { REJECTION_REASONS } from '../../../../src-server/contract/constants';
-import { MAX_FEEDBACK_LENGTH } from '../../../../src-server/contract/review';
 import { ItemFormModal } from '../../../components/admin/item-form-modal';
 import { Field } from '../../../components/field';
 import { checkReviewForm, isRejectionReason, type ReviewField, type ReviewValues } from './review-form';

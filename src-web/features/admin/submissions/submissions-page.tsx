@@ -1,7 +1,7 @@
+import type { AdminSubmissionDto } from '@contract/admin';
+import type { ReviewRequest } from '@contract/review';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AdminSubmissionDto } from '../../../../src-server/contract/admin';
-import type { ReviewRequest } from '../../../../src-server/contract/review';
 import {
   adminKeys,
   bulkReviewSubmissions,

@@ -1,5 +1,5 @@
+import type { AdminSubmissionDto } from '@contract/admin';
 import { useTranslation } from 'react-i18next';
-import type { AdminSubmissionDto } from '../../../../src-server/contract/admin';
 import { ReviewStatusBadge } from '../../../components/admin/badges';
 import {
   SelectCell,

@@ -1,7 +1,7 @@
+import type { AdminSubmissionDto } from '@contract/admin';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AdminSubmissionDto } from '../../../../src-server/contract/admin';
 import { adminKeys, reviewSubmission } from '../../../components/admin/admin-api';
 import { newIdempotencyKey } from '../../../components/admin/idempotency-key';
 import { serverErrorText } from '../../../components/admin/server-error';

@@ -1,7 +1,7 @@
+import type { ReviewRequest } from '@contract/review';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ReviewRequest } from '../../../../src-server/contract/review';
 import { adminKeys, reviewSubmission } from '../../../components/admin/admin-api';
 import { newIdempotencyKey } from '../../../components/admin/idempotency-key';
 import { serverErrorText } from '../../../components/admin/server-error';

@@ -1,6 +1,6 @@
+import type { TaskDto, TaskSaveReply } from '@contract/tasks';
+import type { Page } from '@contract/types';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { TaskDto, TaskSaveReply } from '../../../../src-server/contract/tasks';
-import type { Page } from '../../../../src-server/contract/types';
 import { ApiError, getData, request } from '../../../lib/api';
 
 const taskPath = (id: string) => `/tasks/${encodeURIComponent(id)}`;

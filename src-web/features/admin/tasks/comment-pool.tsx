@@ -1,5 +1,5 @@
+import type { TaskDto } from '@contract/tasks';
 import { useTranslation } from 'react-i18next';
-import type { TaskDto } from '../../../../src-server/contract/tasks';
 import { formatCount } from '../../../components/admin/growth';
 
 /** Edit mode: the stored automatic comments with total, used and remaining counts. */

@@ -1,5 +1,5 @@
+import type { TaskDto } from '@contract/tasks';
 import { useTranslation } from 'react-i18next';
-import type { TaskDto } from '../../../../src-server/contract/tasks';
 import { ConfirmModal } from '../../../components/confirm-modal';
 
 /** Asks before a task is deleted. */

@@ -1,11 +1,6 @@
+import { CATEGORIES, DIFFICULTIES, PROOF_TYPES, type TaskStatus } from '@contract/constants';
+import { MIN_SECONDS } from '@contract/fraud';
 import { useTranslation } from 'react-i18next';
-import {
-  CATEGORIES,
-  DIFFICULTIES,
-  PROOF_TYPES,
-  type TaskStatus,
-} from '../../../../src-server/contract/constants';
-import { MIN_SECONDS } from '../../../../src-server/contract/fraud';
 import { Field } from '../../../components/field';
 import { commentsOf, FORM_STATUSES, linesOf, minSecondsOf, type TaskFormValues } from './task-form-values';
 
@@ -20,7 +15,7 @@ interface Props {
 const describedBy = (id: string, error?: string, hint?: boolean) =>
   [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
 
-/** The inputs of the admin task form, in the order of SPEC.md section 2. */
+/** The inputs of the admin task form, in the order an admin fills them in. */
 export function TaskFormFields({ values, errors, set, minSecondsInForce }: Props) {
   const { t } = useTranslation('admin');
   const pick = <T extends string>(list: readonly T[], value: string, fallback: T): T =>

@@ -1,5 +1,5 @@
+import type { TaskDto } from '@contract/tasks';
 import { describe, expect, it } from 'vitest';
-import type { TaskDto } from '../../../../src-server/contract/tasks';
 import {
   checkTaskForm,
   commentsOf,

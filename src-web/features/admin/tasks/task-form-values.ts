@@ -1,13 +1,13 @@
-import type { Category, Difficulty, ProofType, TaskStatus } from '../../../../src-server/contract/constants';
-import { derivedMinSeconds } from '../../../../src-server/contract/fraud';
-import { fieldErrors } from '../../../../src-server/contract/schemas';
+import type { Category, Difficulty, ProofType, TaskStatus } from '@contract/constants';
+import { derivedMinSeconds } from '@contract/fraud';
+import { fieldErrors } from '@contract/schemas';
 import {
   normalizeComments,
   TASK_FIELD_MESSAGES,
   type TaskDto,
   taskCreateSchema,
   turkeyDay,
-} from '../../../../src-server/contract/tasks';
+} from '@contract/tasks';
 
 /** The admin task form as its inputs hold it: text everywhere, comments one per line. */
 export interface TaskFormValues {
@@ -34,10 +34,10 @@ export interface TaskFormValues {
   minSeconds: string;
 }
 
-/** The statuses the admin form offers (SPEC.md section 4); a task's other status is kept as it is. */
+/** The statuses the admin form offers; a task's other status is kept as it is. */
 export const FORM_STATUSES = ['active', 'inactive'] as const satisfies readonly TaskStatus[];
 
-/** A new task: the form's defaults (DECISIONS.md: social_media, easy, screenshot). */
+/** A new task: the form's defaults (social_media, easy, screenshot). */
 export const NEW_TASK_VALUES: TaskFormValues = {
   title: '',
   category: 'social_media',

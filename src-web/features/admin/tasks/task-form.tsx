@@ -1,8 +1,8 @@
+import { TIMINGS_MS } from '@contract/constants';
+import type { TaskDto } from '@contract/tasks';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
-import { TIMINGS_MS } from '../../../../src-server/contract/constants';
-import type { TaskDto } from '../../../../src-server/contract/tasks';
 import { paths } from '../../../app/paths';
 import { actionError } from '../../../components/admin/action-error';
 import { useToast } from '../../../components/toast';

@@ -1,5 +1,5 @@
+import { CATEGORIES, type Category } from '@contract/constants';
 import { describe, expect, it } from 'vitest';
-import { CATEGORIES, type Category } from '../../../../src-server/contract/constants';
 import en from '../../../locales/en/common.json';
 import tr from '../../../locales/tr/common.json';
 import { categoryNamed, readTaskListState, taskListApiQuery, writeTaskListState } from './task-list-query';

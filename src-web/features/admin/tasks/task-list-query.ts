@@ -1,6 +1,6 @@
-import { CATEGORIES, type Category, PAGE_SIZES } from '../../../../src-server/contract/constants';
+import { CATEGORIES, type Category, PAGE_SIZES } from '@contract/constants';
 
-/** The status filter of the admin task list (SPEC.md section 4). */
+/** The status filter of the admin task list. */
 export const TASK_LIST_FILTERS = ['all', 'active', 'inactive', 'completed'] as const;
 export type TaskListFilter = (typeof TASK_LIST_FILTERS)[number];
 

@@ -1,6 +1,6 @@
+import type { TaskDto } from '@contract/tasks';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { TaskDto } from '../../../../src-server/contract/tasks';
 import { paths } from '../../../app/paths';
 import { formatCount } from '../../../components/admin/growth';
 import { StatusBadge } from '../../../components/admin/status-badge';

@@ -1,7 +1,7 @@
+import type { Category } from '@contract/constants';
+import type { TaskDto } from '@contract/tasks';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Category } from '../../../../src-server/contract/constants';
-import type { TaskDto } from '../../../../src-server/contract/tasks';
 import { actionError } from '../../../components/admin/action-error';
 import { formatCount } from '../../../components/admin/growth';
 import { Pagination } from '../../../components/pagination';

@@ -1,7 +1,7 @@
+import type { LinkedAccountDto } from '@contract/fraud';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { LinkedAccountDto } from '../../../../src-server/contract/fraud';
 import { paths } from '../../../app/paths';
 import { UserStatusBadge } from '../../../components/admin/badges';
 import { FlagList } from '../../../components/admin/flag-list';
@@ -13,7 +13,7 @@ import { formatAccountNumber, formatDate } from '../../../lib/format';
 const COLUMNS = ['account', 'status', 'links', 'registered'] as const;
 
 /**
- * The user page's "Linked accounts" (issue 17): the other accounts that withdrew to one of this
+ * The user page's "Linked accounts": the other accounts that withdrew to one of this
  * account's payout accounts, share its device or registered from its address, each with how,
  * and this account's own signals (shared device, address burst) with "Dismiss".
  */

@@ -1,8 +1,8 @@
+import type { AdminUserDetailDto } from '@contract/admin';
+import type { Role, UserStatus } from '@contract/constants';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AdminUserDetailDto } from '../../../../src-server/contract/admin';
-import type { Role, UserStatus } from '../../../../src-server/contract/constants';
 import { adminKeys, updateUser } from '../../../components/admin/admin-api';
 import { serverErrorText } from '../../../components/admin/server-error';
 import { useToast } from '../../../components/toast';

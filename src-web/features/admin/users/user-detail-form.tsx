@@ -1,5 +1,5 @@
+import type { AdminUserDetailDto } from '@contract/admin';
 import { useTranslation } from 'react-i18next';
-import type { AdminUserDetailDto } from '../../../../src-server/contract/admin';
 import { useIsSelf } from '../../../lib/auth';
 import { useUserEdit } from './use-user-edit';
 import { detailStatuses } from './user-edit';

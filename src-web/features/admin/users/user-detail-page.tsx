@@ -1,8 +1,8 @@
+import type { AdminUserDetailDto } from '@contract/admin';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
-import type { AdminUserDetailDto } from '../../../../src-server/contract/admin';
 import { paths } from '../../../app/paths';
 import { adminKeys, fetchUser } from '../../../components/admin/admin-api';
 import { UserStatusBadge } from '../../../components/admin/badges';

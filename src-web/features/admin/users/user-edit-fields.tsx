@@ -1,5 +1,5 @@
+import { ROLES, type Role, type UserStatus } from '@contract/constants';
 import { useTranslation } from 'react-i18next';
-import { ROLES, type Role, type UserStatus } from '../../../../src-server/contract/constants';
 import { Field } from '../../../components/field';
 import type { UserEditErrors } from './use-user-edit';
 import type { UserEditValues } from './user-edit';

@@ -1,5 +1,5 @@
+import { USER_STATUSES } from '@contract/constants';
 import { useTranslation } from 'react-i18next';
-import { USER_STATUSES } from '../../../../src-server/contract/constants';
 import { Modal } from '../../../components/modal';
 import { useIsSelf } from '../../../lib/auth';
 import { type EditableUser, useUserEdit } from './use-user-edit';

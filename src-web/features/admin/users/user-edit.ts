@@ -1,6 +1,6 @@
-import { checkAdminUserUpdate } from '../../../../src-server/contract/admin';
-import type { Role, UserStatus } from '../../../../src-server/contract/constants';
-import { kurusToTl } from '../../../../src-server/contract/money';
+import { checkAdminUserUpdate } from '@contract/admin';
+import type { Role, UserStatus } from '@contract/constants';
+import { kurusToTl } from '@contract/money';
 
 /** The user edit modal's and the detail form's values, as the inputs hold them. */
 export interface UserEditValues {

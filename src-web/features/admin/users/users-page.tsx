@@ -1,6 +1,6 @@
+import type { AdminUserSummaryDto } from '@contract/admin';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AdminUserSummaryDto } from '../../../../src-server/contract/admin';
 import { adminKeys, fetchUsers } from '../../../components/admin/admin-api';
 import { ExportButtons } from '../../../components/admin/export-button';
 import { ListBody } from '../../../components/admin/list-body';

@@ -1,6 +1,6 @@
+import type { AdminUserSummaryDto } from '@contract/admin';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { AdminUserSummaryDto } from '../../../../src-server/contract/admin';
 import { paths } from '../../../app/paths';
 import { UserStatusBadge } from '../../../components/admin/badges';
 import { columnHeaders, ReviewTable } from '../../../components/admin/review-table';

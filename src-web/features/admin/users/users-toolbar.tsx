@@ -1,5 +1,5 @@
+import { ADMIN_USER_FILTERS, type AdminUserFilter } from '@contract/admin';
 import { useTranslation } from 'react-i18next';
-import { ADMIN_USER_FILTERS, type AdminUserFilter } from '../../../../src-server/contract/admin';
 import { useSearchText } from '../../../components/admin/use-search-text';
 
 /** The search box (applied after a short pause, or at once on Enter) and the filter. */

@@ -1,13 +1,13 @@
+import type { WithdrawalDto } from '@contract/withdrawals';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { WithdrawalDto } from '../../../../src-server/contract/withdrawals';
 import { paths } from '../../../app/paths';
 import { FlagList } from '../../../components/admin/flag-list';
 import { Modal } from '../../../components/modal';
 import { formatAccountNumber, formatDateTime, formatMoney } from '../../../lib/format';
 
 /**
- * A withdrawal's fraud signals (issue 17) and its account's: each explained, the other accounts
+ * A withdrawal's fraud signals and its account's: each explained, the other accounts
  * of a shared payout account linked to their user pages, and "Dismiss" with a note.
  */
 export function WithdrawalFlagsModal({ item, onClose }: { item: WithdrawalDto | null; onClose(): void }) {

@@ -1,6 +1,6 @@
+import type { WithdrawalDto } from '@contract/withdrawals';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { WithdrawalDto } from '../../../../src-server/contract/withdrawals';
 import { adminKeys, bulkReviewWithdrawals, fetchWithdrawals } from '../../../components/admin/admin-api';
 import { BulkBar, useBulkRun, useSelection } from '../../../components/admin/bulk-review';
 import { ExportButtons } from '../../../components/admin/export-button';

@@ -1,6 +1,6 @@
+import type { WithdrawalDto } from '@contract/withdrawals';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { WithdrawalDto } from '../../../../src-server/contract/withdrawals';
 import { paths } from '../../../app/paths';
 import { ReviewStatusBadge } from '../../../components/admin/badges';
 import {

@@ -1,9 +1,8 @@
-import { type SqlBool, sql, type Updateable } from 'kysely';
+import { type SqlBool, sql } from 'kysely';
 import type { AdminUsersQuery } from '../../contract/admin';
 import type { Db } from '../../db/database';
 import { pageWindow } from '../../db/paging';
-import type { UsersTable } from '../../db/schema';
-import { foldSearch, likeFolded, withNameSearch } from '../../db/search';
+import { foldSearch, likeFolded } from '../../db/search';
 import type { UserRow } from '../../http/env';
 import type { Tx } from '../money/ledger';
 
@@ -68,15 +67,4 @@ export async function countActiveAdmins(db: Conn, except?: string): Promise<numb
     .where('deleted_at', 'is', null);
   if (except) query = query.where('_id', '<>', except);
   return Number((await query.executeTakeFirstOrThrow()).n);
-}
-
-/** Changes a live account; false when there is none with this id. */
-export async function patchUser(db: Conn, id: string, patch: Updateable<UsersTable>): Promise<boolean> {
-  const result = await db
-    .updateTable('users')
-    .set(withNameSearch(patch))
-    .where('_id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
 }

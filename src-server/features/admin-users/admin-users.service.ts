@@ -24,10 +24,11 @@ import {
   findUserById,
   lockLiveUser,
   lockUserForDeletion,
+  updateUser,
   userTotals,
 } from '../users/users.repository';
 import { toAdminUserDetail, toAdminUserSummary } from './admin-users.mapper';
-import { countActiveAdmins, pageUsers, patchUser } from './admin-users.repository';
+import { countActiveAdmins, pageUsers } from './admin-users.repository';
 import { type Forfeited, settleForDeletion } from './user-forfeit';
 import { lockHeldItems } from './user-forfeit.repository';
 
@@ -138,7 +139,7 @@ export async function updateUserByAdmin(
       if (!current) throw fail.notFound('user_not_found');
       const { status, role, banReason } = nextStanding(current, input);
       const now = nowIso(deps.clock);
-      const patched = await patchUser(tx, id, {
+      const patched = await updateUser(tx, id, {
         name: input.name,
         email: input.email,
         role,
@@ -227,7 +228,7 @@ export async function deleteUserByAdmin(
       changes: { forfeit: options.forfeit, ...settled },
       at: now,
     });
-    await patchUser(tx, id, {
+    await updateUser(tx, id, {
       name: DELETED_USER_NAME,
       email: `deleted-${id}@deleted.invalid`,
       password_hash: unusable,

@@ -224,11 +224,15 @@ describe('hostile input', () => {
     const serverErrors = outcomes.filter((o) => o.status >= 500);
     // an upload over 5 MB is refused while it streams in (413) and the rest is not read: the
     // connection closes under the client's feet, which may see EPIPE before the answer. So does
-    // a large upload refused to a caller who keeps being refused (the flood rule cuts it off
-    // unread: http/held-refusal.ts): a reset on a body over 1 MB is that, not a failure
+    // a large body sent by a caller who keeps being refused (the flood rule answers it after a
+    // hold with `Connection: close`, the body unread: http/held-refusal.ts): once the body is
+    // more than the loopback socket's buffers take while nobody reads (a few hundred KB), the
+    // client is still writing when the socket closes, and a reset is that, not a failure (seen
+    // with a 588 KB nested JSON body when the run happened to be held; a caller that is not
+    // flooding gets its refusal and keeps its connection: http/keep-alive-refusal.test.ts)
     const bytes = (o: Outcome) => (o.req.body === undefined ? 0 : Buffer.byteLength(o.req.body));
     const bigUpload = (o: Outcome) =>
-      bytes(o) > 5_242_880 || (bytes(o) > 1_048_576 && /EPIPE|ECONNRESET/.test(String(o.error)));
+      bytes(o) > 5_242_880 || (bytes(o) > 262_144 && /EPIPE|ECONNRESET/.test(String(o.error)));
     const cutUploads = outcomes.filter((o) => o.error && bigUpload(o));
     // path and headers beyond Node's 16 KB header limit: its parser answers 431, before the app
     const overHeaderLimit = (o: Outcome) =>

@@ -1,7 +1,7 @@
 import type { Updateable } from 'kysely';
 import type { Db } from '../../db/database';
 import type { UsersTable } from '../../db/schema';
-import { withNameSearch } from '../../db/search';
+import { updateUser } from '../users/users.repository';
 
 /** The fields a user may change about themself, and nothing else. */
 export type ProfilePatch = Pick<
@@ -10,14 +10,8 @@ export type ProfilePatch = Pick<
 >;
 
 /** Changes the user's own live row; false when the account was deleted meanwhile. */
-export async function updateProfile(db: Db, userId: string, patch: ProfilePatch): Promise<boolean> {
-  const result = await db
-    .updateTable('users')
-    .set(withNameSearch(patch))
-    .where('_id', '=', userId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+export function updateProfile(db: Db, userId: string, patch: ProfilePatch): Promise<boolean> {
+  return updateUser(db, userId, patch);
 }
 
 /** The user's approved submissions with their task, newest approval first. */

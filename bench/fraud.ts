@@ -22,7 +22,6 @@ import { PNG } from 'pngjs';
 import sharp from 'sharp';
 import { startServerProcess } from '../faults/server';
 import { openDatabase } from '../src-server/db/database';
-import { signToken } from '../src-server/features/auth/token';
 import {
   BAND_RADIUS,
   BANDS,
@@ -32,6 +31,7 @@ import {
 } from '../src-server/features/fraud/fingerprint-bands';
 import { closeProofs, proofCandidates } from '../src-server/features/fraud/fraud.repository';
 import { findDuplicateProofs, flagSharedPayout } from '../src-server/features/fraud/signals';
+import { signToken } from '../src-server/features/users/token';
 import type { UserRow } from '../src-server/http/env';
 import { distanceFrom, hammingDistance, sanitizeProof } from '../src-server/storage/image';
 import { multipart, proofPng, seededFixtures } from './app';

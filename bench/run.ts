@@ -26,7 +26,7 @@ import os from 'node:os';
 import { join, resolve } from 'node:path';
 import argon2 from 'argon2';
 import { runDoctor } from '../faults/server';
-import { hashPassword } from '../src-server/features/auth/password';
+import { hashPassword } from '../src-server/features/users/password';
 import { proofFingerprint, proofThumbnail, sanitizeImage, sanitizeProof } from '../src-server/storage/image';
 import { type AdminVolume, measureAdminVolume } from './admin-volume';
 import { type AppBench, benchApp, proofPng, type Scenario } from './app';

@@ -30,9 +30,9 @@ import Database from 'better-sqlite3';
 import { ADMIN, SERVER_ENTRY } from '../faults/server';
 import { CATEGORIES, DIFFICULTIES, REJECTION_REASONS } from '../src-server/contract/constants';
 import { foldSearch } from '../src-server/db/search';
-import { hashPassword } from '../src-server/features/auth/password';
 import { bandsOf } from '../src-server/features/fraud/fingerprint-bands';
 import { taskSearchBody, taskSearchTitle } from '../src-server/features/tasks/task-search';
+import { hashPassword } from '../src-server/features/users/password';
 
 export interface SeedScale {
   users: number;

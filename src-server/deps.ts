@@ -1,8 +1,8 @@
 import type { Config } from './config';
 import type { Db } from './db/database';
-import type { LoginThrottle } from './features/auth/throttle';
 import type { PushNotifier } from './features/notifications/push';
 import type { SetupGate } from './features/setup/setup-gate';
+import type { LoginThrottle } from './features/users/throttle';
 import type { ExpensiveWork } from './http/expensive-work';
 import type { WebAssets } from './http/web-assets';
 

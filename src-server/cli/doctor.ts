@@ -7,13 +7,13 @@ import {
   textOrderingProblems,
 } from '../db/database';
 import { latestMigrationName } from '../db/migrate';
-import { checkStatCounters } from '../features/admin-stats/stat-doctor';
-import { checkDeletedUsers } from '../features/admin-users/deleted-user-doctor';
-import { checkAppeals } from '../features/appeals/appeal-doctor';
 import { checkAuditActors, checkAuditLedger } from '../features/audit/audit-doctor';
 import { checkFlags } from '../features/fraud/flag-doctor';
 import { runMoneyChecks } from '../features/money/doctor';
+import { checkStatCounters } from '../features/stats/stat-doctor';
+import { checkAppeals } from '../features/submissions/appeal-doctor';
 import { checkTaskRecords } from '../features/tasks/task-doctor';
+import { checkDeletedUsers } from '../features/users/deleted-user-doctor';
 import { lastAppliedMigration } from '../storage/backup';
 import { referencedFiles } from '../storage/backup-files';
 import { DataFolder } from '../storage/data-folder';

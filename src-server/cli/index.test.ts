@@ -7,7 +7,7 @@ import { openApp } from '../bootstrap';
 import { readConfig } from '../config';
 import { openPostgres } from '../db/postgres';
 import { emptyTestDatabase, testDatabaseUrl } from '../db/test-databases';
-import { verifyPassword } from '../features/auth/password';
+import { verifyPassword } from '../features/users/password';
 import { makeUser } from '../testing/factories';
 import { testsOnPostgres } from '../testing/test-app';
 import { runCli } from './index';

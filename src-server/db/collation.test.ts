@@ -8,7 +8,7 @@ import { type Opened, openApp } from '../bootstrap';
 import { runCli } from '../cli';
 import { runDoctor } from '../cli/doctor';
 import { readConfig } from '../config';
-import { type Cursor, usersBatch } from '../features/admin-exports/admin-exports.repository';
+import { type Cursor, usersBatch } from '../features/exports/admin-exports.repository';
 import { DataFolder } from '../storage/data-folder';
 import { CLUSTER_ENV } from '../testing/cluster';
 import { makeUser } from '../testing/factories';

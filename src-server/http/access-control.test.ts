@@ -47,7 +47,7 @@ const ROUTES: Record<string, Access> = {
   'GET /api/files/images/:name': 'public',
   'POST /api/withdraws': 'active',
   'GET /api/withdraws': 'user',
-  // the inbox is the reader's own (a suspended user still reads it): features/inbox/inbox.test.ts
+  // the inbox is the reader's own (a suspended user still reads it): features/notifications/inbox.test.ts
   'GET /api/notifications': 'user',
   'GET /api/notifications/unread': 'user',
   'PUT /api/notifications/read-all': 'user',

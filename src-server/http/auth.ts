@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { ERROR_MESSAGES } from '../contract/errors';
-import { tokenMatchesPassword, type VerifiedToken, verifyToken } from '../features/auth/token';
+import { tokenMatchesPassword, type VerifiedToken, verifyToken } from '../features/users/token';
 import { findUserById, touchLastActive } from '../features/users/users.repository';
 import { fail } from './app-error';
 import type { AppEnv, UserRow } from './env';

@@ -1,6 +1,6 @@
 import type { UsersTable } from '../db/schema';
 import type { AppDeps } from '../deps';
-import type { VerifiedToken } from '../features/auth/token';
+import type { VerifiedToken } from '../features/users/token';
 
 export type UserRow = Omit<UsersTable, 'balance' | 'total_earned' | 'name_search'> & {
   balance: number;

@@ -2,7 +2,7 @@ import type { Insertable } from 'kysely';
 import type { Db } from '../db/database';
 import { newId, nowIso } from '../db/ids';
 import type { UsersTable } from '../db/schema';
-import { hashPassword } from '../features/auth/password';
+import { hashPassword } from '../features/users/password';
 import { findUserById, insertUser, newUserRow } from '../features/users/users.repository';
 import type { UserRow } from '../http/env';
 

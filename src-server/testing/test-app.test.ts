@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { verifyPassword } from '../features/auth/password';
+import { verifyPassword } from '../features/users/password';
 import { makeUser, TEST_PASSWORD } from './factories';
 import { createTestApp } from './test-app';
 

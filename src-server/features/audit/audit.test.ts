@@ -10,7 +10,7 @@ import { pngFile } from '../../storage/image-fixtures';
 import { makeUser } from '../../testing/factories';
 import { makeWithdrawal } from '../../testing/money-factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
-import { autoApproveDue } from '../review/auto-approve';
+import { autoApproveDue } from '../submissions/auto-approve';
 import { multipart, submit } from '../submissions/submission-test-helpers';
 import { createTask } from '../tasks/task-test-helpers';
 import { createOrPromoteAdmin } from '../users/admin-account';

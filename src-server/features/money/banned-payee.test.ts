@@ -17,7 +17,7 @@ import { sharedDatabase } from '../../testing/cluster';
 import { makeUser } from '../../testing/factories';
 import { burst, fund, makePendingSubmission, makeWithdrawal } from '../../testing/money-factories';
 import { createAdminTestApp, type TestApp } from '../../testing/test-app';
-import { signToken } from '../auth/token';
+import { signToken } from '../users/token';
 import { runMoneyChecks } from './doctor';
 
 let t: TestApp;

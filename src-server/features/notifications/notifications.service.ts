@@ -4,7 +4,7 @@ import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { AppError, fail } from '../../http/app-error';
 import { recordAudit } from '../audit/audit.repository';
-import { addMessage, userByPushId } from '../inbox/inbox.repository';
+import { addMessage, userByPushId } from './inbox.repository';
 import { NOTIFICATION_TEXTS } from './notification-texts';
 import { pushIdOf } from './notifications.repository';
 import { PushError, type PushMessage } from './push';

@@ -16,8 +16,8 @@ import { DataFolder } from '../../storage/data-folder';
 import { sharedDatabase } from '../../testing/cluster';
 import { makeUser } from '../../testing/factories';
 import { burst, fund, listen, makePendingSubmission, makeWithdrawal } from '../../testing/money-factories';
-import { signToken } from '../auth/token';
 import { CLAIM_LEASE_MS } from '../money/idempotency';
+import { signToken } from '../users/token';
 
 let dir: string;
 let database: Awaited<ReturnType<typeof sharedDatabase>>;

@@ -4,7 +4,7 @@ import type { AppEnv } from '../../http/env';
 import { readJson } from '../../http/validate';
 import { anyObject } from '../money/body';
 import { idempotencyScope, sendMoneyReply } from '../money/idempotency';
-import { bulkReviewSubmissions, bulkReviewWithdrawals } from './admin-bulk.service';
+import { bulkReviewSubmissions, bulkReviewWithdrawals } from './bulk-actions.service';
 
 /**
  * PUT /api/admin/submissions/review and PUT /api/admin/withdraws/review: many items, each its

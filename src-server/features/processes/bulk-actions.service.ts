@@ -10,10 +10,10 @@ import { fieldErrors } from '../../contract/schemas';
 import { rejectWithdrawalSchema } from '../../contract/withdrawals';
 import type { AppDeps } from '../../deps';
 import { AppError, fail } from '../../http/app-error';
-import { approveWithdrawal, rejectWithdrawal } from '../admin-withdrawals/admin-withdrawals.service';
 import { type MoneyReply, runClaimed } from '../money/idempotency';
 import type { IdempotencyScope } from '../money/idempotency.repository';
-import { reviewSubmission } from '../review/review.service';
+import { reviewSubmission } from '../submissions/review.service';
+import { approveWithdrawal, rejectWithdrawal } from '../withdrawals/admin-withdrawals.service';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'push'>;
 

@@ -5,14 +5,14 @@ import { pngFile } from '../../storage/image-fixtures';
 import { makeUser } from '../../testing/factories';
 import { fund, makePendingSubmission, makeWithdrawal } from '../../testing/money-factories';
 import { createAdminTestApp, createTestApp, type TestApp } from '../../testing/test-app';
-import { checkAppeals } from '../appeals/appeal-doctor';
 import { publicImageUrl } from '../files/file-urls';
 import { runMoneyChecks } from '../money/doctor';
 import { credit, debit } from '../money/ledger';
+import { checkAppeals } from '../submissions/appeal-doctor';
 import { submit } from '../submissions/submission-test-helpers';
 import { checkTaskRecords } from '../tasks/task-doctor';
 import { createTask, taskRow } from '../tasks/task-test-helpers';
-import { checkDeletedUsers } from './deleted-user-doctor';
+import { checkDeletedUsers } from '../users/deleted-user-doctor';
 
 let t: TestApp;
 let admin: UserRow;

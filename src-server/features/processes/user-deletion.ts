@@ -1,12 +1,12 @@
 import { kurusToTl } from '../../contract/money';
 import { AppError, fail } from '../../http/app-error';
-import { settleWithdrawal } from '../admin-withdrawals/admin-withdrawals.repository';
-import { decideAppeal } from '../appeals/appeals.repository';
 import { recordAudit } from '../audit/audit.repository';
 import { credit, forfeitBalance, type Tx } from '../money/ledger';
-import { freeSlot, settleSubmission } from '../review/review.repository';
+import { decideAppeal } from '../submissions/appeals.repository';
+import { freeSlot, settleSubmission } from '../submissions/review.repository';
 import { endRecords } from '../tasks/task-expiry';
-import { heldByUser, userRecordsInProgress } from './user-forfeit.repository';
+import { settleWithdrawal } from '../withdrawals/admin-withdrawals.repository';
+import { heldByUser, userRecordsInProgress } from './user-deletion.repository';
 
 /** The reason and feedback a forfeit writes on what it settles (stored as text, shown to admins). */
 export const FORFEIT_REASON = 'Account deleted';

@@ -2,11 +2,11 @@ import type { SubmissionDto } from '../../contract/submissions';
 import type { Page } from '../../contract/types';
 import type { WithdrawalDto } from '../../contract/withdrawals';
 import type { AppDeps } from '../../deps';
-import { listWithdrawals } from '../admin-withdrawals/admin-withdrawals.service';
 import { withFlags } from '../fraud/fraud.service';
 import { toSubmissionDto } from '../submissions/submissions.mapper';
 import { listUserSubmissions } from '../submissions/submissions.repository';
-import { requireUserRow } from './admin-users.service';
+import { requireUserRow } from '../users/admin-users.service';
+import { listWithdrawals } from '../withdrawals/admin-withdrawals.service';
 
 type PageQuery = { page: number; limit: number };
 

@@ -3,7 +3,7 @@ import { registerSchema } from '../../contract/schemas';
 import { clientIp } from '../../http/client-ip';
 import type { AppEnv } from '../../http/env';
 import { readJson } from '../../http/validate';
-import { issueDeviceCookie } from '../auth/device-cookie';
+import { issueDeviceCookie } from '../users/device-cookie';
 import { toUserDto } from '../users/users.mapper';
 import { userTotals } from '../users/users.repository';
 import { checkSetup, createFirstAdmin, SETUP_TOKEN_HEADER } from './setup.service';

@@ -5,10 +5,10 @@ import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
 import { workKey } from '../../http/expensive-work';
-import { countActiveAdmins } from '../admin-users/admin-users.repository';
 import { recordAudit } from '../audit/audit.repository';
-import { hashPassword } from '../auth/password';
-import { signToken } from '../auth/token';
+import { countActiveAdmins } from '../users/admin-users.repository';
+import { hashPassword } from '../users/password';
+import { signToken } from '../users/token';
 import { findUserByEmail, findUserById, insertUser, newUserRow } from '../users/users.repository';
 
 type Parsed<T> = { [K in keyof T]-?: Exclude<T[K], undefined> };

@@ -3,7 +3,7 @@ import { kurusToTl } from '../../contract/money';
 import { TURKEY_UTC_OFFSET_HOURS, turkeyDay } from '../../contract/tasks';
 import type { Db } from '../../db/database';
 import type { AppDeps } from '../../deps';
-import { countPendingAppeals } from '../appeals/appeals.repository';
+import { countPendingAppeals } from '../submissions/appeals.repository';
 import {
   counterHours,
   counterTotal,

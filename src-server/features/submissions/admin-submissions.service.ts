@@ -5,10 +5,10 @@ import type { Page } from '../../contract/types';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
 import { withFlags } from '../fraud/fraud.service';
-import { toSubmissionDto } from '../submissions/submissions.mapper';
-import { findSubmission, pendingSubmissionIds } from '../submissions/submissions.repository';
-import { allSubmissions } from '../submissions/submissions.service';
 import { type AccountOf, accountsOf, commentsOf } from './admin-submissions.repository';
+import { toSubmissionDto } from './submissions.mapper';
+import { findSubmission, pendingSubmissionIds } from './submissions.repository';
+import { allSubmissions } from './submissions.service';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'secret'>;
 

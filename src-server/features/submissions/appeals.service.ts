@@ -6,18 +6,18 @@ import { fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
 import { check } from '../../http/validate';
 import { recordAudit } from '../audit/audit.repository';
-import { addMessage } from '../inbox/inbox.repository';
 import { type MoneyReply, runMoneyMove } from '../money/idempotency';
 import type { IdempotencyScope } from '../money/idempotency.repository';
 import { credit } from '../money/ledger';
 import { payableUser } from '../money/payee';
+import { addMessage } from '../notifications/inbox.repository';
 import { notifyUser } from '../notifications/notifications.service';
-import { completeUserTask, countCompletion } from '../review/review.repository';
-import { isAppealable, toSubmissionDto } from '../submissions/submissions.mapper';
-import { findSubmission } from '../submissions/submissions.repository';
 import { lockUserTask } from '../tasks/user-tasks.repository';
 import { holdLiveUser } from '../users/users.repository';
 import { decideAppeal, insertAppeal, overturnSubmission, retakeSlot } from './appeals.repository';
+import { completeUserTask, countCompletion } from './review.repository';
+import { isAppealable, toSubmissionDto } from './submissions.mapper';
+import { findSubmission } from './submissions.repository';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'secret' | 'push'>;
 

@@ -6,8 +6,8 @@ import type { UserRow } from '../../http/env';
 import { pngFile } from '../../storage/image-fixtures';
 import { makeUser } from '../../testing/factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
-import { submit } from '../submissions/submission-test-helpers';
 import { createTask } from '../tasks/task-test-helpers';
+import { submit } from './submission-test-helpers';
 
 let t: TestApp;
 let admin: UserRow;

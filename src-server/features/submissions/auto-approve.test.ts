@@ -5,10 +5,10 @@ import { makeUser } from '../../testing/factories';
 import { makePendingSubmission } from '../../testing/money-factories';
 import { screenshot } from '../../testing/screenshots';
 import { createTestApp, type TestApp } from '../../testing/test-app';
-import { submit } from '../submissions/submission-test-helpers';
 import { createTask } from '../tasks/task-test-helpers';
 import { autoApproveDue } from './auto-approve';
 import { LeftForAPerson, reviewSubmission } from './review.service';
+import { submit } from './submission-test-helpers';
 
 let t: TestApp;
 let adminToken: string;

@@ -5,11 +5,11 @@ import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
 import { recordAudit } from '../audit/audit.repository';
-import { addMessage } from '../inbox/inbox.repository';
 import { type MoneyReply, runMoneyMove } from '../money/idempotency';
 import type { IdempotencyScope } from '../money/idempotency.repository';
 import { credit, type Tx } from '../money/ledger';
 import { type Payee, payableUser } from '../money/payee';
+import { addMessage } from '../notifications/inbox.repository';
 import { notifyUser } from '../notifications/notifications.service';
 import {
   completeUserTask,

@@ -3,7 +3,7 @@ import type { ReviewStatus } from '../../contract/constants';
 import { kurusToTl } from '../../contract/money';
 import type { SubmissionDto } from '../../contract/submissions';
 import { signedProofUrl } from '../files/file-urls';
-import { autoApproveAt } from '../review/auto-approve';
+import { autoApproveAt } from './auto-approve';
 import type { SubmissionRow } from './submissions.repository';
 
 /**

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../deps';
-import { addMessage } from '../inbox/inbox.repository';
+import { addMessage } from '../notifications/inbox.repository';
 import type { Conn } from './tasks.repository';
 import { releaseSlot } from './tasks.repository';
 import { dueRecords, endExpired, recordsInProgress, returnComment } from './user-tasks.repository';

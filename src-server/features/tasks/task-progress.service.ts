@@ -4,7 +4,7 @@ import { newId, nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
-import { findAppeal } from '../appeals/appeals.repository';
+import { findAppeal } from '../submissions/appeals.repository';
 import { holdLiveUser } from '../users/users.repository';
 import { takeRandomComment } from './task-comments.repository';
 import { expireDue } from './task-expiry';

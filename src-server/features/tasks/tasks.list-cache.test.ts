@@ -10,7 +10,7 @@ import type { UserRow } from '../../http/env';
 import { sharedDatabase } from '../../testing/cluster';
 import { makeUser } from '../../testing/factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
-import { signToken } from '../auth/token';
+import { signToken } from '../users/token';
 import { TASK_LIST_MAX_AGE_MS } from './task-list-cache';
 import { readTaskListVersion } from './task-list-version';
 import { createTask, makeRecord, patchTask, taskBody, taskRow } from './task-test-helpers';

@@ -6,8 +6,8 @@ import { createApp } from '../../app';
 import { openApp } from '../../bootstrap';
 import { readConfig } from '../../config';
 import { makeUser } from '../../testing/factories';
-import { verifyPassword } from '../auth/password';
 import { createOrPromoteAdmin } from './admin-account';
+import { verifyPassword } from './password';
 
 let dir: string;
 beforeEach(() => {
@@ -143,7 +143,7 @@ describe('createOrPromoteAdmin', () => {
 
 describe('create-admin over an existing account', () => {
   it('ends the sessions issued under the old password', async () => {
-    const { signToken } = await import('../auth/token');
+    const { signToken } = await import('./token');
     const opened = await open();
     try {
       const user = await makeUser(opened.deps.db, { email: 'locked.out@example.test' });

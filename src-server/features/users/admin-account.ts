@@ -6,7 +6,7 @@ import { newId, nowIso } from '../../db/ids';
 import { lockForTransaction, withStartupLock } from '../../db/locks';
 import type { AppDeps } from '../../deps';
 import { recordAudit } from '../audit/audit.repository';
-import { hashPassword } from '../auth/password';
+import { hashPassword } from './password';
 import { countUsers, findUserByEmail, insertUser, newUserRow, updateUser } from './users.repository';
 
 export interface AdminInput {

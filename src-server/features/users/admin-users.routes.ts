@@ -8,8 +8,8 @@ import { requireAdmin } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { check, readJson } from '../../http/validate';
 import { anyObject } from '../money/body';
+import { userSubmissionsPage, userWithdrawalsPage } from '../processes/user-history.service';
 import { deleteUserByAdmin, getUserDetail, listUsers, updateUserByAdmin } from './admin-users.service';
-import { userSubmissionsPage, userWithdrawalsPage } from './admin-users-history.service';
 
 /** /api/admin/users: the user list, detail, edit and delete screens. */
 export const adminUsersRoutes = new Hono<AppEnv>()

@@ -16,9 +16,13 @@ import { fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
 import { workKey } from '../../http/expensive-work';
 import { changedFields, recordAudit } from '../audit/audit.repository';
-import { hashPassword } from '../auth/password';
 import { type Adjustment, adjustBalance, type Tx } from '../money/ledger';
-import { removeProfilePhoto } from '../profile/profile-photo';
+import { type Forfeited, settleForDeletion } from '../processes/user-deletion';
+import { lockHeldItems } from '../processes/user-deletion.repository';
+import { toAdminUserDetail, toAdminUserSummary } from './admin-users.mapper';
+import { countActiveAdmins, pageUsers } from './admin-users.repository';
+import { hashPassword } from './password';
+import { removeProfilePhoto } from './profile-photo';
 import {
   findUserByEmail,
   findUserById,
@@ -26,11 +30,7 @@ import {
   lockUserForDeletion,
   updateUser,
   userTotals,
-} from '../users/users.repository';
-import { toAdminUserDetail, toAdminUserSummary } from './admin-users.mapper';
-import { countActiveAdmins, pageUsers } from './admin-users.repository';
-import { type Forfeited, settleForDeletion } from './user-forfeit';
-import { lockHeldItems } from './user-forfeit.repository';
+} from './users.repository';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'work'>;
 
@@ -189,7 +189,7 @@ export async function updateUserByAdmin(
  * DELETE /api/admin/users/{id}: the account is anonymised, not removed, so its ledger,
  * submissions and withdrawals stay whole. It must not leave money or slots behind: while the
  * user holds a balance or a pending withdrawal, proof or appeal the deletion is refused (409
- * user_has_money) unless the admin confirms the forfeit (user-forfeit.ts), all in one
+ * user_has_money) unless the admin confirms the forfeit (processes/user-deletion.ts), all in one
  * transaction. Its token stops working at once (deleted accounts are never found), and its
  * stored photo is removed after the commit.
  */

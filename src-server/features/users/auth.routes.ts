@@ -3,10 +3,10 @@ import { loginSchema, registerSchema } from '../../contract/schemas';
 import { clientIp } from '../../http/client-ip';
 import type { AppEnv } from '../../http/env';
 import { readJson } from '../../http/validate';
-import { toUserDto } from '../users/users.mapper';
-import { userTotals } from '../users/users.repository';
 import { login, register } from './auth.service';
 import { issueDeviceCookie, presentedDevice } from './device-cookie';
+import { toUserDto } from './users.mapper';
+import { userTotals } from './users.repository';
 
 export const authRoutes = new Hono<AppEnv>()
   .post('/register', async (c) => {

@@ -7,10 +7,10 @@ import { bannedError } from '../../http/auth';
 import type { UserRow } from '../../http/env';
 import { workKey } from '../../http/expensive-work';
 import { flagAddressBurst, flagSharedDevice } from '../fraud/signals';
-import { findUserByEmail, findUserById, insertUser, newUserRow, updateUser } from '../users/users.repository';
 import { dummyVerify, hashPassword, verifyPassword } from './password';
 import type { LoginAttempt } from './throttle';
 import { signToken, verifyDeviceToken } from './token';
+import { findUserByEmail, findUserById, insertUser, newUserRow, updateUser } from './users.repository';
 
 type Parsed<T> = { [K in keyof T]-?: Exclude<T[K], undefined> };
 

@@ -7,9 +7,9 @@ import { makeUser } from '../../testing/factories';
 import { fund } from '../../testing/money-factories';
 import { createAdminTestApp, type TestApp } from '../../testing/test-app';
 import { adjustBalance } from '../money/ledger';
-import { updateMyProfile } from '../profile/profile.service';
-import { receiveProfileForm } from '../profile/profile-photo';
 import { multipart } from '../submissions/submission-test-helpers';
+import { updateMyProfile } from './profile.service';
+import { receiveProfileForm } from './profile-photo';
 import { touchLastActive, updateUser } from './users.repository';
 
 // Every write path on an account, reached after the account was deleted by one that read it just

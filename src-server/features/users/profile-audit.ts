@@ -2,8 +2,8 @@ import type { Transaction } from 'kysely';
 import type { DB } from '../../db/schema';
 import type { UserRow } from '../../http/env';
 import { changedFields, recordAudit } from '../audit/audit.repository';
-import { toUserDto } from '../users/users.mapper';
 import type { ProfilePatch } from './profile.repository';
+import { toUserDto } from './users.mapper';
 
 // the totals are the same on both sides of the comparison: none are read
 const NO_TOTALS = { pendingBalance: 0, completedTasks: 0, pendingTasks: 0 };

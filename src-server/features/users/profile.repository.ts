@@ -1,7 +1,7 @@
 import type { Updateable } from 'kysely';
 import type { Db } from '../../db/database';
 import type { UsersTable } from '../../db/schema';
-import { updateUser } from '../users/users.repository';
+import { updateUser } from './users.repository';
 
 /** The fields a user may change about themself, and nothing else. */
 export type ProfilePatch = Pick<

@@ -8,13 +8,13 @@ import { fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
 import { workKey } from '../../http/expensive-work';
 import type { ImageUpload } from '../../http/image-upload';
-import { checkPassword } from '../auth/auth.service';
-import { hashPassword } from '../auth/password';
-import { toUserDto } from '../users/users.mapper';
-import { findUserById, userTotals } from '../users/users.repository';
+import { checkPassword } from './auth.service';
+import { hashPassword } from './password';
 import { approvedSubmissions, type ProfilePatch, updateProfile } from './profile.repository';
 import { auditOwnProfile } from './profile-audit';
 import { removeProfilePhoto, storeProfilePhoto } from './profile-photo';
+import { toUserDto } from './users.mapper';
+import { findUserById, userTotals } from './users.repository';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'throttle' | 'work'>;
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BAN_REASON } from '../../http/auth';
 import { makeUser } from '../../testing/factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
-import { signToken } from '../auth/token';
+import { signToken } from './token';
 
 let t: TestApp;
 beforeAll(async () => {

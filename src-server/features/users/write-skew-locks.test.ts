@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { makeUser } from '../../testing/factories';
 import { createAdminTestApp, createTestApp, type TestApp } from '../../testing/test-app';
 import { openSetupIfNoAdmin } from '../setup/setup.service';
-import { createOrPromoteAdmin } from '../users/admin-account';
+import { createOrPromoteAdmin } from './admin-account';
 
 // The reads that decide "the last active admin" and the settings merge are write-skew
 // guards on PostgreSQL, where each takes its advisory lock inside the transaction first. The

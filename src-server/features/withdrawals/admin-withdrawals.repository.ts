@@ -5,7 +5,7 @@ import { pageWindow } from '../../db/paging';
 import { containsPattern, foldSearch, likeFolded } from '../../db/search';
 import { hasOpenFlag } from '../fraud/fraud.repository';
 import type { Tx } from '../money/ledger';
-import { type WithdrawalRow, withdrawalsWithUser } from '../withdrawals/withdrawals.repository';
+import { type WithdrawalRow, withdrawalsWithUser } from './withdrawals.repository';
 
 /** Turkey keeps UTC+3 all year: the admin's calendar days are cut at 21:00 UTC. */
 const TURKEY_OFFSET = '+03:00';

@@ -11,15 +11,15 @@ import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
 import { recordAudit } from '../audit/audit.repository';
 import { withFlags } from '../fraud/fraud.service';
-import { addMessage } from '../inbox/inbox.repository';
 import { type MoneyReply, runMoneyMove } from '../money/idempotency';
 import type { IdempotencyScope } from '../money/idempotency.repository';
 import { credit } from '../money/ledger';
 import { payableUser } from '../money/payee';
+import { addMessage } from '../notifications/inbox.repository';
 import { notifyUser } from '../notifications/notifications.service';
-import { toWithdrawalDto } from '../withdrawals/withdrawals.mapper';
-import { findWithdrawal } from '../withdrawals/withdrawals.repository';
 import { pageWithdrawals, settleWithdrawal } from './admin-withdrawals.repository';
+import { toWithdrawalDto } from './withdrawals.mapper';
+import { findWithdrawal } from './withdrawals.repository';
 
 export async function listWithdrawals(
   deps: Pick<AppDeps, 'db'>,

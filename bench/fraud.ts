@@ -28,12 +28,14 @@ import {
   bandLookups,
   bandsOf,
   DUPLICATE_HASH_BITS,
+  distanceFrom,
+  hammingDistance,
 } from '../src-server/features/fraud/fingerprint-bands';
 import { closeProofs, proofCandidates } from '../src-server/features/fraud/fraud.repository';
 import { findDuplicateProofs, flagSharedPayout } from '../src-server/features/fraud/signals';
 import { signToken } from '../src-server/features/users/token';
 import type { UserRow } from '../src-server/http/env';
-import { distanceFrom, hammingDistance, sanitizeProof } from '../src-server/storage/image';
+import { sanitizeProof } from '../src-server/storage/image';
 import { multipart, proofPng, seededFixtures } from './app';
 import { quantile, type RequestSpec, send } from './load';
 import { prng, randomFingerprint, userId } from './seed';

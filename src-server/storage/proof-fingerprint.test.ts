@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { distanceFrom, hammingDistance } from '../features/fraud/fingerprint-bands';
 import { screenshot } from '../testing/screenshots';
-import { distanceFrom, hammingDistance, proofDerivatives, proofFingerprint, sanitizeProof } from './image';
+import { proofDerivatives, proofFingerprint, sanitizeProof } from './image';
 
 /** Copies of a screenshot as they reach us again: re-encoded, resized, cropped, recoloured. */
 const COPIES: [string, (png: Buffer) => Promise<Buffer>][] = [

@@ -1,5 +1,3 @@
-import { hammingDistance } from '../../storage/image';
-
 /**
  * The duplicate-proof lookup, multi-index hashing: a proof's 64-bit hash is cut into
  * four 16-bit bands, each stored in its own indexed column. Two hashes within DUPLICATE_HASH_BITS
@@ -66,4 +64,37 @@ export function proofLookupColumns(stored: { hash: string; print: string } | nul
     proof_b2: bands[2],
     proof_b3: bands[3],
   };
+}
+
+/*
+ * Comparing fingerprints is the fraud check's question (storage/image.ts only makes them), so the
+ * distances live here, beside the bands and limits they are measured against.
+ */
+
+/** How many bits of a 32-bit integer are set (a SWAR count, no loop). */
+function popcount32(v: number): number {
+  let x = v - ((v >>> 1) & 0x55555555);
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
+/** How many bits two fingerprints of the same length (hex) differ in. */
+export function hammingDistance(a: string, b: string): number {
+  let count = 0;
+  for (let i = 0; i < a.length; i += 8) {
+    count += popcount32(Number.parseInt(a.slice(i, i + 8), 16) ^ Number.parseInt(b.slice(i, i + 8), 16));
+  }
+  return count;
+}
+
+/**
+ * hammingDistance from one 64-bit hash (16 hex digits), read once: the duplicate lookup measures
+ * thousands of candidates against the same new proof.
+ */
+export function distanceFrom(hash: string): (other: string) => number {
+  const high = Number.parseInt(hash.slice(0, 8), 16);
+  const low = Number.parseInt(hash.slice(8, 16), 16);
+  return (other) =>
+    popcount32(high ^ Number.parseInt(other.slice(0, 8), 16)) +
+    popcount32(low ^ Number.parseInt(other.slice(8, 16), 16));
 }

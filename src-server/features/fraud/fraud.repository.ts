@@ -1,9 +1,11 @@
-import { type Selectable, type SqlBool, sql } from 'kysely';
+import { type Selectable, type SqlBool, sql, type Transaction } from 'kysely';
 import { MAX_LINKED } from '../../contract/fraud';
+import type { Db } from '../../db/database';
 import { newId } from '../../db/ids';
-import type { FlagsTable } from '../../db/schema';
-import type { Conn } from '../tasks/tasks.repository';
+import type { DB, FlagsTable } from '../../db/schema';
 import { BANDS, bandLookups } from './fingerprint-bands';
+
+type Conn = Db | Transaction<DB>;
 
 export type FlagRow = Selectable<FlagsTable> & { dismissed_by_name: string | null };
 

@@ -3,7 +3,7 @@ import { dismissFlagSchema } from '../../contract/fraud';
 import { requireAdmin } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { readJson } from '../../http/validate';
-import { dismissFlag, linkedAccountsOf } from './fraud.service';
+import { dismissFlag } from './fraud.service';
 
 /** /api/admin/flags: dismissing a fraud signal; only the note is read from the body. */
 export const adminFlagsRoutes = new Hono<AppEnv>().use('*', requireAdmin).put('/:id/dismiss', async (c) => {
@@ -12,9 +12,4 @@ export const adminFlagsRoutes = new Hono<AppEnv>().use('*', requireAdmin).put('/
     success: true,
     data: await dismissFlag(c.var.deps, c.var.user._id, c.req.param('id'), note),
   });
-});
-
-/** /api/admin/users/{id}/linked: accounts sharing a payout account, a device or a registration address. */
-export const adminLinkedRoutes = new Hono<AppEnv>().use('*', requireAdmin).get('/:id/linked', async (c) => {
-  return c.json({ success: true, data: await linkedAccountsOf(c.var.deps, c.req.param('id')) });
 });

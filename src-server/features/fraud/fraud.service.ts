@@ -1,10 +1,9 @@
 import type { FlagDto, FlagKind, LinkedAccountDto, LinkedAccountsDto } from '../../contract/fraud';
 import { nowIso } from '../../db/ids';
+import { textList } from '../../db/json';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
 import { recordAudit } from '../audit/audit.repository';
-import { textList } from '../tasks/tasks.mapper';
-import { findUserById } from '../users/users.repository';
 import { dismissFlagRow, type FlagRow, findFlag, flagsOn, linkedAccounts } from './fraud.repository';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
@@ -74,9 +73,11 @@ export async function dismissFlag(deps: Deps, adminId: string, id: string, note:
   return toFlagDto((await findFlag(deps.db, id))!);
 }
 
-/** GET /api/admin/users/{id}/linked: the other accounts, each once with every way it is linked. */
+/**
+ * The accounts linked to one (GET /api/admin/users/{id}/linked, after the caller found the
+ * account), each once with every way it is linked.
+ */
 export async function linkedAccountsOf(deps: Deps, userId: string): Promise<LinkedAccountsDto> {
-  if (!(await findUserById(deps.db, userId))) throw fail.notFound('user_not_found');
   const accounts = new Map<string, LinkedAccountDto>();
   for (const row of await linkedAccounts(deps.db, userId)) {
     const account = accounts.get(row._id) ?? {

@@ -1,7 +1,8 @@
+import type { Transaction } from 'kysely';
 import { derivedMinSeconds, MAX_FLAG_RELATED, REGISTRATION_BURST } from '../../contract/fraud';
-import { distanceFrom } from '../../storage/image';
-import type { Conn } from '../tasks/tasks.repository';
-import { DUPLICATE_HASH_BITS, isSamePicture } from './fingerprint-bands';
+import type { Db } from '../../db/database';
+import type { DB } from '../../db/schema';
+import { DUPLICATE_HASH_BITS, distanceFrom, isSamePicture } from './fingerprint-bands';
 import {
   accountsSharing,
   accountsWithPayoutNumber,
@@ -11,6 +12,8 @@ import {
   proofCandidates,
   upsertAccountFlag,
 } from './fraud.repository';
+
+type Conn = Db | Transaction<DB>;
 
 /**
  * The fraud signals, each found where its item is created and stored with it. They

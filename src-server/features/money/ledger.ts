@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import { nowIso } from '../../db/ids';
 import type { DB, LedgerTable } from '../../db/schema';
 import { fail } from '../../http/app-error';
+import { addToBalance, setBalanceIfStill, takeFromBalance } from '../users/users.repository';
 
 /**
  * The only code that changes a balance. Every change is a conditional UPDATE of the user
@@ -50,15 +51,7 @@ export async function credit(
   m: Movement & { kind: 'reward' | 'withdrawal_refund' | 'adjustment' },
 ): Promise<boolean> {
   assertAmount(m.amount);
-  const result = await tx
-    .updateTable('users')
-    .set((eb) => ({
-      balance: eb('balance', '+', m.amount),
-      ...(m.kind === 'reward' ? { total_earned: eb('total_earned', '+', m.amount) } : {}),
-    }))
-    .where('_id', '=', m.userId)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) return false;
+  if (!(await addToBalance(tx, m.userId, m.amount, m.kind === 'reward'))) return false;
   await writeRow(tx, m.kind, m.amount, m);
   return true;
 }
@@ -72,13 +65,7 @@ export async function debit(
   m: Movement & { kind: 'withdrawal_hold' | 'adjustment' },
 ): Promise<boolean> {
   assertAmount(m.amount);
-  const result = await tx
-    .updateTable('users')
-    .set((eb) => ({ balance: eb('balance', '-', m.amount) }))
-    .where('_id', '=', m.userId)
-    .where('balance', '>=', m.amount)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) return false;
+  if (!(await takeFromBalance(tx, m.userId, m.amount))) return false;
   await writeRow(tx, m.kind, -m.amount, m);
   return true;
 }
@@ -118,14 +105,7 @@ export async function adjustBalance(
     const previous = Number(row.balance);
     const delta = newBalanceKurus - previous;
     if (delta === 0) return { previous, next: previous, delta };
-    const result = await tx
-      .updateTable('users')
-      .set({ balance: newBalanceKurus })
-      .where('_id', '=', userId)
-      .where('deleted_at', 'is', null)
-      .where('balance', '=', previous)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 1) {
+    if (await setBalanceIfStill(tx, userId, previous, newBalanceKurus, true)) {
       await writeRow(tx, 'adjustment', delta, {
         userId,
         amount: Math.abs(delta),
@@ -149,13 +129,7 @@ export async function forfeitBalance(tx: Tx, userId: string, adminId: string, at
   if (!row) throw fail.notFound('user_not_found');
   const amount = Number(row.balance);
   if (amount <= 0) return 0;
-  const result = await tx
-    .updateTable('users')
-    .set({ balance: 0 })
-    .where('_id', '=', userId)
-    .where('balance', '=', amount)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) throw fail.conflict('idempotency_conflict');
+  if (!(await setBalanceIfStill(tx, userId, amount, 0, false))) throw fail.conflict('idempotency_conflict');
   await writeRow(tx, 'forfeit', -amount, { userId, amount, ref: userId, actorId: adminId, at });
   return amount;
 }

@@ -5,7 +5,7 @@ import { sharedDatabase } from '../../testing/cluster';
 import { makeUser } from '../../testing/factories';
 import { burst, fund } from '../../testing/money-factories';
 import { createTestApp, type TestApp, testsOnPostgres } from '../../testing/test-app';
-import { DELETED_USER_NAME } from '../users/admin-users.service';
+import { DELETED_USER_NAME } from './user-deletion';
 
 // A deletion with forfeit racing the writes that change an account: an admin's balance edit, and
 // the user's own profile save. On PostgreSQL two app nodes share one database (the deletion on

@@ -1,12 +1,24 @@
+import { randomBytes } from 'node:crypto';
 import { kurusToTl } from '../../contract/money';
+import { nowIso } from '../../db/ids';
+import { lockForTransaction } from '../../db/locks';
+import type { AppDeps } from '../../deps';
 import { AppError, fail } from '../../http/app-error';
 import { recordAudit } from '../audit/audit.repository';
 import { credit, forfeitBalance, type Tx } from '../money/ledger';
 import { decideAppeal } from '../submissions/appeals.repository';
-import { freeSlot, settleSubmission } from '../submissions/review.repository';
+import { settleSubmission } from '../submissions/review.repository';
 import { endRecords } from '../tasks/task-expiry';
+import { releaseSlot } from '../tasks/tasks.repository';
+import { countActiveAdmins } from '../users/admin-users.repository';
+import { isActiveAdmin, requireUserRow } from '../users/admin-users.service';
+import { removeProfilePhoto } from '../users/profile-photo';
+import { findUserById, lockUserForDeletion, updateUser } from '../users/users.repository';
 import { settleWithdrawal } from '../withdrawals/admin-withdrawals.repository';
-import { heldByUser, userRecordsInProgress } from './user-deletion.repository';
+import { heldByUser, lockHeldItems, userRecordsInProgress } from './user-deletion.repository';
+
+export const DELETED_USER_NAME = 'Deleted user';
+export const DELETED_BAN_REASON = 'This account was deleted.';
 
 /** The reason and feedback a forfeit writes on what it settles (stored as text, shown to admins). */
 export const FORFEIT_REASON = 'Account deleted';
@@ -85,7 +97,7 @@ export async function settleForDeletion(
       now,
     });
     if (changed !== 1) throw fail.conflict('already_reviewed');
-    await freeSlot(tx, s.task_id, now);
+    await releaseSlot(tx, s.task_id, now);
     await recordAudit(tx, {
       actorId: adminId,
       action: 'submission.reject',
@@ -114,4 +126,72 @@ export async function settleForDeletion(
     now,
   );
   return { ...summary, balance: forfeitedBalance, endedRecords };
+}
+
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'work'>;
+
+/**
+ * DELETE /api/admin/users/{id}: the account is anonymised, not removed, so its ledger,
+ * submissions and withdrawals stay whole. It must not leave money or slots behind: while the
+ * user holds a balance or a pending withdrawal, proof or appeal the deletion is refused (409
+ * user_has_money) unless the admin confirms the forfeit (settleForDeletion above), all in one
+ * transaction. Its token stops working at once (deleted accounts are never found), and its
+ * stored photo is removed after the commit.
+ */
+export async function deleteUserByAdmin(
+  deps: Deps,
+  adminId: string,
+  id: string,
+  options: { forfeit: boolean },
+): Promise<{ _id: string; deleted: true; forfeited: Forfeited }> {
+  await requireUserRow(deps, id);
+  const unusable = `!deleted:${randomBytes(32).toString('hex')}`;
+  // the photo as the row holds it under the lock: a profile save just before may have replaced it
+  let photo: string | null = null;
+  const forfeited = await deps.db.transaction().execute(async (tx) => {
+    // first what the user holds, then the user's row: what the user creates meanwhile is either
+    // seen here or refused (holdLiveUser), and a payout or review of a held item (which locks the
+    // item, then the user) waits for this or this for it, never both
+    await lockHeldItems(tx, id);
+    await lockUserForDeletion(tx, id);
+    const current = await findUserById(tx, id);
+    if (!current) throw fail.notFound('user_not_found');
+    photo = current.profile_image;
+    // the last active admin: counted under the 'admins' lock, taken after the user's
+    // row as in the edit, and only for an admin (a user's deletion waits for no one else's)
+    if (isActiveAdmin(current)) {
+      await lockForTransaction(tx, 'admins');
+      if ((await countActiveAdmins(tx, id)) === 0) throw fail.conflict('last_admin');
+    }
+    const now = nowIso(deps.clock);
+    const settled = await settleForDeletion(tx, id, adminId, now, options.forfeit);
+    await recordAudit(tx, {
+      actorId: adminId,
+      action: 'user.delete',
+      targetType: 'user',
+      targetId: id,
+      changes: { forfeit: options.forfeit, ...settled },
+      at: now,
+    });
+    await updateUser(tx, id, {
+      name: DELETED_USER_NAME,
+      email: `deleted-${id}@deleted.invalid`,
+      password_hash: unusable,
+      role: 'user',
+      status: 'banned',
+      ban_reason: DELETED_BAN_REASON,
+      phone: null,
+      address: null,
+      bio: null,
+      profile_image: null,
+      one_signal_id: null,
+      device_id: null,
+      register_ip: null,
+      updated_at: now,
+      deleted_at: now,
+    });
+    return settled;
+  });
+  await removeProfilePhoto(deps, photo);
+  return { _id: id, deleted: true, forfeited: { ...forfeited, balance: kurusToTl(forfeited.balance) } };
 }

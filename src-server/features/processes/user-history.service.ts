@@ -1,8 +1,9 @@
+import type { LinkedAccountsDto } from '../../contract/fraud';
 import type { SubmissionDto } from '../../contract/submissions';
 import type { Page } from '../../contract/types';
 import type { WithdrawalDto } from '../../contract/withdrawals';
 import type { AppDeps } from '../../deps';
-import { withFlags } from '../fraud/fraud.service';
+import { linkedAccountsOf, withFlags } from '../fraud/fraud.service';
 import { toSubmissionDto } from '../submissions/submissions.mapper';
 import { listUserSubmissions } from '../submissions/submissions.repository';
 import { requireUserRow } from '../users/admin-users.service';
@@ -41,4 +42,13 @@ export async function userWithdrawalsPage(
 ): Promise<Page<WithdrawalDto>> {
   await requireUserRow(deps, id);
   return listWithdrawals(deps, { userId: id, page: query.page, limit: query.limit });
+}
+
+/** GET /api/admin/users/{id}/linked: the accounts sharing a payout account, a device or an address. */
+export async function userLinkedAccounts(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  id: string,
+): Promise<LinkedAccountsDto> {
+  await requireUserRow(deps, id);
+  return linkedAccountsOf(deps, id);
 }

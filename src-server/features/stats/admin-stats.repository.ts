@@ -10,7 +10,7 @@ export interface TimeWindow {
 const n = (row: { n: number | string | bigint | null } | undefined) => Number(row?.n ?? 0);
 
 /** Live accounts (anonymised ones left out) created in the window. */
-export async function countUsers(db: Db, w: TimeWindow = {}): Promise<number> {
+export async function countUsersCreated(db: Db, w: TimeWindow = {}): Promise<number> {
   let q = db
     .selectFrom('users')
     .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -10,7 +10,7 @@ import {
   countReviewed,
   countSubmissions,
   countTasks,
-  countUsers,
+  countUsersCreated,
   type StatMetric,
   sumApprovedRewards,
   type TimeWindow,
@@ -48,7 +48,7 @@ export function turkeyMidnight(now: Date): string {
 
 /** How each windowed metric is counted from the rows, for the partial hours of a window. */
 const fromRows: Record<Exclude<StatMetric, 'pending'>, (db: Db, w: TimeWindow) => Promise<number>> = {
-  users: countUsers,
+  users: countUsersCreated,
   tasks: countTasks,
   submissions: (db, w) => countSubmissions(db, w),
   approved: (db, w) => countReviewed(db, 'approved', w),

@@ -15,7 +15,7 @@ import {
   countReviewed,
   countSubmissions,
   countTasks,
-  countUsers,
+  countUsersCreated,
   recountCounters,
   sumApprovedRewards,
   type TimeWindow,
@@ -53,8 +53,8 @@ async function scanned() {
   const { current, previous } = growthWindows(now);
   const today: TimeWindow = { from: turkeyMidnight(now) };
   const [usersNow, usersBefore, tasksNow, tasksBefore, earnedNow, earnedBefore] = await Promise.all([
-    countUsers(db, current),
-    countUsers(db, previous),
+    countUsersCreated(db, current),
+    countUsersCreated(db, previous),
     countTasks(db, current),
     countTasks(db, previous),
     sumApprovedRewards(db, current),
@@ -62,7 +62,7 @@ async function scanned() {
   ]);
   return {
     stats: {
-      totalUsers: await countUsers(db),
+      totalUsers: await countUsersCreated(db),
       totalTasks: await countTasks(db),
       pendingSubmissions: await countSubmissions(db, { status: 'pending' }),
       pendingAppeals: Number(
@@ -83,7 +83,7 @@ async function scanned() {
       earningGrowthNew: earnedBefore === 0 && earnedNow > 0,
     },
     today: {
-      todayUsers: await countUsers(db, today),
+      todayUsers: await countUsersCreated(db, today),
       todaySubmissions: await countSubmissions(db, today),
       todayApproved: await countReviewed(db, 'approved', today),
       todayRejected: await countReviewed(db, 'rejected', today),

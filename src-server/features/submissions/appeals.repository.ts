@@ -60,27 +60,6 @@ export async function overturnSubmission(
   return Number(result.numUpdatedRows) === 1;
 }
 
-/**
- * The slot an approved proof holds, taken again for an overturned rejection (its rejection gave
- * it back). A task full meanwhile grows by the one the admin granted.
- */
-export async function retakeSlot(db: Conn, taskId: string, now: string): Promise<void> {
-  await db
-    .updateTable('tasks')
-    .set((eb) => ({
-      reserved: eb('reserved', '+', 1),
-      max_completions: eb
-        .case()
-        .when('reserved', '>=', eb.ref('max_completions'))
-        .then(eb('max_completions', '+', 1))
-        .else(eb.ref('max_completions'))
-        .end(),
-      updated_at: now,
-    }))
-    .where('_id', '=', taskId)
-    .execute();
-}
-
 /** How many appeals wait for a decision (the dashboard). */
 export async function countPendingAppeals(db: Conn): Promise<number> {
   const row = await db

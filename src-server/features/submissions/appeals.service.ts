@@ -12,10 +12,10 @@ import { credit } from '../money/ledger';
 import { payableUser } from '../money/payee';
 import { addMessage } from '../notifications/inbox.repository';
 import { notifyUser } from '../notifications/notifications.service';
-import { lockUserTask } from '../tasks/user-tasks.repository';
+import { countCompletion, retakeSlot } from '../tasks/tasks.repository';
+import { lockUserTask, markUserTaskCompleted } from '../tasks/user-tasks.repository';
 import { holdLiveUser } from '../users/users.repository';
-import { decideAppeal, insertAppeal, overturnSubmission, retakeSlot } from './appeals.repository';
-import { completeUserTask, countCompletion } from './review.repository';
+import { decideAppeal, insertAppeal, overturnSubmission } from './appeals.repository';
 import { isAppealable, toSubmissionDto } from './submissions.mapper';
 import { findSubmission } from './submissions.repository';
 
@@ -93,7 +93,7 @@ export async function decideAppealFor(
         at: now,
       });
       if (!paid) throw fail.notFound('user_not_found');
-      await completeUserTask(tx, row.user_task_id, now);
+      await markUserTaskCompleted(tx, row.user_task_id, now);
       await retakeSlot(tx, row.task_id, now);
       await countCompletion(tx, row.task_id, now);
     }

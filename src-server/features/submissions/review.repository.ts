@@ -3,7 +3,8 @@ import type { Db } from '../../db/database';
 import { hasOpenFlag } from '../fraud/fraud.repository';
 import type { Tx } from '../money/ledger';
 
-export function findSubmission(tx: Tx, id: string) {
+/** The few columns a verdict needs, read inside its transaction. */
+export function findSubmissionForReview(tx: Tx, id: string) {
   return tx
     .selectFrom('submissions')
     .select(['_id', 'status', 'user_id', 'task_id', 'user_task_id', 'reward'])
@@ -43,43 +44,6 @@ export async function settleSubmission(
     .where('status', '=', 'pending')
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
-}
-
-export async function completeUserTask(tx: Tx, userTaskId: string, now: string): Promise<void> {
-  await tx
-    .updateTable('user_tasks')
-    .set({ status: 'completed', completed_at: now })
-    .where('_id', '=', userTaskId)
-    .execute();
-}
-
-/** One more completion; the task becomes completed when it reaches its maximum. */
-export async function countCompletion(tx: Tx, taskId: string, now: string): Promise<void> {
-  await tx
-    .updateTable('tasks')
-    .set((eb) => ({
-      total_completed: eb('total_completed', '+', 1),
-      // SET expressions see the old row: total_completed + 1 is the new count
-      status: eb
-        .case()
-        .when(eb('total_completed', '+', 1), '>=', eb.ref('max_completions'))
-        .then('completed')
-        .else(eb.ref('status'))
-        .end(),
-      updated_at: now,
-    }))
-    .where('_id', '=', taskId)
-    .execute();
-}
-
-/** A rejected record frees its slot (never below zero). */
-export async function freeSlot(tx: Tx, taskId: string, now: string): Promise<void> {
-  await tx
-    .updateTable('tasks')
-    .set((eb) => ({ reserved: eb('reserved', '-', 1), updated_at: now }))
-    .where('_id', '=', taskId)
-    .where('reserved', '>', 0)
-    .execute();
 }
 
 /** The submission with its task and user, for the reply. */

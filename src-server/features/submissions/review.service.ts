@@ -11,11 +11,10 @@ import { credit, type Tx } from '../money/ledger';
 import { type Payee, payableUser } from '../money/payee';
 import { addMessage } from '../notifications/inbox.repository';
 import { notifyUser } from '../notifications/notifications.service';
+import { countCompletion, releaseSlot } from '../tasks/tasks.repository';
+import { markUserTaskCompleted } from '../tasks/user-tasks.repository';
 import {
-  completeUserTask,
-  countCompletion,
-  findSubmission,
-  freeSlot,
+  findSubmissionForReview,
   isFlagged,
   reviewedSubmission,
   settleSubmission,
@@ -71,7 +70,7 @@ export async function reviewSubmission(
 
   let userId: string | null = null;
   const reply = await runMoneyMove(deps.db, scope, async (tx) => {
-    const submission = await findSubmission(tx, submissionId);
+    const submission = await findSubmissionForReview(tx, submissionId);
     if (!submission) throw fail.notFound('submission_not_found');
     // four eyes on money: another admin decides on an admin's own proof
     if (submission.user_id === adminId) throw fail.forbidden('own_item');
@@ -106,10 +105,10 @@ export async function reviewSubmission(
         at: now,
       });
       if (!paid) throw fail.notFound('user_not_found');
-      await completeUserTask(tx, submission.user_task_id, now);
+      await markUserTaskCompleted(tx, submission.user_task_id, now);
       await countCompletion(tx, submission.task_id, now);
     } else {
-      await freeSlot(tx, submission.task_id, now);
+      await releaseSlot(tx, submission.task_id, now);
     }
     await recordAudit(tx, {
       actorId: adminId,

@@ -4,7 +4,6 @@ import { newId, nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
-import { findAppeal } from '../submissions/appeals.repository';
 import { holdLiveUser } from '../users/users.repository';
 import { takeRandomComment } from './task-comments.repository';
 import { expireDue } from './task-expiry';
@@ -12,6 +11,7 @@ import { toUserTaskDto } from './tasks.mapper';
 import { type Conn, findTask, reserveSlot, type TaskRow } from './tasks.repository';
 import { isOpen } from './tasks.service';
 import {
+  appealStatusOf,
   findUserTask,
   insertUserTask,
   latestSubmission,
@@ -104,7 +104,7 @@ export async function restartTask(deps: Deps, user: UserRow, taskId: string): Pr
     if (record.status !== 'completed' || latest?.status !== 'rejected')
       throw fail.conflict('task_not_restartable');
     // appealing and restarting exclude each other: not while its appeal waits
-    if ((await findAppeal(trx, latest._id))?.status === 'pending') throw fail.conflict('appeal_pending');
+    if ((await appealStatusOf(trx, latest._id)) === 'pending') throw fail.conflict('appeal_pending');
     const expiresAt = expiryOf(task, now);
     if (!(await reopenUserTask(trx, record._id, 'completed', { now, expiresAt })))
       throw fail.conflict('task_not_restartable');

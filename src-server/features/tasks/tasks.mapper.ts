@@ -2,19 +2,10 @@ import type { Category, Difficulty, ProofType, ReviewStatus, TaskStatus } from '
 import { derivedMinSeconds } from '../../contract/fraud';
 import { kurusToTl } from '../../contract/money';
 import type { TaskDto, UserTaskDto } from '../../contract/tasks';
+import { textList } from '../../db/json';
 import type { CommentCounts, CommentRow } from './task-comments.repository';
 import type { TaskRow } from './tasks.repository';
 import type { UserTaskRecordRow } from './user-tasks.repository';
-
-/** A JSON array of strings as stored in a TEXT column; anything else reads as empty. */
-export function textList(json: string): string[] {
-  try {
-    const value: unknown = JSON.parse(json);
-    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-  } catch {
-    return [];
-  }
-}
 
 export interface TaskView {
   viewerId?: string;

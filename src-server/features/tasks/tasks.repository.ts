@@ -132,13 +132,57 @@ export async function reserveSlot(db: Conn, id: string, now: string): Promise<bo
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Gives a slot back (a rejected submission frees its slot until the task is restarted). */
-export async function releaseSlot(db: Conn, id: string): Promise<void> {
+/**
+ * Gives a slot back, never below zero (a rejected submission frees its slot until the task is
+ * restarted). With `now` the task's updated_at moves too (a verdict changes the task a person
+ * sees; the expiry sweep's release does not).
+ */
+export async function releaseSlot(db: Conn, id: string, now?: string): Promise<void> {
   await db
     .updateTable('tasks')
-    .set((eb) => ({ reserved: eb('reserved', '-', 1) }))
+    .set((eb) => ({ reserved: eb('reserved', '-', 1), ...(now === undefined ? {} : { updated_at: now }) }))
     .where('_id', '=', id)
     .where('reserved', '>', 0)
+    .execute();
+}
+
+/** One more completion; the task becomes completed when it reaches its maximum. */
+export async function countCompletion(db: Conn, taskId: string, now: string): Promise<void> {
+  await db
+    .updateTable('tasks')
+    .set((eb) => ({
+      total_completed: eb('total_completed', '+', 1),
+      // SET expressions see the old row: total_completed + 1 is the new count
+      status: eb
+        .case()
+        .when(eb('total_completed', '+', 1), '>=', eb.ref('max_completions'))
+        .then('completed')
+        .else(eb.ref('status'))
+        .end(),
+      updated_at: now,
+    }))
+    .where('_id', '=', taskId)
+    .execute();
+}
+
+/**
+ * The slot an approved proof holds, taken again for an overturned rejection (its rejection gave
+ * it back). A task full meanwhile grows by the one the admin granted.
+ */
+export async function retakeSlot(db: Conn, taskId: string, now: string): Promise<void> {
+  await db
+    .updateTable('tasks')
+    .set((eb) => ({
+      reserved: eb('reserved', '+', 1),
+      max_completions: eb
+        .case()
+        .when('reserved', '>=', eb.ref('max_completions'))
+        .then(eb('max_completions', '+', 1))
+        .else(eb.ref('max_completions'))
+        .end(),
+      updated_at: now,
+    }))
+    .where('_id', '=', taskId)
     .execute();
 }
 

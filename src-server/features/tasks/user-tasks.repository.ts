@@ -80,6 +80,18 @@ export async function completeUserTask(db: Conn, id: string, now: string, arrive
   return Number(result.numUpdatedRows) === 1;
 }
 
+/**
+ * A record completed by a verdict (an approval, an overturned rejection): unconditional, unlike
+ * completeUserTask, because the proof was accepted whatever happened to the record since.
+ */
+export async function markUserTaskCompleted(db: Conn, id: string, now: string): Promise<void> {
+  await db
+    .updateTable('user_tasks')
+    .set({ status: 'completed', completed_at: now })
+    .where('_id', '=', id)
+    .execute();
+}
+
 /** Records in progress whose time ran out by `cutoff`, oldest first (of one task, or all). */
 export function dueRecords(db: Conn, cutoff: string, limit: number, taskId?: string) {
   let query = db
@@ -145,6 +157,16 @@ export async function returnComment(db: Conn, taskId: string, userId: string, te
         .limit(1),
     )
     .execute();
+}
+
+/** The status of a submission's appeal (undefined: none was sent), for the restart's check. */
+export async function appealStatusOf(db: Conn, submissionId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('appeals')
+    .select('status')
+    .where('submission_id', '=', submissionId)
+    .executeTakeFirst();
+  return row?.status;
 }
 
 /** The newest submission of a record. */

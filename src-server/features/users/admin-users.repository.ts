@@ -1,10 +1,13 @@
+import type { Transaction } from 'kysely';
 import { type SqlBool, sql } from 'kysely';
 import type { AdminUsersQuery } from '../../contract/admin';
 import type { Db } from '../../db/database';
 import { pageWindow } from '../../db/paging';
+import type { DB } from '../../db/schema';
 import { foldSearch, likeFolded } from '../../db/search';
 import type { UserRow } from '../../http/env';
-import type { Tx } from '../money/ledger';
+
+type Tx = Transaction<DB>;
 
 type Conn = Db | Tx;
 

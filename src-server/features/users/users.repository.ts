@@ -149,3 +149,55 @@ export async function touchLastActive(
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+/*
+ * A balance changes only through the ledger (money/ledger.ts), which writes its row in the same
+ * transaction; these are the statements it runs on the user's row, each conditional so that a
+ * concurrent change makes it write nothing rather than overwrite.
+ */
+
+/** Adds kuruş to a balance (and to total_earned for a reward); false when the user does not exist. */
+export async function addToBalance(
+  tx: Transaction<DB>,
+  userId: string,
+  amount: number,
+  earned: boolean,
+): Promise<boolean> {
+  const result = await tx
+    .updateTable('users')
+    .set((eb) => ({
+      balance: eb('balance', '+', amount),
+      ...(earned ? { total_earned: eb('total_earned', '+', amount) } : {}),
+    }))
+    .where('_id', '=', userId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Takes kuruş from a balance only if it covers them (`balance >= :x` in the same statement). */
+export async function takeFromBalance(tx: Transaction<DB>, userId: string, amount: number): Promise<boolean> {
+  const result = await tx
+    .updateTable('users')
+    .set((eb) => ({ balance: eb('balance', '-', amount) }))
+    .where('_id', '=', userId)
+    .where('balance', '>=', amount)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Sets a balance to `next` only if it is still `previous` (and, with `liveOnly`, the account is
+ * not deleted); false when either no longer holds.
+ */
+export async function setBalanceIfStill(
+  tx: Transaction<DB>,
+  userId: string,
+  previous: number,
+  next: number,
+  liveOnly: boolean,
+): Promise<boolean> {
+  let query = tx.updateTable('users').set({ balance: next }).where('_id', '=', userId);
+  if (liveOnly) query = query.where('deleted_at', 'is', null);
+  const result = await query.where('balance', '=', previous).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

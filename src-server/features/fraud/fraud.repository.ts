@@ -2,6 +2,7 @@ import { type Selectable, type SqlBool, sql } from 'kysely';
 import { MAX_LINKED } from '../../contract/fraud';
 import { newId } from '../../db/ids';
 import type { FlagsTable } from '../../db/schema';
+import type { ContentPrints } from '../../storage/content-print';
 import type { Conn } from '../tasks/tasks.repository';
 import { BANDS, bandLookups } from './fingerprint-bands';
 
@@ -71,6 +72,34 @@ export async function upsertAccountFlag(db: Conn, f: NewFlag): Promise<void> {
     .execute();
 }
 
+/**
+ * A proof's duplicate flag as the backfill judged it again: written, or brought up to date while
+ * nobody dismissed it, or (null) removed while nobody dismissed it. A dismissed one stays as it
+ * was, with its note.
+ */
+export async function setDuplicateFlag(db: Conn, submissionId: string, f: NewFlag | null): Promise<void> {
+  if (!f) {
+    await db
+      .deleteFrom('flags')
+      .where('item_id', '=', submissionId)
+      .where('kind', '=', 'duplicate_proof')
+      .where('dismissed_at', 'is', null)
+      .execute();
+    return;
+  }
+  const values = flagValues(f, f.related);
+  await db
+    .insertInto('flags')
+    .values(values)
+    .onConflict((oc) =>
+      oc
+        .columns(['item_id', 'kind'])
+        .doUpdateSet({ message_en: f.en, message_tr: f.tr, related: values.related })
+        .where('flags.dismissed_at', 'is', null),
+    )
+    .execute();
+}
+
 function flagsWithNames(db: Conn) {
   return db
     .selectFrom('flags')
@@ -127,17 +156,17 @@ export interface ProofCandidate {
 const CANDIDATES_PER_BAND = 20_000;
 
 /**
- * The proofs sharing a band value within two bits with this hash (fingerprint-bands.ts): four
+ * The proofs sharing a band value with one of a new proof's probes (fingerprint-bands.ts): four
  * index range lookups, each capped, answered by the covering indexes (band, hash) alone; the
  * caller keeps the close ones and reads the rest of those only.
  */
 export async function proofCandidates(
   db: Conn,
-  hash: string,
-  /** keeps only the rows whose hash it accepts (the band rows are thousands, the close ones few) */
+  probes: readonly ContentPrints[],
+  /** keeps only the rows whose hash it accepts (the band rows are many, the close ones few) */
   keep?: (proofHash: string) => boolean,
 ): Promise<ProofCandidate[]> {
-  const lookups = bandLookups(hash);
+  const lookups = bandLookups(probes);
   const columns = ['proof_b0', 'proof_b1', 'proof_b2', 'proof_b3'] as const;
   const found = new Map<string, string>();
   for (let b = 0; b < BANDS; b++) {

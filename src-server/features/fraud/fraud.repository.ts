@@ -17,6 +17,8 @@ export interface NewFlag {
   tr: string;
   related: string[];
   at: string;
+  /** a duplicate proof's similarity, 0-100 */
+  similarity?: number;
 }
 
 function flagValues(f: NewFlag, related: string[]) {
@@ -33,6 +35,7 @@ function flagValues(f: NewFlag, related: string[]) {
     dismissed_at: null,
     dismissed_by: null,
     dismiss_note: null,
+    similarity: f.similarity ?? null,
   };
 }
 
@@ -94,7 +97,12 @@ export async function setDuplicateFlag(db: Conn, submissionId: string, f: NewFla
     .onConflict((oc) =>
       oc
         .columns(['item_id', 'kind'])
-        .doUpdateSet({ message_en: f.en, message_tr: f.tr, related: values.related })
+        .doUpdateSet({
+          message_en: f.en,
+          message_tr: f.tr,
+          related: values.related,
+          similarity: values.similarity,
+        })
         .where('flags.dismissed_at', 'is', null),
     )
     .execute();

@@ -89,6 +89,8 @@ describe('duplicate proof', () => {
     expect(flag.messages.tr).toMatch(
       /^Daha önce gönderilmiş 1 kanıta %(9\d|100) benziyor \(1 tanesi başka hesaplardan\): ekran içeriğinin tamamı eşleşiyor; durum ve gezinme çubukları karşılaştırılmaz$/,
     );
+    expect(flag.similarity).toBeGreaterThanOrEqual(90);
+    expect(flag.message).toContain(`${flag.similarity}% similar`);
     expect(flag).toMatchObject({
       kind: 'duplicate_proof',
       itemType: 'submission',
@@ -512,7 +514,7 @@ describe('PUT /api/admin/flags/{id}/dismiss', () => {
 });
 
 describe("doctor's flags check", () => {
-  it('is clean after everything above, and finds a flag about nothing, a half dismissal and a dismissal without its audit row', async () => {
+  it('is clean after everything above, and finds a flag about nothing, a half dismissal, a dismissal without its audit row and a similarity on another kind', async () => {
     expect(await checkFlags(t.deps.db)).toEqual([]);
     const at = new Date().toISOString();
     const flag = (itemId: string) => ({
@@ -540,12 +542,13 @@ describe("doctor's flags check", () => {
     await insertFlag(t.deps.db, flag(copy));
     await t.deps.db
       .updateTable('flags')
-      .set({ dismiss_note: 'yarım' })
+      .set({ dismiss_note: 'yarım', similarity: 50 })
       .where('item_id', '=', copy)
       .where('kind', '=', 'too_fast')
       .execute();
     const found = await checkFlags(t.deps.db);
-    expect(found).toHaveLength(3);
+    expect(found).toHaveLength(4);
+    expect(found.join('\n')).toMatch(/\(too_fast\) has a similarity, which only duplicate proofs have/);
     expect(found.join('\n')).toMatch(/about submission aaaaaaaaaaaaaaaaaaaaaaaa, which does not exist/);
     expect(found.join('\n')).toMatch(/half dismissed/);
     expect(found.join('\n')).toContain(`flag ${dup._id} was dismissed without its audit row`);

@@ -149,6 +149,7 @@ export function duplicateProofFlag(
     tr: `Daha önce gönderilmiş ${n} kanıta %${match.similarity} benziyor (${tr.join(', ')}): ${where.tr}; durum ve gezinme çubukları karşılaştırılmaz`,
     related: match.ids,
     at: item.at,
+    similarity: match.similarity,
   };
 }
 

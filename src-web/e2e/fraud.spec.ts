@@ -195,6 +195,16 @@ describe('the fraud signals on the admin screens', () => {
       const single = rows.filter({ hasText: s.taskTitles[0] }).locator('[data-testid=flag-badge]');
       expect(await single.innerText()).toContain(text.similarBadge);
       await snap(page, `fraud-review-flagged-${lang}-${device}`);
+      // the duplicate's similarity on both laptop sizes in this language (the axe gate included)
+      for (const laptop of [
+        { width: 1280, height: 800 },
+        { width: 1366, height: 768 },
+      ]) {
+        await page.setViewportSize(laptop);
+        await expect.poll(() => single.innerText()).toContain(text.similarBadge);
+        await snap(page, `fraud-review-similarity-${lang}-${laptop.width}x${laptop.height}`);
+      }
+      await page.setViewportSize(size);
 
       // "select all matching" asks for the flagged ones only (the original's proof is pending too)
       await rows.first().locator('[data-testid=select-row]').check();

@@ -23,11 +23,11 @@ import sharp from 'sharp';
 import { startServerProcess } from '../faults/server';
 import { openDatabase } from '../src-server/db/database';
 import {
-  BAND_RADIUS,
+  OWN_BAND_RADIUS as BAND_RADIUS,
   BANDS,
   bandLookups,
   bandsOf,
-  DUPLICATE_HASH_BITS,
+  CANDIDATE_HASH_BITS,
   distanceFrom,
   hammingDistance,
 } from '../src-server/features/fraud/fingerprint-bands';
@@ -35,10 +35,31 @@ import { closeProofs, proofCandidates } from '../src-server/features/fraud/fraud
 import { findDuplicateProofs, flagSharedPayout } from '../src-server/features/fraud/signals';
 import { signToken } from '../src-server/features/users/token';
 import type { UserRow } from '../src-server/http/env';
+import type { ContentPrints } from '../src-server/storage/content-print';
 import { sanitizeProof } from '../src-server/storage/image';
 import { multipart, proofPng, seededFixtures } from './app';
 import { quantile, type RequestSpec, send } from './load';
-import { prng, randomFingerprint, userId } from './seed';
+import { prng, randomContentPrint, randomFingerprint, userId } from './seed';
+
+/**
+ * What an upload looks a new proof up with: its own prints and, as the server makes them, 14
+ * more probes of the same picture cropped (storage/content-print.ts), a few bits from its own.
+ */
+function probeSet(hash: string, print: string, rand: () => number): ContentPrints[] {
+  return [
+    { hash, print },
+    ...Array.from({ length: 14 }, () => ({
+      hash: perturb(hash, 1 + Math.floor(rand() * 3), rand),
+      print: perturb(print, 4, rand),
+    })),
+  ];
+}
+
+/** The nearest of a probe set's hashes to a stored one, in bits. */
+function distanceFromAny(probes: ContentPrints[]): (h: string) => number {
+  const ds = probes.map((p) => distanceFrom(p.hash));
+  return (h) => Math.min(...ds.map((d) => d(h)));
+}
 
 /** The cap of each band's lookup (fraud.repository.ts CANDIDATES_PER_BAND). */
 const BAND_CAP = 20_000;
@@ -181,8 +202,7 @@ export async function measureFraud(options: {
 
     // new pictures: random hashes of the server's shape; a warm-up first (JIT, statement cache)
     const fresh = Array.from({ length: lookups }, () => ({
-      hash: randomFingerprint(rand, 64),
-      print: randomFingerprint(rand, 256),
+      probes: probeSet(randomFingerprint(rand, 64), randomContentPrint(rand), rand),
     }));
     for (const f of fresh.slice(0, 20)) await findDuplicateProofs(db, { ...other, ...f });
     const totalMs: number[] = [];
@@ -196,9 +216,9 @@ export async function measureFraud(options: {
     const candidateCounts: number[] = [];
     for (const f of fresh) {
       // as findDuplicateProofs does: the band rows, keeping the close ones, then their prints
-      const distance = distanceFrom(f.hash);
+      const distance = distanceFromAny(f.probes);
       const t0 = performance.now();
-      const near = await proofCandidates(db, f.hash, (h) => distance(h) <= DUPLICATE_HASH_BITS);
+      const near = await proofCandidates(db, f.probes, (h) => distance(h) <= CANDIDATE_HASH_BITS);
       const t1 = performance.now();
       await closeProofs(
         db,
@@ -206,7 +226,7 @@ export async function measureFraud(options: {
       );
       printMs.push(performance.now() - t1);
       bandMs.push(t1 - t0);
-      candidateCounts.push((await proofCandidates(db, f.hash)).length);
+      candidateCounts.push((await proofCandidates(db, f.probes)).length);
     }
     const sortedCounts = [...candidateCounts].sort((a, b) => a - b);
     const miss: LookupFigures = {
@@ -226,15 +246,18 @@ export async function measureFraud(options: {
     );
 
     // how many rows each band's value list matches before the cap
-    const bandValues = bandLookups(fresh[0].hash)[0].length;
-    const countBand = [0, 1, 2, 3].map((b) =>
-      sqlite.prepare(
-        `SELECT count(*) AS n FROM submissions WHERE proof_b${b} IN (${Array(bandValues).fill('?').join(',')})`,
-      ),
-    );
+    const bandValues = bandLookups(fresh[0].probes)[0].length;
+    const countBand = (b: number, values: number[]) =>
+      (
+        sqlite
+          .prepare(
+            `SELECT count(*) AS n FROM submissions WHERE proof_b${b} IN (${Array(values.length).fill('?').join(',')})`,
+          )
+          .get(...values) as { n: number }
+      ).n;
     const sample = fresh.slice(0, quick ? 50 : 100);
     const bandRows = [0, 1, 2, 3].map((b) => {
-      const rows = sample.map((f) => (countBand[b].get(...bandLookups(f.hash)[b]) as { n: number }).n);
+      const rows = sample.map((f) => countBand(b, bandLookups(f.probes)[b]));
       return {
         band: b,
         meanRows: rows.reduce((a, n) => a + n, 0) / rows.length,
@@ -263,8 +286,7 @@ export async function measureFraud(options: {
         tried++;
         const proof = {
           ...other,
-          hash: perturb(row.proof_hash, swaps, rand),
-          print: perturb(row.proof_print, 10, rand),
+          probes: probeSet(perturb(row.proof_hash, swaps, rand), perturb(row.proof_print, 10, rand), rand),
         };
         const t0 = performance.now();
         const match = await findDuplicateProofs(db, proof);
@@ -273,14 +295,14 @@ export async function measureFraud(options: {
           found++;
           continue;
         }
-        const mine = bandsOf(proof.hash);
+        const mine = bandsOf(proof.probes[0].hash);
         const theirs = bandsOf(row.proof_hash);
         const bandClose = mine.some(
           (v, b) =>
             hammingDistance(v.toString(16).padStart(4, '0'), theirs[b].toString(16).padStart(4, '0')) <=
             BAND_RADIUS,
         );
-        const candidate = (await proofCandidates(db, proof.hash)).some((c) => c._id === row._id);
+        const candidate = (await proofCandidates(db, proof.probes)).some((c) => c._id === row._id);
         if (!bandClose) noBandClose++;
         else if (!candidate) cutByCap++;
       }
@@ -362,7 +384,7 @@ export async function measureFraud(options: {
         return stmt;
       };
       try {
-        await proofCandidates(recorder.db, fresh[0].hash);
+        await proofCandidates(recorder.db, fresh[0].probes);
         await closeProofs(recorder.db, ['a', 'b', 'c']);
         await recorder.db
           .transaction()
@@ -641,7 +663,7 @@ export function fraudMarkdown(
   const lines = [
     `Measured ${context.at.toISOString().slice(0, 16).replace('T', ' ')} UTC with \`${context.command}\` on the seeded folder: ${int(f.proofs)} proofs with fingerprints, ${int(f.withdrawals)} withdrawals.`,
     '',
-    `The duplicate lookup (\`findDuplicateProofs\`: four band lookups of ${f.bandValues} values each, capped at ${BAND_CAP} rows, then the candidates' prints) and the shared-payout check (\`flagSharedPayout\`, in a transaction rolled back), run in the bench's process through the app's database layer, one at a time after a warm-up:`,
+    `The duplicate lookup (\`findDuplicateProofs\`: four band lookups of about ${f.bandValues} values each (the new proof's own content hash within ${BAND_RADIUS} bits, its 14 crop probes exactly), capped at ${BAND_CAP} rows, then the candidates' prints) and the shared-payout check (\`flagSharedPayout\`, in a transaction rolled back), run in the bench's process through the app's database layer, one at a time after a warm-up:`,
     '',
     '| lookup | runs | p50 ms | p99 ms | max ms | candidates p50 / p99 / max |',
     '|---|---|---|---|---|---|',

@@ -102,6 +102,11 @@ const bitPositions = {
 };
 
 /** The hex of a `bits`-bit pHash-shaped fingerprint: the first bit set and `bits/2 - 1` of the others. */
+/** A content print of the server's shape: a 256-bit pHash and six 64-bit ones of its parts. */
+export function randomContentPrint(rand: () => number): string {
+  return randomFingerprint(rand, 256) + Array.from({ length: 6 }, () => randomFingerprint(rand, 64)).join('');
+}
+
 export function randomFingerprint(rand: () => number, bits: 64 | 256): string {
   const positions = bitPositions[bits];
   const words = new Uint32Array(bits / 32);
@@ -322,7 +327,7 @@ export async function seed(
       const subId = hexId(4, k);
       const reward = taskReward[t];
       const hash = randomFingerprint(printRand, 64);
-      const print = randomFingerprint(printRand, 256);
+      const print = randomContentPrint(printRand);
       insertUserTask.run(utId, userId(u), taskId(t), created, created);
       insertSubmission.run(
         subId,

@@ -57,6 +57,8 @@ export interface FlagDto {
   dismissedBy: { _id: string; name: string } | null;
   dismissNote: string | null;
   createdAt: string;
+  /** duplicate_proof: how similar the nearest earlier proof is, 0-100 (null otherwise) */
+  similarity: number | null;
 }
 
 export const MAX_DISMISS_NOTE = 500;

@@ -245,6 +245,8 @@ export interface FlagsTable {
   dismissed_at: string | null;
   dismissed_by: string | null;
   dismiss_note: string | null;
+  /** a duplicate proof's similarity to its nearest match, 0-100 (null for other kinds and older flags) */
+  similarity: Generated<number | null>;
 }
 
 /** A throttle's count in its window (migration 2026-11-28-0900-cluster-state). */

@@ -1,5 +1,6 @@
 import { open, readFile } from 'node:fs/promises';
 import sharp, { type Metadata, type Sharp } from 'sharp';
+import { type ContentPrints, probesOf } from './content-print';
 import type { StoredContentType } from './file-store';
 import { sanitizeIco } from './ico';
 import { ImageError } from './image-error';
@@ -239,103 +240,34 @@ export async function sanitizeProof(
   }
 }
 
-/** A proof's two fingerprints (see fingerprintOf). */
-export interface ProofPrints {
-  /** 64-bit pHash, 16 hex digits: the index key of the duplicate lookup */
-  hash: string;
-  /** 256-bit pHash, 64 hex digits: the finer check of a candidate */
-  print: string;
-}
-
-const GREY_SIZE = 64;
-/** cos((2x + 1) u pi / 2N) for an N-point DCT, [u][x], for the first `keep` frequencies. */
-function cosines(size: number, keep: number): Float64Array[] {
-  return Array.from({ length: keep }, (_, u) =>
-    Float64Array.from({ length: size }, (_, x) => Math.cos(((2 * x + 1) * u * Math.PI) / (2 * size))),
-  );
-}
-const COSINES_32 = cosines(32, 8);
-const COSINES_64 = cosines(GREY_SIZE, 16);
-
-/** The keep x keep lowest frequencies of a size x size grey image (separable DCT-II, rows then columns). */
-function lowFrequencies(grey: Uint8Array, size: number, table: Float64Array[]): number[] {
-  const keep = table.length;
-  const rows: Float64Array[] = [];
-  for (let y = 0; y < size; y++) {
-    const row = new Float64Array(keep);
-    for (let u = 0; u < keep; u++) {
-      let sum = 0;
-      for (let x = 0; x < size; x++) sum += grey[y * size + x] * table[u][x];
-      row[u] = sum;
-    }
-    rows.push(row);
-  }
-  const out: number[] = [];
-  for (let v = 0; v < keep; v++) {
-    for (let u = 0; u < keep; u++) {
-      let sum = 0;
-      for (let y = 0; y < size; y++) sum += rows[y][u] * table[v][y];
-      out.push(sum);
-    }
-  }
-  return out;
-}
-
-/** One bit per frequency, set when above their median (the constant term left out of it), as hex. */
-function medianBits(coefficients: number[]): string {
-  const ac = coefficients.slice(1).sort((a, b) => a - b);
-  const median = ac[Math.floor(ac.length / 2)];
-  let hex = '';
-  for (let i = 0; i < coefficients.length; i += 4) {
-    let nibble = 0;
-    for (let b = 0; b < 4; b++) nibble = (nibble << 1) | (coefficients[i + b] > median ? 1 : 0);
-    hex += nibble.toString(16);
-  }
-  return hex;
-}
-
-/** A 2 x 2 box average: the 64 x 64 grey image made 32 x 32. */
-function halve(grey: Uint8Array, size: number): Uint8Array {
-  const half = size / 2;
-  const out = new Uint8Array(half * half);
-  for (let y = 0; y < half; y++) {
-    for (let x = 0; x < half; x++) {
-      const i = 2 * y * size + 2 * x;
-      out[y * half + x] = (grey[i] + grey[i + 1] + grey[i + size] + grey[i + size + 1] + 2) >> 2;
-    }
-  }
-  return out;
+/**
+ * A proof's fingerprints (storage/content-print.ts): `hash` and `print` are what it is stored
+ * with, `probes` what a new proof is looked up with (the first is hash and print again).
+ */
+export interface ProofPrints extends ContentPrints {
+  probes: ContentPrints[];
 }
 
 /**
- * The perceptual hashes (pHash) of an image: the image made grey and 64 x 64 pixels (its aspect
- * ignored; reached through the 320 px thumbnail size), a discrete cosine transform, and one bit
- * per low frequency, set when it is above their median. `hash` takes the 8 x 8 lowest
- * frequencies of the image at 32 x 32 (64 bits), `print` the 16 x 16 lowest at 64 x 64 (256
- * bits). Re-encoding, resizing, a crop of a few percent or a light recolouring move few bits;
- * different screenshots differ in about half. The 64-bit hash is the lookup key (a few bits of
- * distance, found through indexed bands: features/fraud/fingerprint-bands.ts), the 256-bit print
- * the finer check that keeps similar-looking but different screens apart (measured in
- * features/fraud/duplicate-detection.test.ts). Compare with hammingDistance.
+ * The fingerprint of a proof's content, its status, navigation and app bars left out (see
+ * storage/content-print.ts): reached through the 320 px thumbnail size, so the same however
+ * the proof was decoded. Compare with hammingDistance.
  */
 export async function proofFingerprint(bytes: Uint8Array): Promise<string> {
   return (await fingerprintOf(await smallOf(bytes))).hash;
 }
 
-/** Both fingerprints of an image's bytes. */
+/** The fingerprints of an image's bytes. */
 export async function proofPrints(bytes: Uint8Array): Promise<ProofPrints> {
   return fingerprintOf(await smallOf(bytes));
 }
 
 /** The fingerprints from the thumbnail-sized pixels (the same for a proof however it was reached). */
 async function fingerprintOf(small: Raw): Promise<ProofPrints> {
-  const grey = await sharp(small.data, rawInput(small))
+  const { data, info } = await sharp(small.data, rawInput(small))
     .greyscale()
-    .resize(GREY_SIZE, GREY_SIZE, { fit: 'fill', kernel: 'lanczos3' })
     .raw()
-    .toBuffer();
-  return {
-    hash: medianBits(lowFrequencies(halve(grey, GREY_SIZE), GREY_SIZE / 2, COSINES_32)),
-    print: medianBits(lowFrequencies(grey, GREY_SIZE, COSINES_64)),
-  };
+    .toBuffer({ resolveWithObject: true });
+  const probes = probesOf({ data, width: info.width, height: info.height });
+  return { ...probes[0], probes };
 }

@@ -110,7 +110,9 @@ async function adminPage(lang: Lang, size: { width: number; height: number }) {
 
 const TEXTS = {
   en: {
-    duplicate: 'The screenshot matches 1 earlier proof (1 by another account)',
+    duplicate:
+      '100% similar to 1 earlier proof (1 by another account): all of the screen content matches; status and navigation bars are not compared',
+    similarBadge: 'Duplicate proof · 100%',
     tooFast: /^Sent \d+ s after starting; this task takes at least 3600 s$/,
     sharedPayout: 'This IBAN was also used by 1 other account',
     dismissedBy: 'Dismissed by Admin on',
@@ -121,7 +123,9 @@ const TEXTS = {
     selected: /^2 selected$/,
   },
   tr: {
-    duplicate: 'Ekran görüntüsü daha önce gönderilmiş 1 kanıtla eşleşiyor (1 tanesi başka hesaplardan)',
+    duplicate:
+      'Daha önce gönderilmiş 1 kanıta %100 benziyor (1 tanesi başka hesaplardan): ekran içeriğinin tamamı eşleşiyor; durum ve gezinme çubukları karşılaştırılmaz',
+    similarBadge: 'Kopya kanıt · %100',
     tooFast: /^Başladıktan \d+ sn sonra gönderildi; bu görev en az 3600 sn sürer$/,
     sharedPayout: 'Bu IBAN 1 başka hesap tarafından da kullanıldı',
     dismissedBy: 'Admin tarafından',
@@ -187,7 +191,20 @@ describe('the fraud signals on the admin screens', () => {
         'too_fast',
       ]);
       expect(await badge.innerText()).toContain(lang === 'en' ? '2 flags' : '2 işaret');
+      // a proof with the duplicate flag alone says how similar it is, in the reader's words
+      const single = rows.filter({ hasText: s.taskTitles[0] }).locator('[data-testid=flag-badge]');
+      expect(await single.innerText()).toContain(text.similarBadge);
       await snap(page, `fraud-review-flagged-${lang}-${device}`);
+      // the duplicate's similarity on both laptop sizes in this language (the axe gate included)
+      for (const laptop of [
+        { width: 1280, height: 800 },
+        { width: 1366, height: 768 },
+      ]) {
+        await page.setViewportSize(laptop);
+        await expect.poll(() => single.innerText()).toContain(text.similarBadge);
+        await snap(page, `fraud-review-similarity-${lang}-${laptop.width}x${laptop.height}`);
+      }
+      await page.setViewportSize(size);
 
       // "select all matching" asks for the flagged ones only (the original's proof is pending too)
       await rows.first().locator('[data-testid=select-row]').check();

@@ -1,57 +1,26 @@
-// The detection table: copies of generated screenshots as they come back to us
-// (re-encoded, resized, cropped by a few percent, lightly recoloured, all of these at once) are
-// found by the real lookup (the four indexed bands, then the hash and print thresholds) among
-// 1,000 stored proofs, and 1,000 different screenshots do not match one another.
-import sharp from 'sharp';
+// The detection table, printed as a confusion matrix: realistic phone screenshots (one phone's
+// status and navigation bars on all of them, seven apps' frames in light and dark themes, many
+// screens of each) are stored as proofs; altered copies of some of them (as workers send them
+// again) are looked up through the real lookup (the indexed bands, then the print), and every
+// stored screenshot is looked up against all the others, which are all different screens.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proofPrints } from '../../storage/image';
 import { makeUser } from '../../testing/factories';
 import { makePendingSubmission, makeTask } from '../../testing/money-factories';
-import { screenshot } from '../../testing/screenshots';
+import { ALTERATIONS, differentScreens, phoneScreenshot, type Screen } from '../../testing/phone-screenshots';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { proofLookupColumns } from './fingerprint-bands';
 import { findDuplicateProofs } from './signals';
 
-const DISTINCT = 1000;
-const COPIED = 100;
-
-/** Copies of a 390 x 844 screenshot as they reach us again. */
-const COPIES: [string, (png: Buffer) => Promise<Buffer>][] = [
-  ['re-encoded as a JPEG of quality 60', (png) => sharp(png).jpeg({ quality: 60 }).toBuffer()],
-  ['re-encoded as a JPEG of quality 40', (png) => sharp(png).jpeg({ quality: 40 }).toBuffer()],
-  ['resized to 75 %', (png) => sharp(png).resize(292).png().toBuffer()],
-  ['resized to 150 % (a denser screen)', (png) => sharp(png).resize(585).jpeg({ quality: 85 }).toBuffer()],
-  [
-    'cropped by 2 % (status bar) and 1 % of each side',
-    (png) => sharp(png).extract({ left: 4, top: 17, width: 382, height: 827 }).png().toBuffer(),
-  ],
-  [
-    'cropped by 3 % at the bottom (navigation bar)',
-    (png) => sharp(png).extract({ left: 0, top: 0, width: 390, height: 819 }).png().toBuffer(),
-  ],
-  [
-    'cropped by 3 % at the top and 1.5 % of each side',
-    (png) => sharp(png).extract({ left: 6, top: 25, width: 378, height: 810 }).png().toBuffer(),
-  ],
-  [
-    'lightly recoloured (brighter, less saturated)',
-    (png) => sharp(png).modulate({ brightness: 1.06, saturation: 0.85 }).png().toBuffer(),
-  ],
-  [
-    'all at once: cropped, resized, recoloured, JPEG 70',
-    (png) =>
-      sharp(png)
-        .extract({ left: 4, top: 17, width: 382, height: 827 })
-        .resize(300)
-        .modulate({ brightness: 1.06, saturation: 0.85 })
-        .jpeg({ quality: 70 })
-        .toBuffer(),
-  ],
-];
+/** 7 apps x 2 themes x 40 screens each */
+const DISTINCT = 560;
+/** the first this many (every app and theme) are copied in every way */
+const COPIED = 56;
 
 let t: TestApp;
-const stored: { id: string; taskId: string; hash: string; print: string }[] = [];
-const originals: Buffer[] = [];
+const stored: { id: string; taskId: string; probes: Awaited<ReturnType<typeof proofPrints>>['probes'] }[] =
+  [];
+const originals: { screen: Screen; png: Buffer }[] = [];
 let ownerId: string;
 
 beforeAll(async () => {
@@ -59,13 +28,13 @@ beforeAll(async () => {
   const owner = await makeUser(t.deps.db);
   ownerId = owner._id;
   const taskId = await makeTask(t.deps.db, { max_completions: DISTINCT + 10 });
-  for (let seed = 1; seed <= DISTINCT; seed++) {
-    const png = await screenshot(seed);
-    if (seed <= COPIED) originals.push(png);
+  for (const [i, screen] of differentScreens(DISTINCT).entries()) {
+    const png = await phoneScreenshot(screen);
+    if (i < COPIED) originals.push({ screen, png });
     const prints = await proofPrints(png);
     // each proof by its own task, so every other one is "this account, another task"
     const { submissionId } = await makePendingSubmission(t.deps.db, owner._id, {
-      taskId: seed === 1 ? taskId : undefined,
+      taskId: i === 0 ? taskId : undefined,
     });
     const row = await t.deps.db
       .selectFrom('submissions')
@@ -77,26 +46,26 @@ beforeAll(async () => {
       .set({ proof_hash: prints.hash, ...proofLookupColumns(prints) })
       .where('_id', '=', submissionId)
       .execute();
-    stored.push({ id: submissionId, taskId: row.task_id, ...prints });
+    stored.push({ id: submissionId, taskId: row.task_id, probes: prints.probes });
   }
-}, 240_000);
+}, 400_000);
 afterAll(() => t.dispose());
 
-describe('the duplicate proof signal over generated screenshots', () => {
-  it('catches at least 95 % of each kind of copy, and under 1 % of 1,000 different screenshots match', async () => {
+describe('the duplicate proof signal over realistic phone screenshots', () => {
+  it('flags at least 95 % of altered copies and under 1 % of different screenshots', async () => {
     const lines: string[] = [];
     let caughtAll = 0;
     let copiesAll = 0;
     const rates: number[] = [];
-    for (const [name, copy] of COPIES) {
+    for (const [name, alter] of ALTERATIONS) {
       let caught = 0;
       for (let i = 0; i < COPIED; i++) {
-        const prints = await proofPrints(await copy(originals[i]));
+        const prints = await proofPrints(await alter(originals[i].screen, originals[i].png));
         // sent by another account for another task
         const match = await findDuplicateProofs(t.deps.db, {
           userId: 'another-account',
           taskId: 'another-task',
-          ...prints,
+          probes: prints.probes,
         });
         if (match?.ids.includes(stored[i].id)) caught++;
       }
@@ -106,28 +75,37 @@ describe('the duplicate proof signal over generated screenshots', () => {
       lines.push(`| ${name} | ${caught} / ${COPIED} | ${((100 * caught) / COPIED).toFixed(0)} % |`);
     }
     // each stored proof looked up as if sent again by its account for its own task: any match
-    // is another of the 1,000 different screenshots
+    // is another, different screenshot
     let falseMatches = 0;
     for (const proof of stored) {
       const match = await findDuplicateProofs(t.deps.db, {
         userId: ownerId,
         taskId: proof.taskId,
-        hash: proof.hash,
-        print: proof.print,
+        probes: proof.probes,
       });
       if (match) falseMatches++;
     }
+    const pct = (n: number, of: number) => `${((100 * n) / of).toFixed(1)} %`;
     console.log(
       [
-        `duplicate proofs among ${DISTINCT} stored screenshots (copies of the first ${COPIED}):`,
-        '| copy | caught | rate |',
+        `duplicate proofs among ${DISTINCT} stored phone screenshots (7 apps, light and dark, one phone's bars), copies of the first ${COPIED}:`,
+        '',
+        '| copy | flagged | rate |',
         '|---|---|---|',
         ...lines,
-        `| every copy | ${caughtAll} / ${copiesAll} | ${((100 * caughtAll) / copiesAll).toFixed(1)} % |`,
-        `different screenshots matched to another: ${falseMatches} of ${DISTINCT} (${((100 * falseMatches) / DISTINCT).toFixed(1)} %)`,
+        `| every copy | ${caughtAll} / ${copiesAll} | ${pct(caughtAll, copiesAll)} |`,
+        '',
+        'confusion matrix:',
+        '',
+        '| | flagged | not flagged |',
+        '|---|---|---|',
+        `| altered copy (${copiesAll}) | ${caughtAll} (${pct(caughtAll, copiesAll)}) | ${copiesAll - caughtAll} |`,
+        `| different screenshot (${DISTINCT}) | ${falseMatches} (${pct(falseMatches, DISTINCT)}) | ${DISTINCT - falseMatches} |`,
       ].join('\n'),
     );
-    for (const rate of rates) expect(rate).toBeGreaterThanOrEqual(0.95);
+    expect(caughtAll / copiesAll).toBeGreaterThanOrEqual(0.95);
+    // no single kind of copy slips through: a sticker over the content is the hardest
+    for (const rate of rates) expect(rate).toBeGreaterThanOrEqual(0.9);
     expect(falseMatches / DISTINCT).toBeLessThan(0.01);
-  }, 240_000);
+  }, 400_000);
 });

@@ -1,22 +1,29 @@
+import { type ContentPrints, PART_HEX, PARTS, PRINT_HEX } from '../../storage/content-print';
+
 /**
- * The duplicate-proof lookup, multi-index hashing: a proof's 64-bit hash is cut into
- * four 16-bit bands, each stored in its own indexed column. Two hashes within DUPLICATE_HASH_BITS
- * of each other differ by at most 2 bits in at least one band when they differ by at most 11
- * (four bands of 3 or more would make 12), and the distances of these hashes are even (each has
- * as many ones as zeros among its frequencies), so every band value within BAND_RADIUS bits of
- * the new proof's (137 per band, 548 in all) is looked up in the indexes: a few index ranges, not
- * a scan of every proof. Distances of 12 are found when a band differs by at most 2 bits (most
- * do, measured in duplicate-detection.test.ts).
- * A candidate is a duplicate when its 64-bit hash is within DUPLICATE_HASH_BITS and its 256-bit
- * print within DUPLICATE_PRINT_BITS: the print keeps different screens of one layout apart (the
- * 64-bit hash alone matched 5% of 1,000 generated screenshots to another at 8 bits).
+ * The duplicate-proof lookup, multi-index hashing: a proof's 64-bit content hash is cut into
+ * four 16-bit bands, each stored in its own indexed column. A new proof is looked up with
+ * several probes (its content as it is, and as if it or the stored one had been cropped:
+ * storage/content-print.ts). Its own hash is looked up with every band value within two bits
+ * (137 a band: any hash within 11 bits shares a band within two; a sticker over the content
+ * moves it that far), each other probe with its band values exactly (a probe of the right crop
+ * lands within a few bits, measured in duplicate-detection.test.ts): about 150 values in each of
+ * four indexed IN lists, a few index ranges at any number of stored proofs.
+ * A candidate is then judged on its print, from the probe closest to it (isSamePicture).
  */
 export const BANDS = 4;
-export const BAND_RADIUS = 2;
-export const DUPLICATE_HASH_BITS = 12;
-export const DUPLICATE_PRINT_BITS = 54;
-/** A proof stored before prints existed (until the backfill reaches it) matches on its hash alone, closer. */
-export const HASH_ONLY_BITS = 6;
+export const OWN_BAND_RADIUS = 2;
+/** A candidate whose 64-bit hash is further than this from every probe is not read further. */
+export const CANDIDATE_HASH_BITS = 20;
+/** Within this many bits of 256 on the content print, the same picture. */
+export const SAME_PRINT_BITS = 40;
+/**
+ * Or within this many, when PARTS_NEEDED of the content's six parts are each within PART_BITS of
+ * 64: a sticker or a scribble over a part or two moves the whole print further than a copy goes.
+ */
+export const PART_PRINT_BITS = 72;
+export const PART_BITS = 8;
+export const PARTS_NEEDED = 4;
 
 /** The four 16-bit bands of a 16-hex-digit hash. */
 export function bandsOf(hash: string): [number, number, number, number] {
@@ -28,8 +35,8 @@ export function bandsOf(hash: string): [number, number, number, number] {
   ];
 }
 
-/** Every 16-bit value within `radius` bits of `value`, itself first. */
-export function neighbours(value: number, radius = BAND_RADIUS): number[] {
+/** Every 16-bit value within `radius` (0 to 2) bits of `value`, itself first. */
+export function neighbours(value: number, radius: number): number[] {
   const out = [value];
   if (radius >= 1) for (let i = 0; i < 16; i++) out.push(value ^ (1 << i));
   if (radius >= 2) {
@@ -38,24 +45,67 @@ export function neighbours(value: number, radius = BAND_RADIUS): number[] {
   return out;
 }
 
-/** The values to look up in each band's index for a hash. */
-export function bandLookups(hash: string): number[][] {
-  return bandsOf(hash).map((v) => neighbours(v));
+/** The values to look up in each band's index for a new proof's probes (the first is its own). */
+export function bandLookups(probes: readonly ContentPrints[]): number[][] {
+  const sets = [0, 1, 2, 3].map(() => new Set<number>());
+  probes.forEach((probe, i) => {
+    bandsOf(probe.hash).forEach((v, b) => {
+      for (const n of neighbours(v, i === 0 ? OWN_BAND_RADIUS : 0)) sets[b].add(n);
+    });
+  });
+  return sets.map((s) => [...s]);
 }
 
-/** The candidate is the same picture: close on the hash and, where it has one, on the print. */
-export function isSamePicture(
-  proof: { hash: string; print: string },
-  candidate: { hash: string; print: string | null },
-): { same: boolean; bits: number } {
-  const bits = hammingDistance(proof.hash, candidate.hash);
-  if (candidate.print === null) return { same: bits <= HASH_ONLY_BITS, bits };
-  if (bits > DUPLICATE_HASH_BITS) return { same: false, bits };
-  return { same: hammingDistance(proof.print, candidate.print) <= DUPLICATE_PRINT_BITS, bits };
+/** The parts of the content, three rows of two. */
+export const PART_NAMES = [
+  'top left',
+  'top right',
+  'middle left',
+  'middle right',
+  'bottom left',
+  'bottom right',
+] as const;
+export type PartName = (typeof PART_NAMES)[number];
+
+export interface Judgement {
+  same: boolean;
+  /** 0-100: 100 the same content print, 0 as far apart as two unrelated screenshots */
+  similarity: number;
+  /** the parts of the content within PART_BITS */
+  parts: PartName[];
+  /** the bits of 256 the closest probe's print is from the candidate's */
+  bits: number;
 }
+
+/** Two unrelated screenshots' prints differ in about half their 256 bits. */
+const UNRELATED_BITS = 128;
+
+/** The candidate is the same picture: judged from the probe whose print comes closest. */
+export function isSamePicture(probes: readonly ContentPrints[], candidate: { print: string }): Judgement {
+  let best: Judgement | null = null;
+  for (const probe of probes) {
+    const bits = hammingDistance(probe.print.slice(0, PRINT_HEX), candidate.print.slice(0, PRINT_HEX));
+    const parts = PART_NAMES.filter((_, p) => {
+      const at = PRINT_HEX + p * PART_HEX;
+      return (
+        hammingDistance(probe.print.slice(at, at + PART_HEX), candidate.print.slice(at, at + PART_HEX)) <=
+        PART_BITS
+      );
+    });
+    const same = bits <= SAME_PRINT_BITS || (bits <= PART_PRINT_BITS && parts.length >= PARTS_NEEDED);
+    const similarity = Math.max(0, Math.round(100 * (1 - bits / UNRELATED_BITS)));
+    const judged = { same, similarity, parts, bits };
+    if (!best || (same && !best.same) || (same === best.same && bits < best.bits)) best = judged;
+  }
+  return best ?? { same: false, similarity: 0, parts: [], bits: 256 };
+}
+
+/** A stored print of the current kind (64 + 6 x 16 hex digits); older ones wait for the backfill. */
+export const isContentPrint = (print: string | null): print is string =>
+  print !== null && print.length === PRINT_HEX + PARTS * PART_HEX;
 
 /** The duplicate lookup's columns of a stored proof: its print and its hash's four bands. */
-export function proofLookupColumns(stored: { hash: string; print: string } | null) {
+export function proofLookupColumns(stored: ContentPrints | null) {
   const bands = stored ? bandsOf(stored.hash) : [null, null, null, null];
   return {
     proof_print: stored?.print ?? null,

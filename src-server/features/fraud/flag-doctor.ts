@@ -6,7 +6,8 @@ const ITEM_TABLES = { submission: 'submissions', withdrawal: 'withdrawals', user
 /**
  * doctor's `flags` check: every flag is about an item that exists, a dismissal is
  * whole (when, who and the note together), and every dismissed flag has its `flag.dismiss` audit
- * row (written in the same transaction, so one missing means the log or the flag was altered).
+ * row (written in the same transaction, so one missing means the log or the flag was altered),
+ * and only duplicate-proof flags carry a similarity.
  */
 export async function checkFlags(db: Db): Promise<string[]> {
   const out: string[] = [];
@@ -55,5 +56,14 @@ export async function checkFlags(db: Db): Promise<string[]> {
     )
     .execute();
   for (const f of unaudited) out.push(`flag ${f._id} was dismissed without its audit row`);
+  // only a duplicate proof measures how similar it is (the column's CHECK keeps it within 0-100)
+  const misplaced = await db
+    .selectFrom('flags')
+    .select(['_id', 'kind'])
+    .where('similarity', 'is not', null)
+    .where('kind', '<>', 'duplicate_proof')
+    .execute();
+  for (const f of misplaced)
+    out.push(`flag ${f._id} (${f.kind}) has a similarity, which only duplicate proofs have`);
   return out;
 }

@@ -3,6 +3,7 @@ import { MAX_LINKED } from '../../contract/fraud';
 import type { Db } from '../../db/database';
 import { newId } from '../../db/ids';
 import type { DB, FlagsTable } from '../../db/schema';
+import type { ContentPrints } from '../../storage/content-print';
 import { BANDS, bandLookups } from './fingerprint-bands';
 
 type Conn = Db | Transaction<DB>;
@@ -18,6 +19,8 @@ export interface NewFlag {
   tr: string;
   related: string[];
   at: string;
+  /** a duplicate proof's similarity, 0-100 */
+  similarity?: number;
 }
 
 function flagValues(f: NewFlag, related: string[]) {
@@ -34,6 +37,7 @@ function flagValues(f: NewFlag, related: string[]) {
     dismissed_at: null,
     dismissed_by: null,
     dismiss_note: null,
+    similarity: f.similarity ?? null,
   };
 }
 
@@ -69,6 +73,39 @@ export async function upsertAccountFlag(db: Conn, f: NewFlag): Promise<void> {
           dismiss_note: null,
         })
         .where('flags.related', '<>', values.related),
+    )
+    .execute();
+}
+
+/**
+ * A proof's duplicate flag as the backfill judged it again: written, or brought up to date while
+ * nobody dismissed it, or (null) removed while nobody dismissed it. A dismissed one stays as it
+ * was, with its note.
+ */
+export async function setDuplicateFlag(db: Conn, submissionId: string, f: NewFlag | null): Promise<void> {
+  if (!f) {
+    await db
+      .deleteFrom('flags')
+      .where('item_id', '=', submissionId)
+      .where('kind', '=', 'duplicate_proof')
+      .where('dismissed_at', 'is', null)
+      .execute();
+    return;
+  }
+  const values = flagValues(f, f.related);
+  await db
+    .insertInto('flags')
+    .values(values)
+    .onConflict((oc) =>
+      oc
+        .columns(['item_id', 'kind'])
+        .doUpdateSet({
+          message_en: f.en,
+          message_tr: f.tr,
+          related: values.related,
+          similarity: values.similarity,
+        })
+        .where('flags.dismissed_at', 'is', null),
     )
     .execute();
 }
@@ -129,17 +166,17 @@ export interface ProofCandidate {
 const CANDIDATES_PER_BAND = 20_000;
 
 /**
- * The proofs sharing a band value within two bits with this hash (fingerprint-bands.ts): four
+ * The proofs sharing a band value with one of a new proof's probes (fingerprint-bands.ts): four
  * index range lookups, each capped, answered by the covering indexes (band, hash) alone; the
  * caller keeps the close ones and reads the rest of those only.
  */
 export async function proofCandidates(
   db: Conn,
-  hash: string,
-  /** keeps only the rows whose hash it accepts (the band rows are thousands, the close ones few) */
+  probes: readonly ContentPrints[],
+  /** keeps only the rows whose hash it accepts (the band rows are many, the close ones few) */
   keep?: (proofHash: string) => boolean,
 ): Promise<ProofCandidate[]> {
-  const lookups = bandLookups(hash);
+  const lookups = bandLookups(probes);
   const columns = ['proof_b0', 'proof_b1', 'proof_b2', 'proof_b3'] as const;
   const found = new Map<string, string>();
   for (let b = 0; b < BANDS; b++) {

@@ -22,6 +22,7 @@ export function toFlagDto(row: FlagRow): FlagDto {
     dismissedBy: row.dismissed_by ? { _id: row.dismissed_by, name: row.dismissed_by_name ?? '' } : null,
     dismissNote: row.dismiss_note,
     createdAt: row.created_at,
+    similarity: row.similarity ?? null,
   };
 }
 

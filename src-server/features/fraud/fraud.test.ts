@@ -7,6 +7,7 @@ import type { UserRow } from '../../http/env';
 import { proofPrints } from '../../storage/image';
 import { makeUser, TEST_PASSWORD } from '../../testing/factories';
 import { burst, fund, makeIban } from '../../testing/money-factories';
+import { phoneScreenshot } from '../../testing/phone-screenshots';
 import { screenshot } from '../../testing/screenshots';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { startedTask, submit } from '../submissions/submission-test-helpers';
@@ -57,27 +58,45 @@ describe('duplicate proof', () => {
   let first: string;
   let copy: string;
 
-  it('flags the same screenshot sent by another account for another task, naming the earlier proof', async () => {
-    const png = await screenshot(101);
+  it('flags a near-identical screenshot sent by another account for another task, and not other apps on the same phone', async () => {
+    const store = { app: 'store', dark: false, seed: 901 } as const;
+    const png = await phoneScreenshot(store);
     const a = await worker();
     const b = await worker();
     first = await startAndSend(a.token, await quickTask(), png);
-    // the copy comes back re-encoded as a JPEG and a little smaller
-    const jpeg = await sharp(png).resize(360).jpeg({ quality: 70 }).toBuffer();
+    // screens of other apps, and another screen of the same app, from the same phone (the same
+    // status and navigation bars): not flagged
+    for (const other of [
+      { app: 'video', dark: false, seed: 901 },
+      { app: 'puzzle', dark: false, seed: 901 },
+      { app: 'store', dark: false, seed: 903 },
+    ] as const) {
+      const id = await startAndSend((await worker()).token, await quickTask(), await phoneScreenshot(other));
+      expect((await adminSubmission(id)).flags).toEqual([]);
+    }
+    // the copy comes back with its notification bar cropped off, its clock moved on, as a JPEG
+    const later = await phoneScreenshot({ ...store, clock: '18:42', battery: 31 });
+    const jpeg = await sharp(later)
+      .extract({ left: 0, top: 44, width: 390, height: 800 })
+      .jpeg({ quality: 70 })
+      .toBuffer();
     copy = await startAndSend(b.token, await quickTask(), new Uint8Array(jpeg));
     expect((await adminSubmission(first)).flags).toEqual([]);
     const [flag] = (await adminSubmission(copy)).flags;
+    expect(flag.message).toMatch(
+      /^(9\d|100)% similar to 1 earlier proof \(1 by another account\): all of the screen content matches; status and navigation bars are not compared$/,
+    );
+    expect(flag.messages.tr).toMatch(
+      /^Daha önce gönderilmiş 1 kanıta %(9\d|100) benziyor \(1 tanesi başka hesaplardan\): ekran içeriğinin tamamı eşleşiyor; durum ve gezinme çubukları karşılaştırılmaz$/,
+    );
+    expect(flag.similarity).toBeGreaterThanOrEqual(90);
+    expect(flag.message).toContain(`${flag.similarity}% similar`);
     expect(flag).toMatchObject({
       kind: 'duplicate_proof',
       itemType: 'submission',
       itemId: copy,
       related: [first],
       dismissed: false,
-      message: 'The screenshot matches 1 earlier proof (1 by another account)',
-      messages: {
-        en: 'The screenshot matches 1 earlier proof (1 by another account)',
-        tr: 'Ekran görüntüsü daha önce gönderilmiş 1 kanıtla eşleşiyor (1 tanesi başka hesaplardan)',
-      },
     });
   });
 
@@ -156,14 +175,16 @@ describe('duplicate proof', () => {
     });
     expect(found?.ids).toHaveLength(MAX_FLAG_RELATED);
     expect(found?.others).toBe(MAX_FLAG_RELATED);
-    expect(longest).toBeGreaterThan(100); // the band lookups' 137 values
+    expect(longest).toBeGreaterThan(100); // the band lookups' 137 values and more
     expect(longest).toBeLessThanOrEqual(MAX_CLOSE_CANDIDATES);
     // and the upload itself: accepted, flagged with ten of them
     const id = await startAndSend(other.token, await quickTask(), png);
     const [flag] = (await adminSubmission(id)).flags;
     expect(flag.related).toHaveLength(MAX_FLAG_RELATED);
     for (const related of flag.related) expect(related).toMatch(/^copy-of-105-/);
-    expect(flag.messages.en).toBe('The screenshot matches 10 earlier proofs (10 by other accounts)');
+    expect(flag.messages.en).toBe(
+      '100% similar to 10 earlier proofs (10 by other accounts): all of the screen content matches; status and navigation bars are not compared',
+    );
   });
 
   it('is shown to admins only: the worker never sees a flags field', async () => {
@@ -493,7 +514,7 @@ describe('PUT /api/admin/flags/{id}/dismiss', () => {
 });
 
 describe("doctor's flags check", () => {
-  it('is clean after everything above, and finds a flag about nothing, a half dismissal and a dismissal without its audit row', async () => {
+  it('is clean after everything above, and finds a flag about nothing, a half dismissal, a dismissal without its audit row and a similarity on another kind', async () => {
     expect(await checkFlags(t.deps.db)).toEqual([]);
     const at = new Date().toISOString();
     const flag = (itemId: string) => ({
@@ -521,12 +542,13 @@ describe("doctor's flags check", () => {
     await insertFlag(t.deps.db, flag(copy));
     await t.deps.db
       .updateTable('flags')
-      .set({ dismiss_note: 'yarım' })
+      .set({ dismiss_note: 'yarım', similarity: 50 })
       .where('item_id', '=', copy)
       .where('kind', '=', 'too_fast')
       .execute();
     const found = await checkFlags(t.deps.db);
-    expect(found).toHaveLength(3);
+    expect(found).toHaveLength(4);
+    expect(found.join('\n')).toMatch(/\(too_fast\) has a similarity, which only duplicate proofs have/);
     expect(found.join('\n')).toMatch(/about submission aaaaaaaaaaaaaaaaaaaaaaaa, which does not exist/);
     expect(found.join('\n')).toMatch(/half dismissed/);
     expect(found.join('\n')).toContain(`flag ${dup._id} was dismissed without its audit row`);

@@ -2,7 +2,15 @@ import type { Transaction } from 'kysely';
 import { derivedMinSeconds, MAX_FLAG_RELATED, REGISTRATION_BURST } from '../../contract/fraud';
 import type { Db } from '../../db/database';
 import type { DB } from '../../db/schema';
-import { DUPLICATE_HASH_BITS, distanceFrom, isSamePicture } from './fingerprint-bands';
+import type { ContentPrints } from '../../storage/content-print';
+import {
+  CANDIDATE_HASH_BITS,
+  distanceFrom,
+  isContentPrint,
+  isSamePicture,
+  PART_NAMES,
+  type PartName,
+} from './fingerprint-bands';
 import {
   accountsSharing,
   accountsWithPayoutNumber,
@@ -26,31 +34,42 @@ export interface DuplicateMatch {
   ids: string[];
   others: number;
   ownOtherTask: number;
+  /** the nearest match's similarity (0-100) and the parts of the content that matched */
+  similarity: number;
+  parts: PartName[];
 }
 
 /**
- * At most this many of the candidates within DUPLICATE_HASH_BITS, nearest first, are read for
+ * At most this many of the candidates within CANDIDATE_HASH_BITS, nearest first, are read for
  * their prints and owners: a picture thousands of proofs share (a campaign's screenshot sent
- * again and again) costs one bounded read, not one that grows with every copy (the four bands
- * can bring up to 80,000 candidates, past what either engine binds in one statement), and the
- * flag names MAX_FLAG_RELATED of them anyway.
+ * again and again) costs one bounded read, not one that grows with every copy, and the flag
+ * names MAX_FLAG_RELATED of them anyway.
  */
 export const MAX_CLOSE_CANDIDATES = 500;
 
 /**
- * Earlier proofs showing the same picture as a new screenshot proof: another account's (any
+ * Earlier proofs showing the same content as a new screenshot proof: another account's (any
  * task), or this account's for another task (a proof sent again for the same task after a
- * rejection is not a duplicate). Nearest first, at most MAX_FLAG_RELATED. Read before the
- * submission's transaction: the lookup takes no write lock.
+ * rejection is not a duplicate). Nearest first, at most MAX_FLAG_RELATED. `before` keeps only
+ * proofs stored before that time (the backfill judges an older proof against those older
+ * still). Read before the submission's transaction: the lookup takes no write lock.
  */
 export async function findDuplicateProofs(
   db: Conn,
-  proof: { userId: string; taskId: string; hash: string; print: string },
+  proof: {
+    userId: string;
+    taskId: string;
+    probes: readonly ContentPrints[];
+    before?: string;
+    except?: string;
+  },
 ): Promise<DuplicateMatch | null> {
-  // the band lookup returns every proof sharing a band within two bits: most are far on the
-  // whole hash (measured from the index alone), and only the nearest close ones are read further
-  const distance = distanceFrom(proof.hash);
-  const near = (await proofCandidates(db, proof.hash, (h) => distance(h) <= DUPLICATE_HASH_BITS))
+  // the band lookup returns the proofs sharing a band with a probe: most are far on the whole
+  // hash (measured from the index alone), and only the nearest close ones are read further
+  const distances = proof.probes.map((p) => distanceFrom(p.hash));
+  const distance = (h: string) => Math.min(...distances.map((d) => d(h)));
+  const near = (await proofCandidates(db, proof.probes, (h) => distance(h) <= CANDIDATE_HASH_BITS))
+    .filter((c) => c._id !== proof.except)
     .map((c) => ({ id: c._id, bits: distance(c.proof_hash) }))
     .sort((a, b) => a.bits - b.bits)
     .slice(0, MAX_CLOSE_CANDIDATES);
@@ -59,16 +78,54 @@ export async function findDuplicateProofs(
       db,
       near.map((c) => c.id),
     )
-  ).filter((c) => c.user_id !== proof.userId || c.task_id !== proof.taskId);
+  ).filter(
+    (c) =>
+      (c.user_id !== proof.userId || c.task_id !== proof.taskId) &&
+      (proof.before === undefined || c.created_at < proof.before),
+  );
   if (close.length === 0) return null;
   const matches = close
-    .map((c) => ({ c, ...isSamePicture(proof, { hash: c.proof_hash, print: c.proof_print }) }))
+    .filter((c) => isContentPrint(c.proof_print))
+    .map((c) => ({ c, ...isSamePicture(proof.probes, { print: c.proof_print as string }) }))
     .filter((m) => m.same)
     .sort((a, b) => a.bits - b.bits || a.c.created_at.localeCompare(b.c.created_at))
     .slice(0, MAX_FLAG_RELATED);
   if (matches.length === 0) return null;
   const others = matches.filter((m) => m.c.user_id !== proof.userId).length;
-  return { ids: matches.map((m) => m.c._id), others, ownOtherTask: matches.length - others };
+  return {
+    ids: matches.map((m) => m.c._id),
+    others,
+    ownOtherTask: matches.length - others,
+    similarity: matches[0].similarity,
+    parts: matches[0].parts,
+  };
+}
+
+const PARTS_TR: Record<PartName, string> = {
+  'top left': 'sol üst',
+  'top right': 'sağ üst',
+  'middle left': 'sol orta',
+  'middle right': 'sağ orta',
+  'bottom left': 'sol alt',
+  'bottom right': 'sağ alt',
+};
+
+/** Which part matched, in words: the whole content, or all of it but the parts that differ. */
+function partsInWords(parts: PartName[]): { en: string; tr: string } {
+  const differ = PART_NAMES.filter((p) => !parts.includes(p));
+  if (differ.length === 0)
+    return { en: 'all of the screen content matches', tr: 'ekran içeriğinin tamamı eşleşiyor' };
+  if (parts.length === 0)
+    return { en: 'the screen content matches as a whole', tr: 'ekran içeriği bütün olarak eşleşiyor' };
+  const list = (words: string[], and: string) =>
+    words.length === 1 ? words[0] : `${words.slice(0, -1).join(', ')} ${and} ${words[words.length - 1]}`;
+  return {
+    en: `the screen content matches except its ${list(differ, 'and')} (a sticker or an edit?)`,
+    tr: `ekran içeriği ${list(
+      differ.map((p) => PARTS_TR[p]),
+      've',
+    )} kısmı dışında eşleşiyor (çıkartma ya da düzenleme?)`,
+  };
 }
 
 export function duplicateProofFlag(
@@ -86,15 +143,17 @@ export function duplicateProofFlag(
     en.push(`${match.ownOtherTask} by this account for another task`);
     tr.push(`${match.ownOtherTask} tanesi bu hesabın başka görevlerinden`);
   }
+  const where = partsInWords(match.parts);
   return {
     itemType: 'submission',
     itemId: item.submissionId,
     userId: item.userId,
     kind: 'duplicate_proof',
-    en: `The screenshot matches ${n} earlier ${plural(n, 'proof', 'proofs')} (${en.join(', ')})`,
-    tr: `Ekran görüntüsü daha önce gönderilmiş ${n} kanıtla eşleşiyor (${tr.join(', ')})`,
+    en: `${match.similarity}% similar to ${n} earlier ${plural(n, 'proof', 'proofs')} (${en.join(', ')}): ${where.en}; status and navigation bars are not compared`,
+    tr: `Daha önce gönderilmiş ${n} kanıta %${match.similarity} benziyor (${tr.join(', ')}): ${where.tr}; durum ve gezinme çubukları karşılaştırılmaz`,
     related: match.ids,
     at: item.at,
+    similarity: match.similarity,
   };
 }
 

@@ -1,10 +1,13 @@
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileStoreFor } from '../../storage/file-store';
 import { proofFingerprint } from '../../storage/image';
 import { jpegFile, pngFile } from '../../storage/image-fixtures';
 import { makeUser } from '../../testing/factories';
 import { makePendingSubmission } from '../../testing/money-factories';
+import { phoneScreenshot } from '../../testing/phone-screenshots';
 import { createTestApp, type TestApp } from '../../testing/test-app';
+import { insertFlag } from '../fraud/fraud.repository';
 import { backfillProofDerivatives } from './proof-backfill';
 
 let t: TestApp;
@@ -53,6 +56,73 @@ describe('the proof thumbnail backfill', () => {
     // a second run (a restart) finds nothing left and writes no file
     expect(await backfillProofDerivatives(t.deps)).toBe(0);
     expect((await store.list('proofs')).length).toBe(files);
+  });
+
+  it('judges duplicate flags again with the new prints: a copy flagged against the older proof, a stale flag removed, a dismissed one kept', async () => {
+    const store = fileStoreFor(t.deps.config);
+    const proof = async (userId: string, png: Buffer, createdAt: string) => {
+      const { submissionId } = await makePendingSubmission(t.deps.db, userId, { createdAt });
+      const name = await store.save('proofs', png, 'image/png');
+      await t.deps.db
+        .updateTable('submissions')
+        .set({ proof_file: name })
+        .where('_id', '=', submissionId)
+        .execute();
+      return submissionId;
+    };
+    const [a, b, c] = [await makeUser(t.deps.db), await makeUser(t.deps.db), await makeUser(t.deps.db)];
+    const screen = { app: 'shop', dark: true, seed: 77 } as const;
+    const original = await proof(a._id, await phoneScreenshot(screen), '2026-01-01T10:00:00.000Z');
+    // inserted in the opposite order of their times: the backfill goes by time, not by id
+    const copied = await sharp(await phoneScreenshot({ ...screen, clock: '01:02', battery: 5 }))
+      .extract({ left: 0, top: 60, width: 390, height: 784 })
+      .jpeg({ quality: 60 })
+      .toBuffer();
+    const copy = await proof(b._id, copied, '2026-01-02T10:00:00.000Z');
+    const otherApp = await proof(
+      c._id,
+      await phoneScreenshot({ ...screen, app: 'chat' }),
+      '2026-01-03T10:00:00.000Z',
+    );
+    const dismissedOne = await proof(
+      c._id,
+      await phoneScreenshot({ ...screen, app: 'bank' }),
+      '2026-01-04T10:00:00.000Z',
+    );
+    // the whole-picture prints had flagged the other apps (the same phone's bars)
+    for (const [id, dismissed] of [
+      [otherApp, false],
+      [dismissedOne, true],
+    ] as const) {
+      await insertFlag(t.deps.db, {
+        itemType: 'submission',
+        itemId: id,
+        userId: c._id,
+        kind: 'duplicate_proof',
+        en: 'The screenshot matches 1 earlier proof',
+        tr: 'Ekran görüntüsü 1 kanıtla eşleşiyor',
+        related: [original],
+        at: '2026-01-05T10:00:00.000Z',
+      });
+      if (dismissed)
+        await t.deps.db
+          .updateTable('flags')
+          .set({ dismissed_at: '2026-01-06T10:00:00.000Z', dismissed_by: a._id, dismiss_note: 'checked' })
+          .where('item_id', '=', id)
+          .execute();
+    }
+    expect(await backfillProofDerivatives(t.deps)).toBe(4);
+    const flags = await t.deps.db
+      .selectFrom('flags')
+      .selectAll()
+      .where('item_id', 'in', [original, copy, otherApp, dismissedOne])
+      .execute();
+    expect(flags.map((f) => f.item_id).sort()).toEqual([copy, dismissedOne].sort());
+    const flag = flags.find((f) => f.item_id === copy)!;
+    expect(JSON.parse(flag.related)).toEqual([original]);
+    expect(flag.message_en).toMatch(/^\d+% similar to 1 earlier proof \(1 by another account\)/);
+    expect(flag.message_tr).toMatch(/^Daha önce gönderilmiş 1 kanıta %\d+ benziyor/);
+    expect(flags.find((f) => f.item_id === dismissedOne)?.dismiss_note).toBe('checked');
   });
 
   it('stops when asked', async () => {

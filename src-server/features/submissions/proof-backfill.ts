@@ -2,13 +2,15 @@ import type { AppDeps } from '../../deps';
 import { fileStoreFor } from '../../storage/file-store';
 import { proofDerivatives } from '../../storage/image';
 import { proofLookupColumns } from '../fraud/fingerprint-bands';
+import { setDuplicateFlag } from '../fraud/fraud.repository';
+import { duplicateProofFlag, findDuplicateProofs } from '../fraud/signals';
 import { proofsWithoutPrint, setProofDerivatives } from './submissions.repository';
 
 const BATCH = 50;
 
 /**
- * Proofs stored before thumbnails and fingerprints existed, or before the finer print
- * and the lookup bands, get them in the background
+ * Proofs stored before thumbnails and fingerprints existed, or before the current kind of
+ * print (of the screen's content), get them in the background, oldest first,
  * after the server starts: one proof at a time, each a job of the fair CPU queue under its own key,
  * so users' uploads take turns with it and are never queued behind the whole backlog. A migration
  * could not do it (decoding every proof of a large site would hold the start for minutes), and
@@ -23,13 +25,13 @@ export async function backfillProofDerivatives(
 ): Promise<number> {
   const store = fileStoreFor(deps.config);
   let done = 0;
-  let after = '';
+  let after = { at: '', id: '' };
   while (!stopped()) {
     const batch = await proofsWithoutPrint(deps.db, after, BATCH);
     if (batch.length === 0) break;
     for (const row of batch) {
       if (stopped()) break;
-      after = row._id;
+      after = { at: row.created_at, id: row._id };
       const file = await store.read('proofs', row.proof_file);
       if (!file) continue; // doctor reports a missing proof; nothing to make a thumbnail of
       let derived: Awaited<ReturnType<typeof proofDerivatives>>;
@@ -46,9 +48,24 @@ export async function backfillProofDerivatives(
           proof_hash: derived.hash,
           ...proofLookupColumns(derived),
         })
-      )
+      ) {
         done++;
-      else if (thumb) await store.remove('proofs', thumb);
+        // its duplicate flag judged again with the new prints, against the older proofs (which
+        // have theirs by now): raised, brought up to date, or removed when it no longer holds
+        const match = await findDuplicateProofs(deps.db, {
+          userId: row.user_id,
+          taskId: row.task_id,
+          probes: derived.probes,
+          before: row.created_at,
+          except: row._id,
+        });
+        await setDuplicateFlag(
+          deps.db,
+          row._id,
+          match &&
+            duplicateProofFlag(match, { submissionId: row._id, userId: row.user_id, at: row.created_at }),
+        );
+      } else if (thumb) await store.remove('proofs', thumb);
     }
   }
   return done;

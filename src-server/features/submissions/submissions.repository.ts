@@ -207,20 +207,37 @@ export async function proofFilesNamed(db: Conn, names: string[]): Promise<Set<st
   return named;
 }
 
+/** A proof the backfill gives its thumbnail and prints to. */
+export interface ProofToBackfill {
+  _id: string;
+  proof_file: string;
+  proof_thumb: string | null;
+  user_id: string;
+  task_id: string;
+  created_at: string;
+}
+
 /**
- * Proofs that have no thumbnail or no print yet (stored before either existed), by id after `after`
- * (the background backfill).
+ * Proofs that have no thumbnail or no print yet (stored before either existed, or before the
+ * current kind of print), oldest first after `after` (created_at and id): each is judged for
+ * duplicates against the older ones, which by then have theirs (the background backfill).
  */
-export function proofsWithoutPrint(db: Conn, after: string, limit: number) {
+export function proofsWithoutPrint(db: Conn, after: { at: string; id: string }, limit: number) {
   return db
     .selectFrom('submissions')
-    .select(['_id', 'proof_file', 'proof_thumb'])
+    .select(['_id', 'proof_file', 'proof_thumb', 'user_id', 'task_id', 'created_at'])
     .where('proof_print', 'is', null)
     .where('proof_file', 'is not', null)
-    .where('_id', '>', after)
+    .where((eb) =>
+      eb.or([
+        eb('created_at', '>', after.at),
+        eb.and([eb('created_at', '=', after.at), eb('_id', '>', after.id)]),
+      ]),
+    )
+    .orderBy('created_at')
     .orderBy('_id')
     .limit(limit)
-    .execute() as Promise<{ _id: string; proof_file: string; proof_thumb: string | null }[]>;
+    .execute() as Promise<ProofToBackfill[]>;
 }
 
 /**

@@ -107,8 +107,7 @@ export async function submitProof(
       findDuplicateProofs(deps.db, {
         userId: user._id,
         taskId: task._id,
-        hash: image.hash,
-        print: image.print,
+        probes: image.probes,
       }),
     ]);
     if (files.status === 'rejected') throw files.reason;

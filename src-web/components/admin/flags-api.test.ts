@@ -15,6 +15,7 @@ const flag = (id: string, over: Partial<FlagDto> = {}): FlagDto => ({
   dismissedBy: null,
   dismissNote: null,
   createdAt: '2026-11-25T10:00:00.000Z',
+  similarity: null,
   ...over,
 });
 

@@ -9,6 +9,7 @@ import { adminUsersRoutes } from './features/admin-users/admin-users.routes';
 import { adminWithdrawalsRoutes } from './features/admin-withdrawals/admin-withdrawals.routes';
 import { adminAppealRoutes, appealRoutes } from './features/appeals/appeals.routes';
 import { adminAuditRoutes } from './features/audit/audit.routes';
+import { accountMailRoutes, verifyResendRoutes } from './features/auth/account-mail.routes';
 import { authRoutes } from './features/auth/auth.routes';
 import { filesRoutes } from './features/files/files.routes';
 import { adminFlagsRoutes, adminLinkedRoutes } from './features/fraud/fraud.routes';
@@ -57,9 +58,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // every /api/admin path, known or not, is for admins only; each admin route checks again
   api.use('/admin/*', requireAdmin);
   api.route('/auth', authRoutes);
+  api.route('/auth', accountMailRoutes);
   api.route('/auth', notificationsRoutes);
   api.route('/users', usersRoutes);
   api.route('/users', profileRoutes);
+  api.route('/users', verifyResendRoutes);
   api.route('/settings', settingsRoutes);
   api.route('/setup', setupRoutes);
   api.route('/submissions', reviewRoutes);

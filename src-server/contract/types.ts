@@ -23,6 +23,12 @@ export interface UserDto {
   lastActive: string | null;
   oneSignalId: string | null;
   device_id: string | null;
+  /** the address was proved the owner's by a mailed link */
+  emailVerified: boolean;
+  /** the language of the account's mails: 'tr' or 'en' */
+  language: 'tr' | 'en';
+  /** mails about reviews and payouts (the inbox gets every event either way) */
+  emailNotifications: boolean;
 }
 
 export interface AuthReply {

@@ -61,7 +61,8 @@ export interface SettingsDto {
   };
   contact: { email: string; phone: string; address: string };
   socialMedia: { facebook: string; twitter: string; instagram: string; linkedin: string };
-  payment: { minimumPayout: number; methods: PaymentMethod[] };
+  /** requireVerifiedEmail: a withdrawal needs a verified address (403 email_not_verified) */
+  payment: { minimumPayout: number; methods: PaymentMethod[]; requireVerifiedEmail: boolean };
   /** autoApproveDays: a proof pending this many days is approved by the system; 0 = off */
   review: { autoApproveDays: number };
 }

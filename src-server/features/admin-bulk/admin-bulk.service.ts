@@ -15,7 +15,7 @@ import { type MoneyReply, runClaimed } from '../money/idempotency';
 import type { IdempotencyScope } from '../money/idempotency.repository';
 import { reviewSubmission } from '../review/review.service';
 
-type Deps = Pick<AppDeps, 'db' | 'clock' | 'push'>;
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'push' | 'mail'>;
 
 /** An item's outcome from the single-item move's reply or refusal. */
 function outcome(err: unknown): BulkResult {

@@ -17,6 +17,7 @@ import { adminAppealRoutes, appealRoutes } from './features/submissions/appeals.
 import { reviewRoutes } from './features/submissions/review.routes';
 import { submissionsRoutes } from './features/submissions/submissions.routes';
 import { tasksRoutes } from './features/tasks/tasks.routes';
+import { accountMailRoutes, verifyResendRoutes } from './features/users/account-mail.routes';
 import { adminUsersRoutes } from './features/users/admin-users.routes';
 import { authRoutes } from './features/users/auth.routes';
 import { profileRoutes } from './features/users/profile.routes';
@@ -58,9 +59,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // every /api/admin path, known or not, is for admins only; each admin route checks again
   api.use('/admin/*', requireAdmin);
   api.route('/auth', authRoutes);
+  api.route('/auth', accountMailRoutes);
   api.route('/auth', notificationsRoutes);
   api.route('/users', usersRoutes);
   api.route('/users', profileRoutes);
+  api.route('/users', verifyResendRoutes);
   api.route('/settings', settingsRoutes);
   api.route('/setup', setupRoutes);
   api.route('/submissions', reviewRoutes);

@@ -2,6 +2,7 @@ import type { Config } from './config';
 import { type OpenedDatabase, openConfiguredDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import type { AppDeps } from './deps';
+import { mailServiceFor } from './features/mail/mail-service';
 import { oneSignalNotifier, type PushNotifier } from './features/notifications/push';
 import { SetupGate } from './features/setup/setup-gate';
 import { removeOrphanedProofs } from './features/submissions/orphaned-proofs';
@@ -99,6 +100,7 @@ export async function openApp(
     push: options.push ?? oneSignalNotifier(config.oneSignal),
     work: expensiveWork(options.work),
     setup: new SetupGate(database.db, config.cluster, options.clock),
+    mail: mailServiceFor(config),
   };
   await ensureBootstrapAdmin(deps);
   return {
@@ -106,6 +108,7 @@ export async function openApp(
     database,
     folder,
     close: async () => {
+      deps.mail.transport?.close();
       await database.db.destroy();
     },
   };

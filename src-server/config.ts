@@ -35,6 +35,44 @@ export interface Config {
    * instead of the data folder's files/. Null: the data folder's. Not with S3_BUCKET.
    */
   filesDir: string | null;
+  /**
+   * SMTP_URL (nodemailer's URL form: smtp://user:pass@host:587, smtps://user:pass@host:465) and
+   * MAIL_FROM (`"TaskReward" <no-reply@example.com>`): mails go out through it. Null: no mail is
+   * sent and the screens that would send one say so.
+   */
+  mail: { smtpUrl: string; from: string } | null;
+  /**
+   * PUBLIC_URL: the site's address as its users reach it (https://taskreward.example), used in the
+   * links mails carry. Null: the address the request came to.
+   */
+  publicUrl: string | null;
+}
+
+/** The mail settings of an environment; null without SMTP_URL. Throws on a half-given setting. */
+export function readMailConfig(env: NodeJS.ProcessEnv): Config['mail'] {
+  const smtpUrl = env.SMTP_URL?.trim() || '';
+  const from = env.MAIL_FROM?.trim() || '';
+  if (!smtpUrl) return null;
+  if (!/^smtps?:\/\/[^/]/i.test(smtpUrl))
+    throw new Error('SMTP_URL must be an smtp:// or smtps:// address (smtp://user:pass@host:587)');
+  // a mail without a sender is refused by most servers, and guessing one gets it marked as spam
+  if (!from) throw new Error('MAIL_FROM is required with SMTP_URL, e.g. "TaskReward <no-reply@example.com>"');
+  if (/[\r\n]/.test(from)) throw new Error('MAIL_FROM must be on one line');
+  return { smtpUrl, from };
+}
+
+function readPublicUrl(env: NodeJS.ProcessEnv): string | null {
+  const text = env.PUBLIC_URL?.trim();
+  if (!text) return null;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error(`PUBLIC_URL must be an http:// or https:// address, not "${text}"`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new Error(`PUBLIC_URL must be an http:// or https:// address, not "${text}"`);
+  return url.origin + url.pathname.replace(/\/+$/, '');
 }
 
 /** An S3-compatible bucket for the stored files (storage/s3-file-store.ts). */
@@ -115,6 +153,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, webDir?: string
     },
     s3: readS3Config(env),
     filesDir: env.FILES_DIR?.trim() ? resolve(env.FILES_DIR.trim()) : null,
+    mail: readMailConfig(env),
+    publicUrl: readPublicUrl(env),
   };
   if (config.s3 && config.filesDir)
     throw new Error('FILES_DIR and S3_BUCKET both name where files go: set one of them');

@@ -1,5 +1,6 @@
 import type { Config } from './config';
 import type { Db } from './db/database';
+import type { MailService } from './features/mail/mail-service';
 import type { PushNotifier } from './features/notifications/push';
 import type { SetupGate } from './features/setup/setup-gate';
 import type { LoginThrottle } from './features/users/throttle';
@@ -21,4 +22,6 @@ export interface AppDeps {
   work: ExpensiveWork;
   /** The first-run setup link's one-time token (opened by `serve` while there is no admin). */
   setup: SetupGate;
+  /** Mail through SMTP_URL (none without it): the outbox job sends what requests queue. */
+  mail: MailService;
 }

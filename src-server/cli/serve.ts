@@ -4,6 +4,7 @@ import { createApp } from '../app';
 import { type Opened, openApp } from '../bootstrap';
 import type { Config } from '../config';
 import { withJobLock } from '../db/locks';
+import { startMailOutbox } from '../features/mail/outbox.job';
 import { openSetupIfNoAdmin, setupLinkLine } from '../features/setup/setup.service';
 import { backfillProofDerivatives } from '../features/submissions/proof-backfill';
 import { serveApp } from '../http/node-server';
@@ -43,6 +44,7 @@ export async function runServe(config: Config): Promise<void> {
   let server: Server | null = null;
   let sweep: { stop(): Promise<void> } | null = null;
   let orphans: { stop(): Promise<void> } | null = null;
+  let outbox: { stop(): Promise<void> } | null = null;
   let backups: ScheduleHandle | null = null;
   const backupRun = new AbortController();
   // set once the start is over: before that, a signal is acted on at the start's next step, so
@@ -85,6 +87,7 @@ export async function runServe(config: Config): Promise<void> {
     }
     await step('the sweeps', () => sweep?.stop());
     await step('the orphan clean-up', () => orphans?.stop());
+    await step('the mail outbox', () => outbox?.stop());
     // its SQLite connection gone before ours, so closing ours folds the WAL back in
     await step('the scheduled backup', () => backups?.idle());
     await step('closing the database', () => opened?.close());
@@ -124,6 +127,12 @@ export async function runServe(config: Config): Promise<void> {
   // files no row names: one server removes them at its start (openApp), nodes sharing the files
   // every hour, past a grace period
   orphans = config.cluster ? startOrphanCleanup(deps, (line) => console.log(line)) : null;
+  // queued mail goes out in the background, one node at a time when nodes share the database
+  outbox = startMailOutbox(deps, (line) => console.log(line));
+  if (config.mail && !config.publicUrl)
+    console.log(
+      "PUBLIC_URL is not set: links in mails use the address each request came to; set it to the site's address",
+    );
   server = serveApp(app.fetch, { port: config.port, hostname: config.host }, (info) => {
     if (stopping()) return;
     const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;

@@ -5,7 +5,7 @@ import { removeOrphanedProofs } from '../features/submissions/orphaned-proofs';
 import { expiryPass, SWEEP_INTERVAL_MS } from '../features/tasks/task-expiry';
 import { removeOrphanedImages } from '../storage/orphaned-images';
 
-type Deps = Pick<AppDeps, 'db' | 'clock' | 'push' | 'config'>;
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'push' | 'config' | 'mail'>;
 type Log = (line: string) => void;
 type Pass = readonly [name: string, run: (deps: Deps, log: Log) => Promise<void>];
 

@@ -328,6 +328,8 @@ export const settingsUpdateSchema = strict({
       .max(10, FIELD_MESSAGES.invalidValue)
       .transform((list) => PAYMENT_METHODS.filter((m) => list.includes(m)))
       .optional(),
+    // withdrawals only from accounts whose address was proved theirs by a mailed link
+    requireVerifiedEmail: z.boolean({ error: FIELD_MESSAGES.invalidValue }).optional(),
   }).optional(),
   review: strict({
     autoApproveDays: z

@@ -82,6 +82,9 @@ export const ERROR_MESSAGES = {
   idempotency_conflict: 'This request is already being processed',
   invalid_idempotency_key: 'The Idempotency-Key header must be 1 to 200 visible characters',
   idempotency_key_reused: 'This Idempotency-Key was already used for a different request',
+  email_not_configured: 'Email is not set up on this site: please contact support',
+  email_not_verified: 'Please verify your email address first',
+  email_already_verified: 'Your email address is already verified',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

@@ -38,6 +38,14 @@ export const updateProfileSchema = z
       .max(200, FIELD_MESSAGES.tooLong)
       .nullish()
       .transform((v) => (v ? v : undefined)),
+    // the language of the account's mails; absent: unchanged
+    language: z.enum(['tr', 'en'], { error: FIELD_MESSAGES.invalidValue }).optional(),
+    // mails about reviews and payouts; a form field arrives as the text 'true' or 'false'
+    emailNotifications: z
+      .union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')], {
+        error: FIELD_MESSAGES.invalidValue,
+      })
+      .optional(),
   })
   .refine((v) => !v.password || v.currentPassword !== undefined, {
     message: FIELD_MESSAGES.currentPasswordRequired,

@@ -43,6 +43,8 @@ export const registerSchema = z
     confirmPassword: z.string({ error: FIELD_MESSAGES.invalidValue }).max(200).optional(),
     device_id: optionalId,
     oneSignalId: optionalId,
+    // the language of the screen it registered on: the account's mails are written in it
+    language: z.enum(['tr', 'en'], { error: FIELD_MESSAGES.invalidValue }).optional().default('tr'),
   })
   .refine((v) => v.confirmPassword === undefined || v.confirmPassword === v.password, {
     message: FIELD_MESSAGES.passwordsDoNotMatch,

@@ -19,6 +19,10 @@ export const DEFAULT_SETTINGS: SettingsDto = {
     instagram: 'https://instagram.com/taskreward',
     linkedin: 'https://linkedin.com/company/taskreward',
   },
-  payment: { minimumPayout: DEFAULT_MINIMUM_PAYOUT_TL, methods: ['papara', 'iban'] },
+  payment: {
+    minimumPayout: DEFAULT_MINIMUM_PAYOUT_TL,
+    methods: ['papara', 'iban'],
+    requireVerifiedEmail: false,
+  },
   review: { autoApproveDays: 0 },
 };

@@ -23,6 +23,12 @@ export interface UserDto {
   lastActive: string | null;
   oneSignalId: string | null;
   device_id: string | null;
+  /** the address was proved the owner's by a mailed link */
+  emailVerified: boolean;
+  /** the language of the account's mails: 'tr' or 'en' */
+  language: 'tr' | 'en';
+  /** mails about reviews and payouts (the inbox gets every event either way) */
+  emailNotifications: boolean;
 }
 
 export interface AuthReply {
@@ -55,7 +61,8 @@ export interface SettingsDto {
   };
   contact: { email: string; phone: string; address: string };
   socialMedia: { facebook: string; twitter: string; instagram: string; linkedin: string };
-  payment: { minimumPayout: number; methods: PaymentMethod[] };
+  /** requireVerifiedEmail: a withdrawal needs a verified address (403 email_not_verified) */
+  payment: { minimumPayout: number; methods: PaymentMethod[]; requireVerifiedEmail: boolean };
   /** autoApproveDays: a proof pending this many days is approved by the system; 0 = off */
   review: { autoApproveDays: number };
 }

@@ -26,6 +26,12 @@ export interface UsersTable {
   name_search: Generated<string>;
   /** the client address it registered from (linked accounts); cleared on deletion */
   register_ip: string | null;
+  /** the language of mails to the account: 'tr' or 'en' */
+  language: Generated<string>;
+  /** when the address was proved the owner's by a mailed link; null: not verified */
+  email_verified_at: string | null;
+  /** 1: mails about reviews and payouts; 0: the inbox only */
+  email_notifications: Generated<number>;
 }
 
 export interface TasksTable {
@@ -290,4 +296,40 @@ export interface DB {
   rate_limits: RateLimitsTable;
   setup_tokens: SetupTokensTable;
   change_counters: ChangeCountersTable;
+  mail_outbox: MailOutboxTable;
+  account_tokens: AccountTokensTable;
+}
+
+/** A mail to send (features/mail/outbox.repository.ts); bodies emptied once sent. */
+export interface MailOutboxTable {
+  _id: string;
+  kind: string;
+  user_id: string | null;
+  to_address: string;
+  to_name: string | null;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  /** pending (waiting or being sent under a lease), sent, or failed (given up) */
+  status: Generated<'pending' | 'sent' | 'failed'>;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  /** a node is sending it until then; past it, the row is anyone's again */
+  lease_until: string | null;
+  last_error: string | null;
+  message_id: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+/** A one-time link mailed to an account, as the SHA-256 of its token. */
+export interface AccountTokensTable {
+  digest: string;
+  user_id: string;
+  purpose: 'password_reset' | 'email_verify';
+  /** the address it was mailed to: a verification proves only that one */
+  email: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
 }

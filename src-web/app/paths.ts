@@ -4,6 +4,8 @@ export const paths = {
   login: '/login',
   register: '/register',
   forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
+  verifyEmail: '/verify-email',
   setup: '/setup',
   tasks: '/tasks',
   task: (id: string) => `/tasks/${encodeURIComponent(id)}`,

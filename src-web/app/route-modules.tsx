@@ -27,6 +27,16 @@ export const routes: {
         import('../features/auth/forgot-password-page').then((m) => ({ Component: m.ForgotPasswordPage })),
     },
     {
+      path: '/reset-password',
+      lazy: () =>
+        import('../features/auth/reset-password-page').then((m) => ({ Component: m.ResetPasswordPage })),
+    },
+    {
+      path: '/verify-email',
+      lazy: () =>
+        import('../features/auth/verify-email-page').then((m) => ({ Component: m.VerifyEmailPage })),
+    },
+    {
       path: '/tasks',
       lazy: () =>
         withPageLocales(() => import('../features/tasks/tasks-page')).then((m) => ({

@@ -15,7 +15,7 @@ import type { IdempotencyScope } from '../money/idempotency.repository';
 import { reviewSubmission } from '../submissions/review.service';
 import { approveWithdrawal, rejectWithdrawal } from '../withdrawals/admin-withdrawals.service';
 
-type Deps = Pick<AppDeps, 'db' | 'clock' | 'push'>;
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'push' | 'mail'>;
 
 /** An item's outcome from the single-item move's reply or refusal. */
 function outcome(err: unknown): BulkResult {

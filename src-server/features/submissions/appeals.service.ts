@@ -6,6 +6,7 @@ import { fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
 import { check } from '../../http/validate';
 import { recordAudit } from '../audit/audit.repository';
+import { queueEventMail } from '../mail/event-mail';
 import { type MoneyReply, runMoneyMove } from '../money/idempotency';
 import type { IdempotencyScope } from '../money/idempotency.repository';
 import { credit } from '../money/ledger';
@@ -19,7 +20,7 @@ import { decideAppeal, insertAppeal, overturnSubmission } from './appeals.reposi
 import { isAppealable, toSubmissionDto } from './submissions.mapper';
 import { findSubmission } from './submissions.repository';
 
-type Deps = Pick<AppDeps, 'db' | 'clock' | 'secret' | 'push'>;
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'secret' | 'push' | 'mail'>;
 
 /**
  * POST /api/submissions/{id}/appeal: the worker's own rejection, once, within 7 days, while the
@@ -118,10 +119,20 @@ export async function decideAppealFor(
       ref: submissionId,
       at: now,
     });
+    await queueEventMail(tx, deps.mail, {
+      userId: row.user_id,
+      kind: decision === 'overturn' ? 'appeal_overturned' : 'appeal_upheld',
+      amount: row.reward,
+      taskId: row.task_id,
+      reason: response,
+      at: now,
+    });
     const fresh = (await findSubmission(tx, submissionId))!;
     return { status: 200, data: toSubmissionDto(fresh, { secret: deps.secret, now: deps.clock() }) };
   });
-  if (workerId && !reply.replayed)
+  if (workerId && !reply.replayed) {
     notifyUser(deps, workerId, decision === 'overturn' ? 'isAccepted' : 'isRejected');
+    deps.mail.wake();
+  }
   return reply;
 }

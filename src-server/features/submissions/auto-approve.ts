@@ -5,7 +5,7 @@ import { getSettings } from '../settings/settings.service';
 import { pendingOlderThan } from './review.repository';
 import { LeftForAPerson, reviewSubmission } from './review.service';
 
-type Deps = Pick<AppDeps, 'db' | 'clock' | 'push'>;
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'push' | 'mail'>;
 
 const DAY_MS = 86_400_000;
 /** How many proofs one pass approves at most (the next pass takes the rest). */

@@ -5,6 +5,7 @@ import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
 import { recordAudit } from '../audit/audit.repository';
+import { queueEventMail } from '../mail/event-mail';
 import { type MoneyReply, runMoneyMove } from '../money/idempotency';
 import type { IdempotencyScope } from '../money/idempotency.repository';
 import { credit, type Tx } from '../money/ledger';
@@ -56,7 +57,7 @@ async function autoApprovable(tx: Tx, submissionId: string, payee: Payee): Promi
  * conditional pending -> approved: a second review changes nothing and is a 409.
  */
 export async function reviewSubmission(
-  deps: Pick<AppDeps, 'db' | 'clock' | 'push'>,
+  deps: Pick<AppDeps, 'db' | 'clock' | 'push' | 'mail'>,
   /** null: the system, approving a proof left pending past the auto-approval days */
   adminId: string | null,
   submissionId: string,
@@ -135,10 +136,20 @@ export async function reviewSubmission(
       ref: submissionId,
       at: now,
     });
+    await queueEventMail(tx, deps.mail, {
+      userId: submission.user_id,
+      kind: status === 'approved' ? 'submission_approved' : 'submission_rejected',
+      amount: submission.reward,
+      taskId: submission.task_id,
+      reason: status === 'approved' ? null : rejectionReason || feedback || null,
+      at: now,
+    });
     return { status: 200, data: await toDto(tx, submissionId) };
   });
   // after the commit, and never on a replay: the user hears of the result once
-  if (userId && !reply.replayed)
+  if (userId && !reply.replayed) {
     notifyUser(deps, userId, status === 'approved' ? 'isAccepted' : 'isRejected');
+    deps.mail.wake();
+  }
   return reply;
 }

@@ -2,7 +2,9 @@ import { Hono } from 'hono';
 import { loginSchema, registerSchema } from '../../contract/schemas';
 import { clientIp } from '../../http/client-ip';
 import type { AppEnv } from '../../http/env';
+import { publicBase } from '../../http/public-url';
 import { readJson } from '../../http/validate';
+import { queueVerification } from './account-mail.service';
 import { login, register } from './auth.service';
 import { issueDeviceCookie, presentedDevice } from './device-cookie';
 import { toUserDto } from './users.mapper';
@@ -13,6 +15,13 @@ export const authRoutes = new Hono<AppEnv>()
     const input = await readJson(c, registerSchema);
     const { user, token } = await register(c.var.deps, input, clientIp(c));
     await issueDeviceCookie(c, user._id);
+    if (c.var.deps.mail.configured) {
+      // the account exists already: a mail that could not be queued is asked for again from the
+      // profile, never a failed registration
+      await queueVerification(c.var.deps, user, publicBase(c)).catch((err: unknown) => {
+        console.error('registration: the verification mail was not queued', err);
+      });
+    }
     const data = toUserDto(user, await userTotals(c.var.deps.db, user._id));
     return c.json({ success: true, token, message: 'Registration successful', data }, 201);
   })

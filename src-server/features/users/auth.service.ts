@@ -17,7 +17,9 @@ type Parsed<T> = { [K in keyof T]-?: Exclude<T[K], undefined> };
 /** Creates an account with role user; any other field sent is ignored. */
 export async function register(
   deps: AppDeps,
-  input: Parsed<Pick<RegisterInput, 'name' | 'email' | 'password' | 'device_id' | 'oneSignalId'>>,
+  input: Parsed<
+    Pick<RegisterInput, 'name' | 'email' | 'password' | 'device_id' | 'oneSignalId' | 'language'>
+  >,
   ip: string,
 ): Promise<{ user: UserRow; token: string }> {
   // counted first: probing which emails exist costs the same as registering
@@ -42,6 +44,7 @@ export async function register(
           one_signal_id: input.oneSignalId,
           device_id: input.device_id,
           register_ip: address,
+          language: input.language,
           created_at: now,
           last_active: now,
         }),

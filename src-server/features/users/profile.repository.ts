@@ -6,7 +6,15 @@ import { updateUser } from './users.repository';
 /** The fields a user may change about themself, and nothing else. */
 export type ProfilePatch = Pick<
   Updateable<UsersTable>,
-  'name' | 'password_hash' | 'phone' | 'address' | 'bio' | 'profile_image' | 'updated_at'
+  | 'name'
+  | 'password_hash'
+  | 'phone'
+  | 'address'
+  | 'bio'
+  | 'profile_image'
+  | 'updated_at'
+  | 'language'
+  | 'email_notifications'
 >;
 
 /** Changes the user's own live row; false when the account was deleted meanwhile. */

@@ -38,6 +38,8 @@ export async function updateMyProfile(
   if (input.phone !== undefined) patch.phone = input.phone;
   if (input.address !== undefined) patch.address = input.address;
   if (input.bio !== undefined) patch.bio = input.bio;
+  if (input.language !== undefined) patch.language = input.language;
+  if (input.emailNotifications !== undefined) patch.email_notifications = input.emailNotifications ? 1 : 0;
   if (input.password) {
     const current = input.currentPassword ?? '';
     // a session of the account vouches for its holder: a lockout by strangers never stops the

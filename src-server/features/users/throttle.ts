@@ -21,6 +21,12 @@ export interface ThrottleLimits {
   knownAddressSeconds?: number;
   /** New accounts per client address per hour (each costs a password hash). */
   registrationsPerAddress?: number;
+  /** Mails asked for (password resets, verification links) per client address per hour. */
+  mailsPerAddress?: number;
+  /** Mails asked for per email address (or account) per hour, whoever asks. */
+  mailsPerRecipient?: number;
+  /** Wrong one-time link tokens (reset, verification) per client address per window. */
+  tokenGuessesPerAddress?: number;
 }
 
 export const DEFAULT_LIMITS: Required<ThrottleLimits> = {
@@ -33,6 +39,9 @@ export const DEFAULT_LIMITS: Required<ThrottleLimits> = {
   // two weeks: within what a timer of the in-memory counters can hold (about 24.8 days)
   knownAddressSeconds: 14 * 24 * 60 * 60,
   registrationsPerAddress: 30,
+  mailsPerAddress: 10,
+  mailsPerRecipient: 3,
+  tokenGuessesPerAddress: 20,
 };
 
 /** Who is signing in: the account's email, the client's address, and what vouches for them. */
@@ -111,6 +120,9 @@ export class LoginThrottle {
   private readonly device: Limiter;
   private readonly known: Limiter;
   private readonly registrations: Limiter;
+  private readonly mailAddress: Limiter;
+  private readonly mailRecipient: Limiter;
+  private readonly tokenGuesses: Limiter;
 
   constructor(limits: ThrottleLimits = {}, limiters: Limiters = memoryLimiters) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
@@ -123,6 +135,33 @@ export class LoginThrottle {
     this.device = limiters('login-device', this.limits.perDevice, duration);
     this.known = limiters('login-known', Number.MAX_SAFE_INTEGER, this.limits.knownAddressSeconds);
     this.registrations = limiters('registration', this.limits.registrationsPerAddress, 60 * 60);
+    this.mailAddress = limiters('mail-address', this.limits.mailsPerAddress, 60 * 60);
+    this.mailRecipient = limiters('mail-recipient', this.limits.mailsPerRecipient, 60 * 60);
+    this.tokenGuesses = limiters('token-address', this.limits.tokenGuessesPerAddress, duration);
+  }
+
+  /**
+   * Counts one use of a mailed link's token from an address (a 429 past the limit), given back when
+   * the token was good: what stays counted are the wrong ones, so guessing is slow from any one
+   * address (and a 256-bit token is beyond guessing anyway).
+   */
+  async tokenAttempt(ip: string): Promise<void> {
+    await consumeOrThrottle(this.tokenGuesses, ip);
+  }
+
+  /** A good token: its attempt is given back. */
+  async tokenSucceeded(ip: string): Promise<void> {
+    await this.tokenGuesses.reward(ip, 1);
+  }
+
+  /**
+   * Counts one mail asked for from an address to a recipient (an email, or `user:<id>`), or a 429:
+   * whether the account exists or not, so the refusal tells nothing about it, and nobody can
+   * flood one mailbox from many addresses.
+   */
+  async mailRequest(ip: string, recipient: string): Promise<void> {
+    await consumeOrThrottle(this.mailAddress, ip);
+    await consumeOrThrottle(this.mailRecipient, recipient);
   }
 
   /** Counts one registration from an address; a 429 beyond the hourly limit. */

@@ -27,5 +27,8 @@ export function toUserDto(row: UserRow, totals: UserTotals): UserDto {
     lastActive: row.last_active,
     oneSignalId: row.one_signal_id,
     device_id: row.device_id,
+    emailVerified: row.email_verified_at !== null,
+    language: row.language === 'en' ? 'en' : 'tr',
+    emailNotifications: row.email_notifications !== 0,
   };
 }

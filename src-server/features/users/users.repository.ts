@@ -1,4 +1,4 @@
-import type { Insertable, Transaction, Updateable } from 'kysely';
+import { type Insertable, sql, type Transaction, type Updateable } from 'kysely';
 import type { Db } from '../../db/database';
 import { forKeyShare, forUpdate } from '../../db/locks';
 import type { DB, UsersTable } from '../../db/schema';
@@ -86,9 +86,18 @@ export async function insertUser(db: Conn, user: Insertable<UsersTable>): Promis
 
 /** Changes a live account (a deleted one is never changed); false when there is none. */
 export async function updateUser(db: Conn, id: string, patch: Updateable<UsersTable>): Promise<boolean> {
+  // a new address is not verified, whoever changes it: the old one's proof says nothing of it
+  const unverify =
+    patch.email !== undefined && patch.email_verified_at === undefined
+      ? {
+          email_verified_at: sql<
+            string | null
+          >`case when email = ${patch.email} then email_verified_at else null end`,
+        }
+      : {};
   const result = await db
     .updateTable('users')
-    .set(withNameSearch(patch))
+    .set({ ...withNameSearch(patch), ...unverify })
     .where('_id', '=', id)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();

@@ -11,6 +11,7 @@ import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
 import { recordAudit } from '../audit/audit.repository';
 import { withFlags } from '../fraud/fraud.service';
+import { queueEventMail } from '../mail/event-mail';
 import { type MoneyReply, runMoneyMove } from '../money/idempotency';
 import type { IdempotencyScope } from '../money/idempotency.repository';
 import { credit } from '../money/ledger';
@@ -40,7 +41,7 @@ export async function listWithdrawals(
 
 /** Approving is final: the held amount stays taken (the payment is made outside the app). */
 export async function approveWithdrawal(
-  deps: Pick<AppDeps, 'db' | 'clock' | 'push'>,
+  deps: Pick<AppDeps, 'db' | 'clock' | 'push' | 'mail'>,
   adminId: string,
   id: string,
   scope: IdempotencyScope | null,
@@ -59,6 +60,12 @@ export async function approveWithdrawal(
     // a banned account is not paid out (the approval above rolls back); rejecting stays possible
     await payableUser(tx, withdrawal.user_id);
     await addMessage(tx, { userId: withdrawal.user_id, type: 'acceptedWithdraw', ref: id, at: now });
+    await queueEventMail(tx, deps.mail, {
+      userId: withdrawal.user_id,
+      kind: 'withdrawal_paid',
+      amount: withdrawal.amount,
+      at: now,
+    });
     await recordAudit(tx, {
       actorId: adminId,
       action: 'withdrawal.approve',
@@ -70,13 +77,16 @@ export async function approveWithdrawal(
     return { status: 200, data: toWithdrawalDto((await findWithdrawal(tx, id))!, { admin: true }) };
   });
   // after the commit, and never on a replay
-  if (userId && !reply.replayed) notifyUser(deps, userId, 'acceptedWithdraw');
+  if (userId && !reply.replayed) {
+    notifyUser(deps, userId, 'acceptedWithdraw');
+    deps.mail.wake();
+  }
   return reply;
 }
 
 /** Rejecting stores the reason and gives the held amount back, in the same transaction. */
 export async function rejectWithdrawal(
-  deps: Pick<AppDeps, 'db' | 'clock' | 'push'>,
+  deps: Pick<AppDeps, 'db' | 'clock' | 'push' | 'mail'>,
   adminId: string,
   id: string,
   body: unknown,
@@ -129,8 +139,18 @@ export async function rejectWithdrawal(
       ref: id,
       at: now,
     });
+    await queueEventMail(tx, deps.mail, {
+      userId: withdrawal.user_id,
+      kind: 'withdrawal_rejected',
+      amount: withdrawal.amount,
+      reason,
+      at: now,
+    });
     return { status: 200, data: toWithdrawalDto((await findWithdrawal(tx, id))!, { admin: true }) };
   });
-  if (userId && !reply.replayed) notifyUser(deps, userId, 'rejectedWithdraw');
+  if (userId && !reply.replayed) {
+    notifyUser(deps, userId, 'rejectedWithdraw');
+    deps.mail.wake();
+  }
   return reply;
 }

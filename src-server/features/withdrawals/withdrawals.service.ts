@@ -30,12 +30,14 @@ export function withdrawalError(p: WithdrawalProblem): AppError {
 }
 
 /** Minimum payout and offered methods from the settings (20 TL and both methods when unset or damaged). */
-async function payoutRules(deps: Pick<AppDeps, 'db'>): Promise<Omit<WithdrawalRules, 'balance'>> {
+async function payoutRules(
+  deps: Pick<AppDeps, 'db'>,
+): Promise<Omit<WithdrawalRules, 'balance'> & { requireVerifiedEmail: boolean }> {
   const { payment } = await getSettings(deps.db);
   const minimumPayout = tlToKurus(payment.minimumPayout) ?? DEFAULT_MINIMUM_PAYOUT_TL * 100;
   const stored = Array.isArray(payment.methods) ? payment.methods : [];
   const methods = PAYMENT_METHODS.filter((m) => stored.includes(m));
-  return { minimumPayout, methods };
+  return { minimumPayout, methods, requireVerifiedEmail: payment.requireVerifiedEmail === true };
 }
 
 /**
@@ -49,7 +51,9 @@ export async function requestWithdrawal(
   body: unknown,
   scope: IdempotencyScope | null,
 ): Promise<MoneyReply> {
-  const rules = await payoutRules(deps);
+  const { requireVerifiedEmail, ...rules } = await payoutRules(deps);
+  // the account as the request found it (requireUser reads it afresh for every request)
+  if (requireVerifiedEmail && !user.email_verified_at) throw fail.forbidden('email_not_verified');
   return runMoneyMove(deps.db, scope, async (tx) => {
     if (!(await holdLiveUser(tx, user._id))) throw fail.unauthorized();
     const balance = (await currentBalance(tx, user._id)) ?? 0;

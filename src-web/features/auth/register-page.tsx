@@ -8,6 +8,7 @@ import { Field } from '../../components/field';
 import { ApiError, request } from '../../lib/api';
 import { deviceId } from '../../lib/device';
 import { errorText, fieldTexts } from '../../lib/errors';
+import { currentLanguage } from '../../lib/i18n';
 import { usePageTitle } from '../../lib/page-title';
 import { useForm } from '../../lib/use-form';
 import { PasswordInput } from './password-input';
@@ -40,6 +41,8 @@ export function RegisterPage() {
           password: input.password,
           device_id: deviceId(),
           oneSignalId: null,
+          // the account's mails are written in the language it registered in
+          language: currentLanguage(),
         },
       }),
     (err) => {

@@ -1,0 +1,48 @@
+import { Hono } from 'hono';
+import {
+  forgotPasswordSchema,
+  type MailStatusDto,
+  resetPasswordSchema,
+  verifyEmailSchema,
+} from '../../contract/account';
+import { requireUser } from '../../http/auth';
+import { clientIp } from '../../http/client-ip';
+import type { AppEnv } from '../../http/env';
+import { publicBase } from '../../http/public-url';
+import { readJson } from '../../http/validate';
+import { toUserDto } from '../users/users.mapper';
+import { userTotals } from '../users/users.repository';
+import { requestPasswordReset, resendVerification, resetPassword, verifyEmail } from './account-mail.service';
+import { issueDeviceCookie } from './device-cookie';
+
+/** The mailed links of an account: password reset and address verification, under /api/auth. */
+export const accountMailRoutes = new Hono<AppEnv>()
+  .get('/mail-status', (c) => {
+    const data: MailStatusDto = { configured: c.var.deps.mail.configured };
+    return c.json({ success: true, data });
+  })
+  .post('/forgot-password', async (c) => {
+    const { email } = await readJson(c, forgotPasswordSchema);
+    await requestPasswordReset(c.var.deps, email, clientIp(c), publicBase(c));
+    return c.json({
+      success: true,
+      message: 'If an account uses this address, a link to reset its password is on its way',
+    });
+  })
+  .post('/reset-password', async (c) => {
+    const input = await readJson(c, resetPasswordSchema);
+    const { user, token } = await resetPassword(c.var.deps, input, clientIp(c));
+    await issueDeviceCookie(c, user._id);
+    const data = toUserDto(user, await userTotals(c.var.deps.db, user._id));
+    return c.json({ success: true, token, message: 'Password changed', data });
+  })
+  .post('/verify-email', async (c) => {
+    const { token } = await readJson(c, verifyEmailSchema);
+    return c.json({ success: true, data: await verifyEmail(c.var.deps, token, clientIp(c)) });
+  });
+
+/** POST /api/users/me/verify-email: a new verification link to the signed-in account. */
+export const verifyResendRoutes = new Hono<AppEnv>().post('/me/verify-email', requireUser, async (c) => {
+  await resendVerification(c.var.deps, c.var.user, clientIp(c), publicBase(c));
+  return c.json({ success: true, data: { sent: true } });
+});

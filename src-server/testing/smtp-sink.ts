@@ -1,0 +1,97 @@
+import type { AddressInfo } from 'node:net';
+import { type ParsedMail, simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+
+/** A mail as it arrived: parsed, with the envelope the client gave. */
+export interface ReceivedMail {
+  parsed: ParsedMail;
+  /** RCPT TO of the SMTP session: where the server would deliver it */
+  recipients: string[];
+  raw: string;
+}
+
+/**
+ * A real SMTP server (smtp-server) on a free local port that keeps every mail it accepts,
+ * parsed by mailparser. `mode` makes it refuse mails (a temporary 451) or hold them without an
+ * answer (a server that hangs), to test the outbox's retries.
+ */
+export class SmtpSink {
+  readonly mails: ReceivedMail[] = [];
+  mode: 'accept' | 'refuse' | 'hold' = 'accept';
+  private readonly server: SMTPServer;
+  private waiters: (() => void)[] = [];
+  port = 0;
+
+  constructor() {
+    this.server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onData: (stream, session, callback) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => {
+          if (this.mode === 'refuse') {
+            const err = Object.assign(new Error('Try again later'), { responseCode: 451 });
+            callback(err);
+            return;
+          }
+          if (this.mode === 'hold') return; // never answered: the client times out or dies
+          const raw = Buffer.concat(chunks).toString('utf8');
+          simpleParser(raw).then(
+            (parsed) => {
+              this.mails.push({ parsed, raw, recipients: session.envelope.rcptTo.map((r) => r.address) });
+              callback();
+              for (const w of this.waiters.splice(0)) w();
+            },
+            (err: Error) => callback(err),
+          );
+        });
+      },
+    });
+  }
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', () => resolve()));
+    this.port = (this.server.server.address() as AddressInfo).port;
+    return this;
+  }
+
+  /** SMTP_URL for the app. */
+  get url(): string {
+    return `smtp://127.0.0.1:${this.port}`;
+  }
+
+  /** The mails to an address. */
+  to(address: string): ReceivedMail[] {
+    return this.mails.filter((m) => m.recipients.includes(address));
+  }
+
+  /** Resolves once `count` mails in all have arrived (or rejects after `ms`). */
+  async waitFor(count: number, ms = 10_000): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (this.mails.length < count) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`expected ${count} mail(s), got ${this.mails.length}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.min(left, 200));
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  stop(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** The first link to this app's page `path` in a mail's text part, with its token. */
+export function linkIn(mail: ReceivedMail, path: string): { url: URL; token: string } {
+  const match = new RegExp(`https?://\\S+${path}\\?token=[A-Za-z0-9_-]+`).exec(mail.parsed.text ?? '');
+  if (!match) throw new Error(`no ${path} link in the mail: ${mail.parsed.text}`);
+  const url = new URL(match[0]);
+  return { url, token: url.searchParams.get('token') ?? '' };
+}

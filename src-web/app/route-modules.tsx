@@ -68,6 +68,13 @@ export const routes: {
         })),
     },
     {
+      path: '/my-tasks',
+      lazy: () =>
+        withPageLocales(() => import('../features/submissions/my-tasks-page')).then((m) => ({
+          Component: m.MyTasksPage,
+        })),
+    },
+    {
       path: '/notifications',
       lazy: () => import('../features/inbox/inbox-page').then((m) => ({ Component: m.InboxPage })),
     },

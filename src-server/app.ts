@@ -13,6 +13,7 @@ import { authRoutes } from './features/auth/auth.routes';
 import { filesRoutes } from './features/files/files.routes';
 import { adminFlagsRoutes, adminLinkedRoutes } from './features/fraud/fraud.routes';
 import { inboxRoutes } from './features/inbox/inbox.routes';
+import { statementRoutes } from './features/money/statement.routes';
 import { notificationStatusRoutes, notificationsRoutes } from './features/notifications/notifications.routes';
 import { profileRoutes } from './features/profile/profile.routes';
 import { reviewRoutes } from './features/review/review.routes';
@@ -58,6 +59,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.use('/admin/*', requireAdmin);
   api.route('/auth', authRoutes);
   api.route('/auth', notificationsRoutes);
+  api.route('/users', statementRoutes);
   api.route('/users', usersRoutes);
   api.route('/users', profileRoutes);
   api.route('/settings', settingsRoutes);

@@ -76,7 +76,11 @@ export const routes: {
     },
     {
       path: '/notifications',
-      lazy: () => import('../features/inbox/inbox-page').then((m) => ({ Component: m.InboxPage })),
+      // the rejection reasons a message names are in the submissions texts
+      lazy: () =>
+        withPageLocales(() => import('../features/inbox/inbox-page')).then((m) => ({
+          Component: m.InboxPage,
+        })),
     },
     {
       path: '/tasks/:id/edit',

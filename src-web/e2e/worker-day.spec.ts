@@ -258,6 +258,22 @@ describe("the worker's day in both languages at 390x844 and 1280x800", () => {
     await page.goto('/profile');
     await page.locator('[data-testid=activity]').first().waitFor();
     await snap(page, name('profile'));
+    // the inbox: each message names its task (linked) and its amount or reason; opening it reads them
+    // (the phone run of the same worker read them already: the laptop run finds them read)
+    await page.locator('[data-testid=inbox-bell]').click();
+    await page.waitForURL('**/notifications');
+    const rejected = page.locator('[data-testid=inbox-item][data-type=isRejected]').first();
+    await rejected.waitFor();
+    expect(await rejected.locator('[data-testid=inbox-item-context]').textContent()).toContain(
+      lang === 'tr' ? 'Görsel kalitesi düşük' : 'The image quality is too low',
+    );
+    expect(
+      await page
+        .locator('[data-testid=inbox-item][data-type=isAccepted] [data-testid=inbox-item-amount]')
+        .textContent(),
+    ).toMatch(/7[,.]50/);
+    await expect.poll(() => page.locator('[data-testid=inbox-bell-count]').count()).toBe(0);
+    await snap(page, name('inbox'));
     expect(errors).toEqual([]);
     await context.close();
   });

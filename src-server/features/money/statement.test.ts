@@ -59,18 +59,16 @@ beforeAll(async () => {
   // a history over two months (Turkey's time): an adjustment and three rewards in October, a
   // payout paid and one refunded in November, and another user's money beside it
   const adjustment = at('2026-10-10T12:00:00.000Z');
-  await t.deps.db
-    .transaction()
-    .execute((tx) =>
-      credit(tx, {
-        userId: worker._id,
-        amount: 2_000,
-        kind: 'adjustment',
-        ref: null,
-        actorId: admin._id,
-        at: adjustment,
-      }),
-    );
+  await t.deps.db.transaction().execute((tx) =>
+    credit(tx, {
+      userId: worker._id,
+      amount: 2_000,
+      kind: 'adjustment',
+      ref: null,
+      actorId: admin._id,
+      at: adjustment,
+    }),
+  );
   for (const [i, reward] of [750, 1_250, 333].entries()) {
     const { submissionId } = await makePendingSubmission(t.deps.db, worker._id, { reward });
     at(`2026-10-1${i + 1}T12:00:00.000Z`);

@@ -68,6 +68,13 @@ export const routes: {
         })),
     },
     {
+      path: '/earnings',
+      lazy: () =>
+        withPageLocales(() => import('../features/profile/earnings-page')).then((m) => ({
+          Component: m.EarningsPage,
+        })),
+    },
+    {
       path: '/my-tasks',
       lazy: () =>
         withPageLocales(() => import('../features/submissions/my-tasks-page')).then((m) => ({

@@ -274,6 +274,19 @@ describe("the worker's day in both languages at 390x844 and 1280x800", () => {
     ).toMatch(/7[,.]50/);
     await expect.poll(() => page.locator('[data-testid=inbox-bell-count]').count()).toBe(0);
     await snap(page, name('inbox'));
+    // "Kazançlarım" opens the earnings statement (top menu on a laptop, the address on a phone)
+    if (label === 'laptop') await page.locator('.topnav a[href="/earnings"]').click();
+    else await page.goto('/earnings');
+    await page.waitForURL('**/earnings');
+    const rows = page.locator('[data-testid=statement-row]');
+    await rows.first().waitFor();
+    expect(await rows.count()).toBe(1);
+    expect(await rows.first().getAttribute('data-kind')).toBe('reward');
+    expect(await page.locator('[data-testid=statement-net]').textContent()).toMatch(/7[,.]50/);
+    await snap(page, name('earnings'));
+    // an empty month says so
+    await page.locator('[data-testid=statement-month]').fill('2020-01');
+    await page.locator('[data-testid=statement-empty]').waitFor();
     expect(errors).toEqual([]);
     await context.close();
   });

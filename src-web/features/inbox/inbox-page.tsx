@@ -11,18 +11,18 @@ import { formatDateTime, formatMoney } from '../../lib/format';
 import { usePageTitle } from '../../lib/page-title';
 import { inboxKeys, markAllRead, markRead, useInboxPage } from './inbox-api';
 
-/** Where a message leads: the submissions by their result, the profile's withdrawals, the task. */
+/** Where a message leads: my tasks by the result, the earnings statement, the task. */
 function linkOf(item: InboxItemDto): string | null {
   switch (item.type) {
     case 'isAccepted':
     case 'appealOverturned':
-      return `${paths.mySubmissions}?status=approved`;
+      return paths.myTasksSection('approved');
     case 'isRejected':
     case 'appealUpheld':
-      return `${paths.mySubmissions}?status=rejected`;
+      return paths.myTasksSection('rejected');
     case 'acceptedWithdraw':
     case 'rejectedWithdraw':
-      return paths.profile;
+      return paths.earnings;
     case 'taskClosed':
       return item.ref ? paths.task(item.ref) : null;
     default:
@@ -43,7 +43,8 @@ function InboxContext({ item }: { item: InboxItemDto }) {
           {t('inbox.task')}: <Link to={paths.task(c.taskId)}>{c.taskTitle}</Link>
         </span>
       )}
-      {c.amount !== null && (
+      {/* a rejection pays nothing: its amount would only mislead */}
+      {c.amount !== null && item.type !== 'isRejected' && item.type !== 'appealUpheld' && (
         <span data-testid="inbox-item-amount">
           {t(refund ? 'inbox.refunded' : 'inbox.amount')}: <strong>{formatMoney(c.amount)}</strong>
         </span>

@@ -2,6 +2,7 @@ import type { TaskDto } from '@contract/tasks';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
 import { paths } from '../../app/paths';
+import { humanDuration } from '../../lib/duration';
 import { formatDate, formatMoney } from '../../lib/format';
 import type { TaskOffer } from '../../lib/task-offer';
 
@@ -58,12 +59,12 @@ export function TaskSideCard({
         {task.estimatedTime !== null && (
           <div>
             <dt>{t('detail.estimatedTime')}</dt>
-            <dd>{t('detail.minutes', { count: task.estimatedTime })}</dd>
+            <dd>{humanDuration(t, task.estimatedTime)}</dd>
           </div>
         )}
         <div>
           <dt>{t('detail.timeLimit')}</dt>
-          <dd data-testid="time-limit">{t('detail.minutes', { count: task.timeLimitMinutes })}</dd>
+          <dd data-testid="time-limit">{humanDuration(t, task.timeLimitMinutes)}</dd>
         </div>
       </dl>
       {!signedIn && (

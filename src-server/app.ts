@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { AppDeps } from './deps';
 import { adminAuditRoutes } from './features/audit/audit.routes';
 import { adminExportRoutes } from './features/exports/admin-exports.routes';
+import { statementRoutes } from './features/exports/statement.routes';
 import { filesRoutes } from './features/files/files.routes';
 import { adminFlagsRoutes } from './features/fraud/fraud.routes';
 import { inboxRoutes } from './features/notifications/inbox.routes';
@@ -61,6 +62,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route('/auth', authRoutes);
   api.route('/auth', accountMailRoutes);
   api.route('/auth', notificationsRoutes);
+  api.route('/users', statementRoutes);
   api.route('/users', usersRoutes);
   api.route('/users', profileRoutes);
   api.route('/users', verifyResendRoutes);

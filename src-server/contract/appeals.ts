@@ -42,3 +42,24 @@ export interface AppealDto {
   decidedAt: string | null;
   response: string | null;
 }
+
+/** The columns of a stored submission that decide whether it may be appealed. */
+export interface AppealableRow {
+  status: string;
+  appeal_status: string | null;
+  record_status: string;
+  is_latest: number | bigint | string;
+  reviewed_at: string | null;
+}
+
+/**
+ * A rejection its worker may still appeal: rejected, not appealed, the record not restarted
+ * since (it is the record's newest proof, and the record is not back in progress or expired),
+ * within APPEAL_WINDOW_DAYS of the rejection. Shared by the submission's and the task's replies, so
+ * both say the same of one proof.
+ */
+export function isAppealable(row: AppealableRow, now: Date): boolean {
+  if (row.status !== 'rejected' || row.appeal_status !== null || !row.reviewed_at) return false;
+  if (row.record_status !== 'completed' || Number(row.is_latest) !== 1) return false;
+  return now.getTime() - Date.parse(row.reviewed_at) <= APPEAL_WINDOW_DAYS * 86_400_000;
+}

@@ -11,6 +11,18 @@ export const inboxQuerySchema = adminUserHistoryQuerySchema;
  * language from `type` (and links `ref`: a submission, a withdrawal or a task). A customMessage
  * carries the admin's own title and message.
  */
+/**
+ * What a message is about, read from its `ref` when listed (only the reader's own records): the
+ * task (linked by id) and the amount paid, refunded or asked for (TL), and a proof's rejection
+ * reason code (REJECTION_REASONS, shown in the reader's language).
+ */
+export interface InboxContextDto {
+  taskId: string | null;
+  taskTitle: string | null;
+  amount: number | null;
+  reasonCode: string | null;
+}
+
 export interface InboxItemDto {
   _id: string;
   type: InboxType;
@@ -19,6 +31,8 @@ export interface InboxItemDto {
   ref: string | null;
   createdAt: string;
   read: boolean;
+  /** null for a custom message or when its record is gone */
+  context: InboxContextDto | null;
 }
 
 export interface InboxPageDto {

@@ -19,6 +19,10 @@ export interface UserTaskSubmissionDto {
   reward: number;
   createdAt: string;
   updatedAt: string;
+  /** the worker's appeal of this rejection: waiting, upheld or overturned; null when none */
+  appeal: 'pending' | 'upheld' | 'overturned' | null;
+  /** a rejection its worker may still appeal (same rule as the submission's own flag) */
+  appealable: boolean;
 }
 
 /** A user's record of a task (user task record). */

@@ -24,6 +24,8 @@ const ROUTES: Record<string, Access> = {
   'GET /api/users/me': 'user',
   'PUT /api/users/me': 'user',
   'GET /api/users/me/completed-tasks': 'user',
+  'GET /api/users/me/statement': 'user',
+  'GET /api/users/me/statement.csv': 'user',
   'GET /api/settings': 'public',
   'PUT /api/settings': 'admin',
   'PUT /api/settings/logo': 'admin',

@@ -12,6 +12,10 @@ export const paths = {
   taskEdit: (id: string) => `/tasks/${encodeURIComponent(id)}/edit`,
   profile: '/profile',
   mySubmissions: '/my-submissions',
+  /** the worker's started tasks by where they stand (in progress, waiting, appealed...) */
+  myTasks: '/my-tasks',
+  myTasksSection: (section: string) => `/my-tasks?section=${encodeURIComponent(section)}`,
+  earnings: '/earnings',
   inbox: '/notifications',
   admin: '/admin',
   adminTasks: '/admin/tasks',

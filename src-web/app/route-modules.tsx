@@ -78,8 +78,26 @@ export const routes: {
         })),
     },
     {
+      path: '/earnings',
+      lazy: () =>
+        withPageLocales(() => import('../features/profile/earnings-page')).then((m) => ({
+          Component: m.EarningsPage,
+        })),
+    },
+    {
+      path: '/my-tasks',
+      lazy: () =>
+        withPageLocales(() => import('../features/submissions/my-tasks-page')).then((m) => ({
+          Component: m.MyTasksPage,
+        })),
+    },
+    {
       path: '/notifications',
-      lazy: () => import('../features/inbox/inbox-page').then((m) => ({ Component: m.InboxPage })),
+      // the rejection reasons a message names are in the submissions texts
+      lazy: () =>
+        withPageLocales(() => import('../features/inbox/inbox-page')).then((m) => ({
+          Component: m.InboxPage,
+        })),
     },
     {
       path: '/tasks/:id/edit',

@@ -15,7 +15,7 @@ export function BottomBar() {
         <ListIcon />
         <span>{t('nav.tasks')}</span>
       </NavLink>
-      <NavLink to={paths.mySubmissions}>
+      <NavLink to={paths.myTasks}>
         <CheckIcon />
         <span>{t('nav.myTasks')}</span>
       </NavLink>

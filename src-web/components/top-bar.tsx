@@ -25,8 +25,8 @@ export function TopBar() {
             </NavLink>
           )}
           <NavLink to={paths.tasks}>{t('nav.tasks')}</NavLink>
-          {user && <NavLink to={paths.mySubmissions}>{t('nav.myTasks')}</NavLink>}
-          {user && <NavLink to={paths.profile}>{t('nav.earnings')}</NavLink>}
+          {user && <NavLink to={paths.myTasks}>{t('nav.myTasks')}</NavLink>}
+          {user && <NavLink to={paths.earnings}>{t('nav.earnings')}</NavLink>}
           {user?.role === 'admin' && <NavLink to={paths.admin}>{t('nav.admin')}</NavLink>}
         </nav>
         <div className="topbar-actions">

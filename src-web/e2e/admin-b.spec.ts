@@ -726,7 +726,7 @@ describe("the operator's journey (the issue's Must show)", () => {
       await one.page.locator('[data-testid=proof-submit]').click();
       await expect
         .poll(() => one.page.locator('[data-testid=task-state]').getAttribute('data-state'))
-        .toBe('completed');
+        .toBe('waiting');
       await submitProof(u2, taskId!, 'Takip ettim.');
 
       // 3. the operator reviews both proofs: approve the first (the reward is paid), reject the second

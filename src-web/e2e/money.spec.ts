@@ -89,8 +89,9 @@ describe('the profile screen and its money', () => {
     await expect.poll(() => text(page, '[data-testid=status-inProgress] .status-count')).toBe('1');
     expect(await text(page, '[data-testid=status-waiting] .status-count')).toBe('1');
     expect(await text(page, '[data-testid=status-rejected] .status-count')).toBe('1');
-    expect(await page.getByRole('link', { name: 'Gönderimlerimi gör' }).getAttribute('href')).toBe(
-      '/my-submissions',
+    // each count opens its section of my tasks
+    expect(await page.locator('[data-testid=status-inProgress] a').getAttribute('href')).toBe(
+      '/my-tasks?section=in_progress',
     );
     // newest first: the task started last, the rejection, the approval (+reward); the pending proof is no event
     const activity = page.locator('[data-testid=activity]');

@@ -131,7 +131,7 @@ describe('worker screens on a phone (390x844)', () => {
     for (const [key, state] of [
       ['open', 'available'],
       ['started', 'in_progress'],
-      ['waiting', 'completed'],
+      ['waiting', 'waiting'],
       ['rejected', 'rejected'],
       ['approved', 'approved'],
     ] as const) {

@@ -123,3 +123,36 @@ export async function userByPushId(db: Conn, playerId: string): Promise<string |
     .executeTakeFirst();
   return row?._id ?? null;
 }
+
+/** The reader's own proofs among `ids`, with their task: what a review or appeal message is about. */
+export function submissionContexts(db: Conn, userId: string, ids: readonly string[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('submissions as s')
+    .innerJoin('tasks as t', 't._id', 's.task_id')
+    .select(['s._id', 's.task_id', 't.title', 's.reward', 's.rejection_reason'])
+    .where('s._id', 'in', [...ids])
+    .where('s.user_id', '=', userId)
+    .execute();
+}
+
+/** The reader's own withdrawals among `ids`: the amount a payout message is about. */
+export function withdrawalContexts(db: Conn, userId: string, ids: readonly string[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('withdrawals')
+    .select(['_id', 'amount'])
+    .where('_id', 'in', [...ids])
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+/** The titles of the tasks among `ids` (a closed task's message names it). */
+export function taskTitles(db: Conn, ids: readonly string[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('tasks')
+    .select(['_id', 'title'])
+    .where('_id', 'in', [...ids])
+    .execute();
+}

@@ -1,10 +1,68 @@
-import type { InboxItemDto, InboxPageDto } from '../../contract/inbox';
+import type { InboxContextDto, InboxItemDto, InboxPageDto, InboxType } from '../../contract/inbox';
+import { kurusToTl } from '../../contract/money';
 import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
-import { countUnread, markAllRead, markRead, pageMessages, type Reader } from './inbox.repository';
+import {
+  countUnread,
+  markAllRead,
+  markRead,
+  pageMessages,
+  type Reader,
+  submissionContexts,
+  taskTitles,
+  withdrawalContexts,
+} from './inbox.repository';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
+
+/** What each fixed type's `ref` names. */
+const REF_KIND: Partial<Record<InboxType, 'submission' | 'withdrawal' | 'task'>> = {
+  isAccepted: 'submission',
+  isRejected: 'submission',
+  appealOverturned: 'submission',
+  appealUpheld: 'submission',
+  acceptedWithdraw: 'withdrawal',
+  rejectedWithdraw: 'withdrawal',
+  taskClosed: 'task',
+};
+
+/** The task, amount and reason of each message on the page, in three queries whatever its size. */
+async function contexts(
+  deps: Deps,
+  reader: Reader,
+  rows: readonly { type: InboxType; ref: string | null }[],
+): Promise<Map<string, InboxContextDto>> {
+  const refs = (kind: 'submission' | 'withdrawal' | 'task') => [
+    ...new Set(rows.filter((r) => r.ref && REF_KIND[r.type] === kind).map((r) => r.ref as string)),
+  ];
+  const [subs, payouts, tasks] = await Promise.all([
+    submissionContexts(deps.db, reader._id, refs('submission')),
+    withdrawalContexts(deps.db, reader._id, refs('withdrawal')),
+    taskTitles(deps.db, refs('task')),
+  ]);
+  const out = new Map<string, InboxContextDto>();
+  for (const s of subs) {
+    out.set(`submission:${s._id}`, {
+      taskId: s.task_id,
+      taskTitle: s.title,
+      amount: kurusToTl(s.reward),
+      reasonCode: s.rejection_reason,
+    });
+  }
+  for (const w of payouts) {
+    out.set(`withdrawal:${w._id}`, {
+      taskId: null,
+      taskTitle: null,
+      amount: kurusToTl(w.amount),
+      reasonCode: null,
+    });
+  }
+  for (const t of tasks) {
+    out.set(`task:${t._id}`, { taskId: t._id, taskTitle: t.title, amount: null, reasonCode: null });
+  }
+  return out;
+}
 
 /** GET /api/notifications: the reader's messages, newest first, with the unread count. */
 export async function listInbox(
@@ -13,6 +71,7 @@ export async function listInbox(
   query: { page: number; limit: number },
 ): Promise<InboxPageDto> {
   const { rows, total, unread } = await pageMessages(deps.db, reader, query.page, query.limit);
+  const about = await contexts(deps, reader, rows);
   const items: InboxItemDto[] = rows.map((r) => ({
     _id: r._id,
     type: r.type,
@@ -21,6 +80,7 @@ export async function listInbox(
     ref: r.ref,
     createdAt: r.created_at,
     read: Boolean(r.read),
+    context: (r.ref && REF_KIND[r.type] && about.get(`${REF_KIND[r.type]}:${r.ref}`)) || null,
   }));
   return {
     items,

@@ -9,6 +9,7 @@ import { fund, makeWithdrawal } from '../../testing/money-factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { submit } from '../submissions/submission-test-helpers';
 import { createTask } from '../tasks/task-test-helpers';
+import { addMessage } from './inbox.repository';
 
 let t: TestApp;
 let admin: UserRow;
@@ -40,6 +41,12 @@ const inbox = async (token: string, query = '') => {
       ref: string | null;
       read: boolean;
       createdAt: string;
+      context: {
+        taskId: string | null;
+        taskTitle: string | null;
+        amount: number | null;
+        reasonCode: string | null;
+      } | null;
     }[];
     total: number;
     unread: number;
@@ -82,6 +89,10 @@ describe('events land in the inbox', () => {
     ]);
     expect([page.total, page.unread]).toEqual([2, 2]);
     expect(await unread(w.token)).toBe(2);
+    expect(page.items.map((i) => [i.context?.taskId, i.context?.amount, i.context?.reasonCode])).toEqual([
+      [b.taskId, 5, 'no_share'],
+      [a.taskId, 5, null],
+    ]);
   });
 
   it('withdrawals approved and rejected (with the reason), an appeal decided, a started task closed', async () => {
@@ -119,6 +130,16 @@ describe('events land in the inbox', () => {
       ['isRejected', proof.id, null],
       ['rejectedWithdraw', refused, 'IBAN hatalı'],
       ['acceptedWithdraw', paid, null],
+    ]);
+    // each names what it is about: the task (by id, with its title) and the amount
+    const proofTask = (await t.call('GET', `/api/tasks/${proof.taskId}`, { token: w.token })).body.data.title;
+    expect(page.items.map((i) => i.context)).toEqual([
+      expect.objectContaining({ taskId: closing, amount: null }),
+      { taskId: proof.taskId, taskTitle: proofTask, amount: 5, reasonCode: null },
+      // the proof was approved on appeal since: its reason is gone with the rejection
+      { taskId: proof.taskId, taskTitle: proofTask, amount: 5, reasonCode: null },
+      { taskId: null, taskTitle: null, amount: 50, reasonCode: null },
+      { taskId: null, taskTitle: null, amount: 50, reasonCode: null },
     ]);
   });
 
@@ -196,6 +217,15 @@ describe('access', () => {
     await review(proof.id, { status: 'approved', feedback: 'ok' });
     const [message] = (await inbox(owner.token)).items;
     expect((await inbox(stranger.token)).total).toBe(0);
+    // a message naming someone else's proof tells its reader nothing of it
+    await addMessage(t.deps.db, {
+      userId: stranger.user._id,
+      type: 'isAccepted',
+      ref: proof.id,
+      at: message!.createdAt,
+    });
+    expect((await inbox(stranger.token)).items.map((i) => i.context)).toEqual([null]);
+    await t.deps.db.deleteFrom('inbox').where('user_id', '=', stranger.user._id).execute();
     const res = await t.call('PUT', `/api/notifications/${message!._id}/read`, { token: stranger.token });
     expect([res.status, res.body.error.code]).toEqual([404, 'notification_not_found']);
     expect(await unread(owner.token)).toBe(1);

@@ -1,4 +1,4 @@
-import { appealDecisionSchema, appealSchema } from '../../contract/appeals';
+import { appealDecisionSchema, appealSchema, isAppealable } from '../../contract/appeals';
 import type { SubmissionDto } from '../../contract/submissions';
 import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
@@ -17,7 +17,7 @@ import { countCompletion, retakeSlot } from '../tasks/tasks.repository';
 import { lockUserTask, markUserTaskCompleted } from '../tasks/user-tasks.repository';
 import { holdLiveUser } from '../users/users.repository';
 import { decideAppeal, insertAppeal, overturnSubmission } from './appeals.repository';
-import { isAppealable, toSubmissionDto } from './submissions.mapper';
+import { toSubmissionDto } from './submissions.mapper';
 import { findSubmission } from './submissions.repository';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'secret' | 'push' | 'mail'>;

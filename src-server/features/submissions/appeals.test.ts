@@ -121,11 +121,21 @@ describe('POST /api/submissions/{id}/appeal', () => {
     expect((await appeal(restarted.id, restarted.token)).body.error.code).toBe('appeal_not_allowed');
     // appealed: no restart until it is decided; upheld, the task can be restarted
     const appealed = await rejectedProof();
+    // the worker's own record says what it offers: appealable before, pending after
+    const recordOf = async () =>
+      (
+        (await t.call('GET', `/api/tasks/${appealed.taskId}`, { token: appealed.token })).body.data as {
+          userTask: { submission: { appeal: string | null; appealable: boolean } };
+        }
+      ).userTask.submission;
+    expect(await recordOf()).toMatchObject({ appeal: null, appealable: true });
     await appeal(appealed.id, appealed.token);
+    expect(await recordOf()).toMatchObject({ appeal: 'pending', appealable: false });
     const refused = await t.call('POST', `/api/tasks/${appealed.taskId}/restart`, { token: appealed.token });
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('appeal_pending');
     expect((await decide(appealed.id, { decision: 'uphold', response: 'Kanıt yetersiz.' })).status).toBe(200);
+    expect(await recordOf()).toMatchObject({ appeal: 'upheld', appealable: false });
     expect(
       (await t.call('POST', `/api/tasks/${appealed.taskId}/restart`, { token: appealed.token })).status,
     ).toBe(200);

@@ -1,4 +1,4 @@
-import { APPEAL_WINDOW_DAYS } from '../../contract/appeals';
+import { isAppealable } from '../../contract/appeals';
 import type { ReviewStatus } from '../../contract/constants';
 import { kurusToTl } from '../../contract/money';
 import type { SubmissionDto } from '../../contract/submissions';
@@ -10,20 +10,6 @@ import type { SubmissionRow } from './submissions.repository';
  * The API shape of a submission, with a freshly signed proof URL. Only for replies to the
  * submission's owner or an admin.
  */
-/**
- * A rejection its worker may still appeal: rejected, not appealed, the record not restarted
- * since (it is the record's newest proof, and the record is not back in progress or expired),
- * within APPEAL_WINDOW_DAYS of the rejection.
- */
-export function isAppealable(
-  row: Pick<SubmissionRow, 'status' | 'appeal_status' | 'record_status' | 'is_latest' | 'reviewed_at'>,
-  now: Date,
-): boolean {
-  if (row.status !== 'rejected' || row.appeal_status !== null || !row.reviewed_at) return false;
-  if (row.record_status !== 'completed' || Number(row.is_latest) !== 1) return false;
-  return now.getTime() - Date.parse(row.reviewed_at) <= APPEAL_WINDOW_DAYS * 86_400_000;
-}
-
 export function toSubmissionDto(
   row: SubmissionRow,
   signing: { secret: Uint8Array; now: Date; autoApproveDays?: number },

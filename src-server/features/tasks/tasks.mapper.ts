@@ -1,3 +1,4 @@
+import { isAppealable } from '../../contract/appeals';
 import type { Category, Difficulty, ProofType, ReviewStatus, TaskStatus } from '../../contract/constants';
 import { derivedMinSeconds } from '../../contract/fraud';
 import { kurusToTl } from '../../contract/money';
@@ -113,6 +114,18 @@ export function toUserTaskDto(row: UserTaskRecordRow, now: string): UserTaskDto 
             reward: kurusToTl(row.sub_reward ?? 0),
             createdAt: row.sub_created_at ?? '',
             updatedAt: row.sub_updated_at ?? '',
+            appeal: row.appeal_status,
+            // the joined submission is the record's newest by construction
+            appealable: isAppealable(
+              {
+                status: row.sub_status as ReviewStatus,
+                appeal_status: row.appeal_status,
+                record_status: overdue ? 'expired' : row.status,
+                is_latest: 1,
+                reviewed_at: row.sub_reviewed_at,
+              },
+              new Date(now),
+            ),
           },
   };
 }

@@ -21,6 +21,8 @@ export interface UserTaskRecordRow extends UserTaskRow {
   sub_reward: number | null;
   sub_created_at: string | null;
   sub_updated_at: string | null;
+  sub_reviewed_at: string | null;
+  appeal_status: 'pending' | 'upheld' | 'overturned' | null;
 }
 
 export function findUserTask(db: Conn, userId: string, taskId: string): Promise<UserTaskRow | undefined> {
@@ -204,6 +206,7 @@ export function listUserTaskRecords(db: Conn, userId: string, taskId?: string): 
         ),
       ),
     )
+    .leftJoin('appeals as a', 'a.submission_id', 's._id')
     .selectAll('ut')
     .select([
       't.title as task_title',
@@ -219,6 +222,8 @@ export function listUserTaskRecords(db: Conn, userId: string, taskId?: string): 
       's.reward as sub_reward',
       's.created_at as sub_created_at',
       's.updated_at as sub_updated_at',
+      's.reviewed_at as sub_reviewed_at',
+      'a.status as appeal_status',
     ])
     .where('ut.user_id', '=', userId);
   if (taskId) query = query.where('ut.task_id', '=', taskId);

@@ -1,27 +1,28 @@
 import type { InboxItemDto } from '@contract/inbox';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { paths } from '../../app/paths';
 import { Pagination } from '../../components/pagination';
 import { Skeleton } from '../../components/skeleton';
 import { useToast } from '../../components/toast';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, formatMoney } from '../../lib/format';
 import { usePageTitle } from '../../lib/page-title';
 import { inboxKeys, markAllRead, markRead, useInboxPage } from './inbox-api';
 
-/** Where a message leads: the submissions by their result, the profile's withdrawals, the task. */
+/** Where a message leads: my tasks by the result, the earnings statement, the task. */
 function linkOf(item: InboxItemDto): string | null {
   switch (item.type) {
     case 'isAccepted':
     case 'appealOverturned':
-      return `${paths.mySubmissions}?status=approved`;
+      return paths.myTasksSection('approved');
     case 'isRejected':
     case 'appealUpheld':
-      return `${paths.mySubmissions}?status=rejected`;
+      return paths.myTasksSection('rejected');
     case 'acceptedWithdraw':
     case 'rejectedWithdraw':
-      return paths.profile;
+      return paths.earnings;
     case 'taskClosed':
       return item.ref ? paths.task(item.ref) : null;
     default:
@@ -29,7 +30,44 @@ function linkOf(item: InboxItemDto): string | null {
   }
 }
 
-function InboxItem({ item, onRead }: { item: InboxItemDto; onRead(id: string): void }) {
+/** The task (linked), the amount and the reason a message is about, when it has them. */
+function InboxContext({ item }: { item: InboxItemDto }) {
+  const { t } = useTranslation(['common', 'submissions']);
+  const c = item.context;
+  if (!c) return null;
+  const refund = item.type === 'rejectedWithdraw';
+  return (
+    <p className="inbox-item-context" data-testid="inbox-item-context">
+      {c.taskId && c.taskTitle && (
+        <span>
+          {t('inbox.task')}: <Link to={paths.task(c.taskId)}>{c.taskTitle}</Link>
+        </span>
+      )}
+      {/* a rejection pays nothing: its amount would only mislead */}
+      {c.amount !== null && item.type !== 'isRejected' && item.type !== 'appealUpheld' && (
+        <span data-testid="inbox-item-amount">
+          {t(refund ? 'inbox.refunded' : 'inbox.amount')}: <strong>{formatMoney(c.amount)}</strong>
+        </span>
+      )}
+      {c.reasonCode && (
+        <span>
+          {t('offer.reason')}:{' '}
+          {t(`submissions:rejectionReasons.${c.reasonCode}`, { defaultValue: c.reasonCode })}
+        </span>
+      )}
+    </p>
+  );
+}
+
+function InboxItem({
+  item,
+  unseen,
+  onRead,
+}: {
+  item: InboxItemDto;
+  unseen: boolean;
+  onRead(id: string): void;
+}) {
   const { t } = useTranslation();
   const custom = item.type === 'customMessage';
   const title = custom ? item.title : t(`inbox.types.${item.type}.title`);
@@ -39,15 +77,15 @@ function InboxItem({ item, onRead }: { item: InboxItemDto; onRead(id: string): v
   const link = linkOf(item);
   return (
     <li
-      className={`inbox-item card${item.read ? '' : ' is-unread'}`}
+      className={`inbox-item card${unseen ? ' is-unread' : ''}`}
       data-testid="inbox-item"
       data-type={item.type}
       data-read={item.read ? 'true' : 'false'}
     >
       <div className="inbox-item-head">
         <h2 className="inbox-item-title">
-          {!item.read && <span className="inbox-dot" aria-hidden="true" />}
-          {!item.read && <span className="sr-only">{t('inbox.unreadMark')} </span>}
+          {unseen && <span className="inbox-dot" aria-hidden="true" />}
+          {unseen && <span className="sr-only">{t('inbox.unreadMark')} </span>}
           {title}
         </h2>
         <time className="muted" dateTime={item.createdAt}>
@@ -55,6 +93,7 @@ function InboxItem({ item, onRead }: { item: InboxItemDto; onRead(id: string): v
         </time>
       </div>
       <p className="inbox-item-body">{body}</p>
+      <InboxContext item={item} />
       {note && (
         <blockquote className="inbox-item-note" data-testid="inbox-item-note">
           {note}
@@ -65,16 +104,6 @@ function InboxItem({ item, onRead }: { item: InboxItemDto; onRead(id: string): v
           <Link className="btn btn-ghost btn-sm" to={link} onClick={() => !item.read && onRead(item._id)}>
             {t('inbox.open')}
           </Link>
-        )}
-        {!item.read && (
-          <button
-            type="button"
-            className="btn btn-ghost btn-sm"
-            data-testid="inbox-mark-read"
-            onClick={() => onRead(item._id)}
-          >
-            {t('inbox.markRead')}
-          </button>
         )}
       </div>
     </li>
@@ -105,6 +134,22 @@ export function InboxPage() {
     onError: () => toast.error(t('inbox.markError')),
   });
   const unread = list.data?.unread ?? 0;
+  // reading is opening: the unread messages on screen are marked read at once (the bell follows
+  // now, not at its next poll), and keep their "new" mark for this visit
+  const [seenNew, setSeenNew] = useState<ReadonlySet<string>>(new Set());
+  const marking = useRef(new Set<string>());
+  useEffect(() => {
+    const fresh = (list.data?.items ?? []).filter((i) => !i.read && !marking.current.has(i._id));
+    if (fresh.length === 0) return;
+    for (const i of fresh) marking.current.add(i._id);
+    setSeenNew((old) => new Set([...old, ...fresh.map((i) => i._id)]));
+    queryClient.setQueryData<{ unread: number }>(inboxKeys.unread, (old) =>
+      old ? { unread: Math.max(0, old.unread - fresh.length) } : old,
+    );
+    void Promise.allSettled(fresh.map((i) => markRead(i._id))).then(() =>
+      queryClient.invalidateQueries({ queryKey: inboxKeys.all }),
+    );
+  }, [list.data, queryClient]);
 
   return (
     <section className="container section inbox-page">
@@ -147,7 +192,12 @@ export function InboxPage() {
         <>
           <ul className="inbox-list">
             {list.data.items.map((item) => (
-              <InboxItem key={item._id} item={item} onRead={(id) => readOne.mutate(id)} />
+              <InboxItem
+                key={item._id}
+                item={item}
+                unseen={!item.read || seenNew.has(item._id)}
+                onRead={(id) => readOne.mutate(id)}
+              />
             ))}
           </ul>
           <Pagination

@@ -36,10 +36,10 @@ export function LandingPage() {
           <h1>{t('hero.title')}</h1>
           <p className="hero-lead">{t('hero.subtitle')}</p>
           <div className="row-center">
-            <Link className="btn btn-primary btn-lg" to={paths.register}>
+            <Link className="btn btn-lg btn-hero-primary" to={paths.register} data-testid="hero-primary">
               {t('hero.start')}
             </Link>
-            <Link className="btn btn-light btn-lg" to={paths.tasks}>
+            <Link className="btn btn-lg btn-hero-secondary" to={paths.tasks}>
               {t('hero.browse')}
             </Link>
           </div>

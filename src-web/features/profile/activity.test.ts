@@ -1,6 +1,6 @@
 import type { UserTaskDto, UserTaskSubmissionDto } from '@contract/tasks';
 import { describe, expect, it } from 'vitest';
-import { recentActivities, statusCounts, taskState } from './activity';
+import { recentActivities } from './activity';
 
 let n = 0;
 function record(
@@ -28,34 +28,12 @@ function record(
       reward: 10,
       createdAt: startedAt,
       updatedAt: startedAt,
+      appeal: null,
+      appealable: false,
       ...submission,
     },
   };
 }
-
-describe('the state of a task record', () => {
-  it.each([
-    ['in_progress', null, 'in_progress'],
-    ['in_progress', { status: 'rejected' }, 'in_progress'],
-    ['completed', { status: 'pending' }, 'waiting'],
-    ['completed', null, 'waiting'],
-    ['completed', { status: 'approved' }, 'approved'],
-    ['completed', { status: 'rejected' }, 'rejected'],
-  ] as const)('is %s with a %j submission: %s', (status, sub, state) => {
-    expect(taskState(record(status, sub))).toBe(state);
-  });
-
-  it('counts the status boxes: in progress, waiting approval, rejected', () => {
-    const records = [
-      record('in_progress', null),
-      record('in_progress', { status: 'rejected' }),
-      record('completed', { status: 'pending' }),
-      record('completed', { status: 'approved' }),
-      record('completed', { status: 'rejected' }),
-    ];
-    expect(statusCounts(records)).toEqual({ inProgress: 2, waiting: 1, rejected: 1 });
-  });
-});
 
 describe('the recent activities', () => {
   it('turns approved, rejected and started tasks into events, newest first (SPEC section 4)', () => {
@@ -67,6 +45,17 @@ describe('the recent activities', () => {
     expect(events.map((e) => e.type)).toEqual(['task_completed', 'task_rejected', 'task_started']);
     expect(events[0]).toMatchObject({ amount: 12.5, taskId: done.task._id, title: done.task.title });
     expect(events[2]).toMatchObject({ taskId: started.task._id, amount: null });
+    expect(events.map((e) => e.offer.action)).toEqual(['none', 'restart', 'finish']);
+  });
+
+  it('offers no restart for a rejection under appeal, and nothing to a suspended account', () => {
+    const appealed = record('completed', { status: 'rejected', appeal: 'pending' });
+    expect(recentActivities([appealed], 5)[0].offer).toMatchObject({ state: 'appealed', action: 'none' });
+    const rejected = record('completed', { status: 'rejected' });
+    expect(recentActivities([rejected], 5, { suspended: true })[0].offer).toMatchObject({
+      state: 'suspended',
+      action: 'none',
+    });
   });
 
   it('keeps only the latest five', () => {

@@ -1,55 +1,27 @@
 import type { UserTaskDto } from '@contract/tasks';
-
-/** Where a user task record stands (task page state). */
-export type TaskState = 'in_progress' | 'expired' | 'waiting' | 'approved' | 'rejected';
-
-/**
- * An open record is in progress whatever its last submission said (a restarted rejection);
- * a finished one follows its latest submission, and a proof without a verdict is waiting.
- */
-export function taskState(record: Pick<UserTaskDto, 'status' | 'submission'>): TaskState {
-  if (record.status === 'in_progress') return 'in_progress';
-  if (record.status === 'expired') return 'expired';
-  if (record.submission?.status === 'approved') return 'approved';
-  if (record.submission?.status === 'rejected') return 'rejected';
-  return 'waiting';
-}
-
-/** The three status boxes of the profile: in progress, waiting approval, rejected. */
-export function statusCounts(records: readonly Pick<UserTaskDto, 'status' | 'submission'>[]): {
-  inProgress: number;
-  waiting: number;
-  rejected: number;
-} {
-  const counts = { inProgress: 0, waiting: 0, rejected: 0 };
-  for (const r of records) {
-    const state = taskState(r);
-    if (state === 'in_progress') counts.inProgress += 1;
-    else if (state === 'waiting') counts.waiting += 1;
-    else if (state === 'rejected') counts.rejected += 1;
-  }
-  return counts;
-}
+import { type TaskOffer, taskOffer } from '../../lib/task-offer';
 
 export type ActivityType = 'task_completed' | 'task_rejected' | 'task_started';
 
-/** A profile activity, derived from task records and withdrawals. */
+/** A profile activity, derived from task records. */
 export interface Activity {
   id: string;
   type: ActivityType;
-  /** the task's title; empty for a payout */
+  /** the task's title */
   title: string;
   date: string;
   /** TL: the reward of a completed task */
   amount: number | null;
   taskId: string;
+  /** what the task offers now (the same offer its page, its card and my tasks show) */
+  offer: TaskOffer;
 }
 
-function fromRecord(record: UserTaskDto): Activity | null {
-  const state = taskState(record);
-  const base = { title: record.task.title, taskId: record.task._id };
-  // an expired record is a task once started (its time ran out)
-  if (state === 'in_progress' || state === 'expired') {
+function fromRecord(record: UserTaskDto, suspended: boolean): Activity | null {
+  const offer = taskOffer(record, { suspended });
+  const base = { title: record.task.title, taskId: record.task._id, offer };
+  // an expired or closed record is a task once started
+  if (record.status !== 'completed') {
     return {
       ...base,
       id: `started-${record._id}`,
@@ -60,7 +32,7 @@ function fromRecord(record: UserTaskDto): Activity | null {
   }
   const sub = record.submission;
   if (!sub) return null;
-  if (state === 'approved') {
+  if (sub.status === 'approved') {
     return {
       ...base,
       id: `done-${sub._id}`,
@@ -69,7 +41,7 @@ function fromRecord(record: UserTaskDto): Activity | null {
       amount: sub.reward,
     };
   }
-  if (state === 'rejected') {
+  if (sub.status === 'rejected') {
     return { ...base, id: `rejected-${sub._id}`, type: 'task_rejected', date: sub.updatedAt, amount: null };
   }
   // a proof waiting for review is not an event of its own
@@ -82,14 +54,17 @@ function time(iso: string): number {
 }
 
 /**
- * The profile's latest events: approved, rejected and in-progress tasks, newest
- * first, cut to `limit`. Payouts have the withdrawal history of their own and never push a
- * task out of these.
+ * The profile's latest events: approved, rejected and started tasks, newest first, cut to
+ * `limit`. Payouts have the withdrawal history of their own and never push a task out of these.
  */
-export function recentActivities(records: readonly UserTaskDto[], limit: number): Activity[] {
+export function recentActivities(
+  records: readonly UserTaskDto[],
+  limit: number,
+  options: { suspended?: boolean } = {},
+): Activity[] {
   const events: Activity[] = [];
   for (const r of records) {
-    const event = fromRecord(r);
+    const event = fromRecord(r, options.suspended ?? false);
     if (event) events.push(event);
   }
   return events.sort((a, b) => time(b.date) - time(a.date)).slice(0, limit);

@@ -10,7 +10,8 @@ import { useToast } from '../../components/toast';
 import { useAuth } from '../../lib/auth';
 import { usePageTitle } from '../../lib/page-title';
 import { useSettings } from '../../lib/settings';
-import { recentActivities, statusCounts } from './activity';
+import { sectionCounts } from '../../lib/task-offer';
+import { recentActivities } from './activity';
 import { BalanceCard } from './balance-card';
 import { newIdempotencyKey } from './idempotency-key';
 import { ProfileCard } from './profile-card';
@@ -50,9 +51,10 @@ export function ProfilePage() {
     () => (approved.data ? profileStats(approved.data, new Date()) : null),
     [approved.data],
   );
+  const suspended = user?.status === 'suspended';
   const activities = useMemo(
-    () => (records.data ? recentActivities(records.data, PAGE_SIZES.recentActivity) : null),
-    [records.data],
+    () => (records.data ? recentActivities(records.data, PAGE_SIZES.recentActivity, { suspended }) : null),
+    [records.data, suspended],
   );
 
   if (loading) return <Skeleton layout="page" />;
@@ -121,7 +123,7 @@ export function ProfilePage() {
             week={stats?.week ?? null}
             month={stats?.month ?? null}
           />
-          <TaskStatusBoxes counts={records.data ? statusCounts(records.data) : null} />
+          <TaskStatusBoxes counts={records.data ? sectionCounts(records.data) : null} />
           <RecentActivity items={activities} />
         </div>
       </div>

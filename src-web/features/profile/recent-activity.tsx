@@ -4,24 +4,25 @@ import { paths } from '../../app/paths';
 import { formatDateTime, formatMoney } from '../../lib/format';
 import type { Activity } from './activity';
 
-const TONES = {
-  task_completed: 'approved',
-  task_rejected: 'rejected',
-  task_started: 'in_progress',
-} as const;
-
 function ActivityItem({ item }: { item: Activity }) {
-  const { t } = useTranslation('profile');
-  const typeLabel = t(`activity.${item.type}`);
+  const { t } = useTranslation(['profile', 'common']);
+  const { offer } = item;
   return (
-    <li className="activity" data-testid="activity" data-type={item.type}>
-      <span className={`activity-dot badge-${TONES[item.type]}`} aria-hidden="true" />
+    <li
+      className="activity"
+      data-testid="activity"
+      data-type={item.type}
+      data-task={item.taskId}
+      data-state={offer.state}
+      data-offer={offer.action}
+    >
+      <span className={`activity-dot badge-${offer.state}`} aria-hidden="true" />
       <div className="activity-main">
         <p className="activity-title">
           <Link to={paths.task(item.taskId)}>{item.title}</Link>
         </p>
         <p className="activity-meta muted">
-          <span>{typeLabel} · </span>
+          <span>{t(`common:offer.${offer.state}.badge`)} · </span>
           <time dateTime={item.date}>{formatDateTime(item.date)}</time>
         </p>
       </div>
@@ -29,14 +30,14 @@ function ActivityItem({ item }: { item: Activity }) {
         {item.type === 'task_completed' && item.amount !== null && (
           <span className="activity-amount plus">+{formatMoney(item.amount)}</span>
         )}
-        {item.type === 'task_rejected' && (
+        {offer.action === 'restart' && (
           <Link className="btn btn-outline btn-sm" to={paths.task(item.taskId)}>
-            {t('activity.restart')}
+            {t('common:offer.action.restart')}
           </Link>
         )}
-        {item.type === 'task_started' && item.taskId && (
+        {offer.action === 'finish' && (
           <Link className="btn btn-outline btn-sm" to={paths.task(item.taskId)}>
-            {t('activity.goToTask')}
+            {t('common:offer.action.finish')}
           </Link>
         )}
       </div>

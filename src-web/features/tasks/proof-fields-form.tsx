@@ -83,6 +83,7 @@ export function ProofFieldsForm({
   return (
     <section
       className="card proof-form"
+      id="proof-form"
       aria-labelledby="proof-title"
       data-testid="proof-form"
       data-type={type}

@@ -61,7 +61,12 @@ export function ProofForm({ taskId, onSent }: { taskId: string; onSent(): void }
   };
 
   return (
-    <section className="card proof-form" aria-labelledby="proof-title" data-testid="proof-form">
+    <section
+      className="card proof-form"
+      id="proof-form"
+      aria-labelledby="proof-title"
+      data-testid="proof-form"
+    >
       <h2 id="proof-title">{t('proof.title')}</h2>
       <form onSubmit={submit} noValidate>
         <div className="field">

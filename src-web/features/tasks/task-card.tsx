@@ -4,21 +4,25 @@ import { Link } from 'react-router-dom';
 import { paths } from '../../app/paths';
 import { StarIcon } from '../../components/icons';
 import { formatDate, formatMoney } from '../../lib/format';
-import type { TaskPageState } from './task-state';
+import type { OfferState, TaskOffer } from '../../lib/task-offer';
 
 /** The user's own states worth a badge on a card, with its colour (an available task needs none). */
-const BADGES: Partial<Record<TaskPageState, string>> = {
-  in_progress: 'badge',
-  completed: 'badge badge-pending',
+const BADGES: Partial<Record<OfferState, string>> = {
+  in_progress: 'badge badge-in_progress',
+  waiting: 'badge badge-pending',
   rejected: 'badge badge-rejected',
+  appealed: 'badge badge-pending',
   approved: 'badge badge-approved',
+  expired: 'badge',
+  closed: 'badge',
+  suspended: 'badge badge-rejected',
 };
 
 /**
  * One task of the list; the whole card opens the task, through the link on its title. A task the
  * user has started shows where they stand with it.
  */
-export function TaskCard({ task, state }: { task: TaskDto; state?: TaskPageState }) {
+export function TaskCard({ task, offer }: { task: TaskDto; offer?: TaskOffer }) {
   const { t } = useTranslation(['tasks', 'common']);
   return (
     <article className={`card task-card${task.isFeatured ? ' is-featured' : ''}`} data-testid="task-card">
@@ -33,9 +37,14 @@ export function TaskCard({ task, state }: { task: TaskDto; state?: TaskPageState
         <span className={`badge badge-difficulty-${task.difficulty}`}>
           {t(`common:difficulties.${task.difficulty}`)}
         </span>
-        {state && BADGES[state] && (
-          <span className={BADGES[state]} data-testid="task-card-state" data-state={state}>
-            {t(`card.state.${state}`)}
+        {offer && BADGES[offer.state] && (
+          <span
+            className={BADGES[offer.state]}
+            data-testid="task-card-state"
+            data-state={offer.state}
+            data-offer={offer.action}
+          >
+            {t(`common:offer.${offer.state}.badge`)}
           </span>
         )}
       </div>

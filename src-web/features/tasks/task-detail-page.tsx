@@ -9,13 +9,13 @@ import { ApiError } from '../../lib/api';
 import { useAuth } from '../../lib/auth';
 import { formatMoney } from '../../lib/format';
 import { usePageTitle } from '../../lib/page-title';
+import { taskOffer } from '../../lib/task-offer';
 import { useNow } from '../../lib/use-now';
 import { CommentBox } from './comment-box';
 import { ProofFieldsForm } from './proof-fields-form';
 import { ProofForm } from './proof-form';
 import { TaskLoadError, TaskNotFound } from './task-not-found';
 import { TaskSideCard } from './task-side-card';
-import { taskPageState } from './task-state';
 import { TaskStatusBanner } from './task-status-banner';
 import { useTask } from './tasks-api';
 import { useTaskProgress } from './use-task-progress';
@@ -44,7 +44,8 @@ function TaskView({ task }: { task: TaskDto }) {
   const record = task.userTask ?? null;
   // a record in progress counts down each second; at zero the page shows it expired
   const now = useNow(1000, record?.status === 'in_progress');
-  const state = taskPageState(record, now);
+  const offer = taskOffer(record, { now, suspended: user?.status === 'suspended' });
+  const state = offer.state;
   const ranOut = state === 'expired' && record?.status === 'in_progress';
   const { refresh } = progress;
   useEffect(() => {
@@ -78,7 +79,7 @@ function TaskView({ task }: { task: TaskDto }) {
       </header>
       {user && (
         <TaskStatusBanner
-          state={state}
+          offer={offer}
           record={record}
           reward={task.reward}
           now={now}
@@ -90,9 +91,8 @@ function TaskView({ task }: { task: TaskDto }) {
         <aside className="task-detail-side">
           <TaskSideCard
             task={task}
-            state={state}
+            offer={offer}
             signedIn={!!user}
-            suspended={user?.status === 'suspended'}
             onStart={progress.start}
             starting={progress.starting}
             startError={progress.startError}
@@ -131,7 +131,7 @@ function TaskView({ task }: { task: TaskDto }) {
             <CommentBox comment={record.automaticComment} />
           )}
           {user &&
-            state === 'in_progress' &&
+            offer.action === 'finish' &&
             (task.requiredProof === 'screenshot' ? (
               <ProofForm taskId={task._id} onSent={() => void progress.refresh()} />
             ) : (

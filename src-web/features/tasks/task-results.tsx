@@ -3,7 +3,7 @@ import { Pagination } from '../../components/pagination';
 import { Skeleton } from '../../components/skeleton';
 import { TaskCard } from './task-card';
 import { hasAnyFilter, type TaskFilters } from './task-filters';
-import { useMyTaskStates, type useTaskList } from './tasks-api';
+import { useMyTaskOffers, type useTaskList } from './tasks-api';
 
 /** The count of tasks found, the cards, the pages; or the loading, error or empty state. */
 export function TaskResults({
@@ -18,7 +18,7 @@ export function TaskResults({
   onClear(): void;
 }) {
   const { t } = useTranslation('tasks');
-  const mine = useMyTaskStates();
+  const offerOf = useMyTaskOffers();
   if (list.isPending) return <Skeleton layout="cards" />;
   if (list.isError && !list.data) {
     return (
@@ -50,7 +50,7 @@ export function TaskResults({
       ) : (
         <div className="task-grid">
           {data.items.map((task) => (
-            <TaskCard key={task._id} task={task} state={mine.get(task._id)} />
+            <TaskCard key={task._id} task={task} offer={offerOf(task._id)} />
           ))}
         </div>
       )}

@@ -2,26 +2,25 @@ import type { TaskDto } from '@contract/tasks';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
 import { paths } from '../../app/paths';
+import { humanDuration } from '../../lib/duration';
 import { formatDate, formatMoney } from '../../lib/format';
-import type { TaskPageState } from './task-state';
+import type { TaskOffer } from '../../lib/task-offer';
 
 const SAFE_LINK = /^https?:\/\/\S+$/i;
 
 /** The reward, the task's facts and its main actions: start (or log in), and the task link. */
 export function TaskSideCard({
   task,
-  state,
+  offer,
   signedIn,
-  suspended = false,
   onStart,
   starting,
   startError,
 }: {
   task: TaskDto;
-  state: TaskPageState;
+  /** the one offer of this task to the signed-in worker (a suspended account gets none) */
+  offer: TaskOffer;
   signedIn: boolean;
-  /** a suspended account cannot start tasks: the button says why before any tap */
-  suspended?: boolean;
   onStart(): void;
   starting: boolean;
   startError: string | null;
@@ -60,12 +59,12 @@ export function TaskSideCard({
         {task.estimatedTime !== null && (
           <div>
             <dt>{t('detail.estimatedTime')}</dt>
-            <dd>{t('detail.minutes', { count: task.estimatedTime })}</dd>
+            <dd>{humanDuration(t, task.estimatedTime)}</dd>
           </div>
         )}
         <div>
           <dt>{t('detail.timeLimit')}</dt>
-          <dd data-testid="time-limit">{t('detail.minutes', { count: task.timeLimitMinutes })}</dd>
+          <dd data-testid="time-limit">{humanDuration(t, task.timeLimitMinutes)}</dd>
         </div>
       </dl>
       {!signedIn && (
@@ -76,27 +75,21 @@ export function TaskSideCard({
           </Link>
         </div>
       )}
-      {signedIn && (state === 'available' || state === 'expired') && (
+      {signedIn && offer.action === 'start' && (
         <>
           {full && <p className="notice notice-info">{t('errors:task_full')}</p>}
-          {suspended && (
-            <p className="notice notice-info" id="start-blocked" data-testid="start-blocked">
-              {t('errors:suspended')}
-            </p>
-          )}
           <button
             type="button"
             className="btn btn-primary btn-block btn-lg"
             onClick={onStart}
-            disabled={starting || full || suspended}
-            aria-describedby={suspended ? 'start-blocked' : undefined}
+            disabled={starting || full}
             data-testid="start-task"
           >
             {starting
               ? t('detail.starting')
-              : state === 'expired'
-                ? t('detail.startAgain')
-                : t('detail.start')}
+              : offer.state === 'expired'
+                ? t('common:offer.action.startAgain')
+                : t('common:offer.action.start')}
           </button>
         </>
       )}

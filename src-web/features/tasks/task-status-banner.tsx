@@ -2,31 +2,35 @@ import type { UserTaskDto } from '@contract/tasks';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { paths } from '../../app/paths';
+import { useAuth } from '../../lib/auth';
 import { shownFeedback } from '../../lib/feedback';
 import { formatMoney } from '../../lib/format';
+import { useSettings } from '../../lib/settings';
+import type { OfferState, TaskOffer } from '../../lib/task-offer';
 import { formatCountdown } from '../../lib/use-now';
-import type { TaskPageState } from './task-state';
 
-const KIND: Record<TaskPageState, string> = {
+const KIND: Record<OfferState, string> = {
   available: 'notice-info',
   in_progress: 'notice-progress',
-  expired: 'notice-warning',
-  closed: 'notice-info',
-  completed: 'notice-progress',
+  waiting: 'notice-progress',
   approved: 'notice-success',
   rejected: 'notice-error',
+  appealed: 'notice-progress',
+  expired: 'notice-warning',
+  closed: 'notice-info',
+  suspended: 'notice-warning',
 };
 
-/** Where the signed-in user stands with this task; a rejected one offers the restart. */
+/** Where the signed-in user stands with this task, and the one thing it lets them do next. */
 export function TaskStatusBanner({
-  state,
+  offer,
   record,
   reward,
   now,
   onRestart,
   restarting,
 }: {
-  state: TaskPageState;
+  offer: TaskOffer;
   record: UserTaskDto | null;
   reward: number;
   /** the page's clock, for the countdown */
@@ -34,52 +38,89 @@ export function TaskStatusBanner({
   onRestart(): void;
   restarting: boolean;
 }) {
-  const { t } = useTranslation(['tasks', 'submissions']);
+  const { t } = useTranslation(['common', 'submissions']);
+  const { user } = useAuth();
+  const settings = useSettings();
+  const { state } = offer;
   const submission = record?.submission;
   const amount = formatMoney(submission?.reward ?? reward);
   const feedback = submission ? shownFeedback(t, submission) : null;
+  const reviewed = state === 'rejected' || state === 'appealed';
   return (
-    <div className={`notice task-state ${KIND[state]}`} data-testid="task-state" data-state={state}>
+    <div
+      className={`notice task-state ${KIND[state]}`}
+      data-testid="task-state"
+      data-state={state}
+      data-offer={offer.action}
+    >
       <p className="task-state-title">
-        <span className={`badge badge-${state}`}>{t(`state.${state}.badge`)}</span>
-        <strong>{t(`state.${state}.title`)}</strong>
+        <span className={`badge badge-${state}`}>{t(`offer.${state}.badge`)}</span>
+        <strong>{t(`offer.${state}.title`)}</strong>
       </p>
-      <p className="task-state-text">{t(`state.${state}.text`, { amount })}</p>
+      <p className="task-state-text">
+        {t(offer.appealable ? 'offer.rejected.textAppeal' : `offer.${state}.text`, { amount })}
+      </p>
       {state === 'in_progress' && record?.expiresAt && (
         <p className="task-countdown">
-          {t('state.timeLeft')}{' '}
+          {t('offer.timeLeft')}{' '}
           <time dateTime={record.expiresAt} data-testid="time-left">
             {formatCountdown(Date.parse(record.expiresAt) - now)}
           </time>
         </p>
       )}
-      {state === 'rejected' && submission?.rejectionReason && (
+      {state === 'suspended' && (
+        <>
+          {user?.banReason && (
+            <p data-testid="suspended-reason">
+              <strong>{t('offer.reason')}:</strong> {user.banReason}
+            </p>
+          )}
+          <p>
+            <a href={`mailto:${settings.contact.email}`} data-testid="suspended-contact">
+              {t('offer.contact', { email: settings.contact.email })}
+            </a>
+          </p>
+        </>
+      )}
+      {reviewed && submission?.rejectionReason && (
         <p>
-          <strong>{t('state.reason')}:</strong>{' '}
+          <strong>{t('offer.reason')}:</strong>{' '}
           {t(`submissions:rejectionReasons.${submission.rejectionReason}`, {
             defaultValue: submission.rejectionReason,
           })}
         </p>
       )}
-      {(state === 'rejected' || state === 'approved') && feedback && (
+      {(reviewed || state === 'approved') && feedback && (
         <p className="pre-line">
-          <strong>{t('state.feedback')}:</strong> {feedback}
+          <strong>{t('offer.feedback')}:</strong> {feedback}
         </p>
       )}
-      {state === 'rejected' && (
-        <button
-          type="button"
-          className="btn btn-primary"
-          onClick={onRestart}
-          disabled={restarting}
-          data-testid="restart-task"
-        >
-          {restarting ? t('common:status.wait') : t('state.restart')}
-        </button>
-      )}
-      {(state === 'completed' || state === 'approved') && (
-        <Link to={paths.mySubmissions}>{t('state.toSubmissions')}</Link>
-      )}
+      <div className="task-state-actions">
+        {offer.action === 'finish' && (
+          <a className="btn btn-primary" href="#proof-form" data-testid="to-proof">
+            {t('offer.action.toProof')}
+          </a>
+        )}
+        {offer.action === 'restart' && (
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={onRestart}
+            disabled={restarting}
+            data-testid="restart-task"
+          >
+            {restarting ? t('common:status.wait') : t('offer.action.restart')}
+          </button>
+        )}
+        {offer.appealable && (
+          <Link className="btn btn-outline" to={paths.myTasksSection('rejected')} data-testid="appeal-link">
+            {t('offer.action.appeal')}
+          </Link>
+        )}
+        {(state === 'waiting' || state === 'approved' || state === 'appealed') && (
+          <Link to={paths.myTasksSection(state)}>{t('nav.myTasks')}</Link>
+        )}
+      </div>
     </div>
   );
 }

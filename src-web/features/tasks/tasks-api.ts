@@ -7,8 +7,8 @@ import { useMemo } from 'react';
 import { ApiError, getData, request } from '../../lib/api';
 import { useAuth } from '../../lib/auth';
 import { errorText } from '../../lib/errors';
+import { type TaskOffer, taskOffer } from '../../lib/task-offer';
 import { apiQuery, type TaskFilters } from './task-filters';
-import { type TaskPageState, taskPageState } from './task-state';
 
 const taskPath = (id: string) => `/tasks/${encodeURIComponent(id)}`;
 
@@ -38,10 +38,10 @@ export function useTaskList(filters: TaskFilters) {
 }
 
 /**
- * Where the signed-in user stands with each task they touched (GET /api/tasks/user), by task
- * id, for the list's cards; empty for visitors.
+ * The offer of each task to the signed-in worker (from GET /api/tasks/user), by task id, for
+ * the list's cards; nothing for visitors.
  */
-export function useMyTaskStates(): Map<string, TaskPageState> {
+export function useMyTaskOffers(): (taskId: string) => TaskOffer | undefined {
   const { user, loading } = useAuth();
   const records = useQuery({
     queryKey: taskKeys.mine(user?._id ?? 'guest'),
@@ -49,10 +49,15 @@ export function useMyTaskStates(): Map<string, TaskPageState> {
     enabled: !loading && user !== null,
     retry: retryTransient,
   });
-  return useMemo(
-    () => new Map((records.data ?? []).map((r) => [r.task._id, taskPageState(r)] as const)),
-    [records.data],
-  );
+  const suspended = user?.status === 'suspended';
+  return useMemo(() => {
+    const byTask = new Map(
+      (records.data ?? []).map((r) => [r.task._id, taskOffer(r, { suspended })] as const),
+    );
+    // a task never touched is open to an active account; a suspended one sees it blocked too
+    const untouched = suspended ? taskOffer(null, { suspended }) : undefined;
+    return (taskId: string) => byTask.get(taskId) ?? untouched;
+  }, [records.data, suspended]);
 }
 
 /** One task, with the signed-in user's record of it (`userTask`). */

@@ -29,6 +29,8 @@ import { onError } from './http/on-error';
 import { rejectCredentialsInUrl } from './http/request-target';
 import { securityHeaders } from './http/security';
 import { mountWebApp } from './http/static';
+import { opsRoutes } from './observability/ops.routes';
+import { requestLog } from './observability/request-log';
 
 /** JSON bodies larger than this are refused with a 413 before they are read. */
 export const JSON_BODY_LIMIT = 256 * 1024;
@@ -37,6 +39,14 @@ export const JSON_BODY_LIMIT = 256 * 1024;
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ strict: false });
   app.onError(onError);
+  // first, so its duration covers every other step and its line every answer
+  app.use(
+    '*',
+    requestLog({
+      trustProxy: deps.config.trustProxy,
+      metrics: Boolean(deps.config.metricsToken || deps.config.metricsPort),
+    }),
+  );
   app.use('*', securityHeaders());
   app.use('*', rejectCredentialsInUrl);
   app.use('*', async (c, next) => {
@@ -86,6 +96,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.route('/api', api);
+  app.route('/', opsRoutes);
   mountWebApp(app, deps.web);
   // anything else (a POST to a page, say) is an unknown route, in the contract's shape
   app.all('*', () => {

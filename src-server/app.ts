@@ -29,6 +29,7 @@ import { onError } from './http/on-error';
 import { rejectCredentialsInUrl } from './http/request-target';
 import { securityHeaders } from './http/security';
 import { mountWebApp } from './http/static';
+import { startProcessMetrics } from './observability/metrics';
 import { opsRoutes } from './observability/ops.routes';
 import { requestLog } from './observability/request-log';
 
@@ -39,14 +40,11 @@ export const JSON_BODY_LIMIT = 256 * 1024;
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ strict: false });
   app.onError(onError);
+  // metrics are kept only where something can read them (METRICS_TOKEN or METRICS_PORT)
+  const metrics = Boolean(deps.config.metricsToken || deps.config.metricsPort);
+  if (metrics) startProcessMetrics();
   // first, so its duration covers every other step and its line every answer
-  app.use(
-    '*',
-    requestLog({
-      trustProxy: deps.config.trustProxy,
-      metrics: Boolean(deps.config.metricsToken || deps.config.metricsPort),
-    }),
-  );
+  app.use('*', requestLog({ trustProxy: deps.config.trustProxy, metrics }));
   app.use('*', securityHeaders());
   app.use('*', rejectCredentialsInUrl);
   app.use('*', async (c, next) => {

@@ -19,6 +19,7 @@ import { reviewRoutes } from './features/review/review.routes';
 import { settingsRoutes } from './features/settings/settings.routes';
 import { setupRoutes } from './features/setup/setup.routes';
 import { submissionsRoutes } from './features/submissions/submissions.routes';
+import { systemRoutes } from './features/system/system.routes';
 import { tasksRoutes } from './features/tasks/tasks.routes';
 import { usersRoutes } from './features/users/users.routes';
 import { withdrawalsRoutes } from './features/withdrawals/withdrawals.routes';
@@ -82,6 +83,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route('/admin', adminBulkRoutes);
   api.route('/admin/withdraws', adminWithdrawalsRoutes);
   api.route('/admin/stats', adminStatsRoutes);
+  api.route('/admin/system', systemRoutes);
   api.route('/admin/audit', adminAuditRoutes);
   api.route('/admin/users', adminLinkedRoutes);
   api.route('/admin/users', adminUsersRoutes);

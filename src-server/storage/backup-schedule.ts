@@ -97,7 +97,7 @@ export function startBackupSchedule(
       log(`scheduled backup written to ${file}${pruned.length ? ` (removed ${pruned.length} old)` : ''}`);
       recordJobRun(
         BACKUP_JOB,
-        { ok: true, counts: { bytes, pruned: pruned.length } },
+        { ok: true, counts: { archiveBytes: bytes, pruned: pruned.length } },
         performance.now() - started,
       );
     } catch (err) {

@@ -51,7 +51,7 @@ function start(data, on) {
           resolve({
             url: m[1],
             child,
-            stop: () => new Promise((r) => (child.once('exit', r), child.kill('SIGTERM'))),
+            stop: () => stopChild(child),
           });
         }
       }
@@ -89,6 +89,13 @@ function wrk(url) {
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out.stdout)?.[1]);
   if (!Number.isFinite(rps)) throw new Error(`wrk: ${out.stdout}${out.stderr}`);
   return rps;
+}
+
+function stopChild(child) {
+  return new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -159,5 +166,5 @@ async function startQuiet(dataDir) {
     if (Date.now() > end) throw new Error('the quiet server did not start');
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { url, child, stop: () => new Promise((r) => (child.once('exit', r), child.kill('SIGTERM'))) };
+  return { url, child, stop: () => stopChild(child) };
 }

@@ -189,7 +189,7 @@ export function SystemPage() {
                 ? t('backup.every', { hours: data.backup.intervalHours, keep: data.backup.keep })
                 : t(`backup.modes.${data.backup.mode}`)}
             </Row>
-            <Row label={t('backup.last')}>
+            <Row label={t('backup.last')} testId="system-backup-last">
               {data.backup.last
                 ? `${formatDateTime(data.backup.last.at)} · ${formatBytes(data.backup.last.bytes)}`
                 : t('backup.never')}

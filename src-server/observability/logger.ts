@@ -87,7 +87,19 @@ export async function createLogger(
     });
     return pino(settings, stream);
   }
-  return pino(settings, destination ?? pino.destination({ dest: 1, sync: true }));
+  if (destination) return pino(settings, destination);
+  // asynchronous, buffered writes: a synchronous write to a pipe whose reader lags (journald, a
+  // container runtime under load) would stall the event loop until the reader catches up. The
+  // buffer is capped (lines past 16 MB are dropped, not the process) and flushed at exit.
+  const stdout = pino.destination({ dest: 1, sync: false, minLength: 0, maxLength: 16 * 1024 * 1024 });
+  process.once('exit', () => {
+    try {
+      stdout.flushSync();
+    } catch {
+      // a write under way at exit: what it held is lost, the process still ends
+    }
+  });
+  return pino(settings, stdout);
 }
 
 let current: Logger = pino({ level: 'silent' });

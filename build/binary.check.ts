@@ -63,7 +63,7 @@ async function serveOn(
     const timer = setTimeout(() => reject(new Error(`no "listening on" line: ${out}`)), 20_000);
     const seen = (d: Buffer) => {
       out += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
+      const m = /listening on (http:\/\/[^\s"]+)/.exec(out);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]);

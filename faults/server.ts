@@ -73,7 +73,7 @@ export async function startServerProcess(options: StartOptions = {}): Promise<Se
       options.startTimeoutMs ?? 30_000,
     );
     const poll = setInterval(() => {
-      const match = /listening on (http:\/\/\S+)/.exec(output);
+      const match = /listening on (http:\/\/[^\s"]+)/.exec(output);
       if (match) {
         clearInterval(poll);
         clearTimeout(timer);

@@ -17,6 +17,7 @@ import { adminSubmissionsRoutes } from './features/submissions/admin-submissions
 import { adminAppealRoutes, appealRoutes } from './features/submissions/appeals.routes';
 import { reviewRoutes } from './features/submissions/review.routes';
 import { submissionsRoutes } from './features/submissions/submissions.routes';
+import { systemRoutes } from './features/system/system.routes';
 import { tasksRoutes } from './features/tasks/tasks.routes';
 import { accountMailRoutes, verifyResendRoutes } from './features/users/account-mail.routes';
 import { adminUsersRoutes } from './features/users/admin-users.routes';
@@ -32,6 +33,9 @@ import { onError } from './http/on-error';
 import { rejectCredentialsInUrl } from './http/request-target';
 import { securityHeaders } from './http/security';
 import { mountWebApp } from './http/static';
+import { startProcessMetrics } from './observability/metrics';
+import { opsRoutes } from './observability/ops.routes';
+import { requestLog } from './observability/request-log';
 
 /** JSON bodies larger than this are refused with a 413 before they are read. */
 export const JSON_BODY_LIMIT = 256 * 1024;
@@ -40,6 +44,11 @@ export const JSON_BODY_LIMIT = 256 * 1024;
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ strict: false });
   app.onError(onError);
+  // metrics are kept only where something can read them (METRICS_TOKEN or METRICS_PORT)
+  const metrics = Boolean(deps.config.metricsToken || deps.config.metricsPort);
+  if (metrics) startProcessMetrics();
+  // first, so its duration covers every other step and its line every answer
+  app.use('*', requestLog({ trustProxy: deps.config.trustProxy, metrics }));
   app.use('*', securityHeaders());
   app.use('*', rejectCredentialsInUrl);
   app.use('*', async (c, next) => {
@@ -80,6 +89,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route('/admin', adminBulkRoutes);
   api.route('/admin/withdraws', adminWithdrawalsRoutes);
   api.route('/admin/stats', adminStatsRoutes);
+  api.route('/admin/system', systemRoutes);
   api.route('/admin/audit', adminAuditRoutes);
   api.route('/admin/users', adminUserRoutes);
   api.route('/admin/users', adminUsersRoutes);
@@ -92,6 +102,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.route('/api', api);
+  app.route('/', opsRoutes);
   mountWebApp(app, deps.web);
   // anything else (a POST to a page, say) is an unknown route, in the contract's shape
   app.all('*', () => {

@@ -11,6 +11,7 @@ import { databaseLimiters } from './features/users/database-limiter';
 import { LoginThrottle, memoryLimiters, type ThrottleLimits } from './features/users/throttle';
 import { expensiveWork } from './http/expensive-work';
 import { loadWebAssets, type WebAssets } from './http/web-assets';
+import { log } from './observability/logger';
 import { DataFolder } from './storage/data-folder';
 import { removeOrphanedImages } from './storage/orphaned-images';
 
@@ -68,7 +69,13 @@ export async function openApp(
   const folder = new DataFolder(config.dataDir);
   folder.prepare({ clearTemp: options.clearTemp });
   const database = openConfiguredDatabase(
-    { databaseUrl: config.databaseUrl, file: folder.dbFile, poolSize: config.databasePoolSize },
+    {
+      databaseUrl: config.databaseUrl,
+      file: folder.dbFile,
+      poolSize: config.databasePoolSize,
+      // pg_stat_activity then names each node (the System screen lists the nodes connected)
+      applicationName: `taskreward:${config.nodeName}`,
+    },
     { server: options.server },
   );
   await migrateToLatest(database.db);
@@ -76,9 +83,9 @@ export async function openApp(
   // they remove orphans every hour past a grace period instead, one node at a time (cli/sweeps.ts)
   if (options.clearTemp && !config.cluster) {
     const removed = await removeOrphanedProofs(database.db, config, new Date(), -1);
-    if (removed > 0) console.log(`removed ${removed} proof file(s) left without a submission by a crash`);
+    if (removed > 0) log().info(`removed ${removed} proof file(s) left without a submission by a crash`);
     const images = await removeOrphanedImages(database.db, config);
-    if (images > 0) console.log(`removed ${images} image(s) left without a user or setting by a crash`);
+    if (images > 0) log().info(`removed ${images} image(s) left without a user or setting by a crash`);
   }
   const secret = folder.secret(config.tokenSecret);
   // HS256 needs a key at least as long as its hash (RFC 7518); an empty one fails every sign-in

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 
 /** Everything the process reads from its environment, read once. */
@@ -35,6 +36,17 @@ export interface Config {
    * instead of the data folder's files/. Null: the data folder's. Not with S3_BUCKET.
    */
   filesDir: string | null;
+  /** NODE_NAME, else the host name: on every log line, and PostgreSQL's view of this node's connections. */
+  nodeName: string;
+  /** METRICS_TOKEN: /metrics answers a request bearing it; null (the default) and it is a 404. */
+  metricsToken: string | null;
+  /** METRICS_PORT: /metrics, without a token, on its own port bound to 127.0.0.1; null: none. */
+  metricsPort: number | null;
+  /**
+   * STOP_DRAIN_SECONDS: after a stop signal the server keeps answering, /readyz with 503, this
+   * long before it stops taking connections, so a load balancer sees the 503 first (0 by default).
+   */
+  stopDrainMs: number;
   /**
    * SMTP_URL (nodemailer's URL form: smtp://user:pass@host:587, smtps://user:pass@host:465) and
    * MAIL_FROM (`"TaskReward" <no-reply@example.com>`): mails go out through it. Null: no mail is
@@ -127,6 +139,24 @@ export function readS3Config(env: NodeJS.ProcessEnv): S3Config | null {
   };
 }
 
+function metricsPort(text: string | undefined): number | null {
+  const trimmed = text?.trim();
+  if (!trimmed) return null;
+  const n = Number(trimmed);
+  if (!Number.isInteger(n) || n < 1 || n > 65535)
+    throw new Error(`METRICS_PORT must be a port number from 1 to 65535, not "${trimmed}"`);
+  return n;
+}
+
+function drainMs(text: string | undefined): number {
+  const trimmed = text?.trim();
+  if (!trimmed) return 0;
+  const n = Number(trimmed);
+  if (!Number.isFinite(n) || n < 0 || n > 600)
+    throw new Error(`STOP_DRAIN_SECONDS must be a number of seconds from 0 to 600, not "${trimmed}"`);
+  return Math.round(n * 1000);
+}
+
 function poolSize(text: string | undefined): number {
   const n = Number.parseInt(text ?? '', 10);
   return Number.isFinite(n) && n >= 1 && n <= 1000 ? n : 10;
@@ -153,6 +183,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, webDir?: string
     },
     s3: readS3Config(env),
     filesDir: env.FILES_DIR?.trim() ? resolve(env.FILES_DIR.trim()) : null,
+    nodeName: env.NODE_NAME?.trim() || hostname(),
+    metricsToken: env.METRICS_TOKEN?.trim() || null,
+    metricsPort: metricsPort(env.METRICS_PORT),
+    stopDrainMs: drainMs(env.STOP_DRAIN_SECONDS),
     mail: readMailConfig(env),
     publicUrl: readPublicUrl(env),
   };

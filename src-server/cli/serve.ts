@@ -4,10 +4,14 @@ import { createApp } from '../app';
 import { type Opened, openApp } from '../bootstrap';
 import type { Config } from '../config';
 import { withJobLock } from '../db/locks';
-import { startMailOutbox } from '../features/mail/outbox.job';
+import { onMailJobRun, startMailOutbox } from '../features/mail/outbox.job';
 import { openSetupIfNoAdmin, setupLinkLine } from '../features/setup/setup.service';
 import { backfillProofDerivatives } from '../features/submissions/proof-backfill';
 import { serveApp } from '../http/node-server';
+import { recordJobRun, timedJobRun } from '../observability/jobs';
+import { createLogger, log, logOptionsFrom, setLogger } from '../observability/logger';
+import { startMetricsPort } from '../observability/metrics-port';
+import { markStopping } from '../observability/readiness';
 import { readBackupSchedule, type ScheduleHandle, startBackupSchedule } from '../storage/backup-schedule';
 import { DataFolder } from '../storage/data-folder';
 import { fileStoreFor } from '../storage/file-store';
@@ -30,18 +34,21 @@ export const STOP_DEADLINE_MS = 5_000;
  * database closed, the lock removed, within STOP_DEADLINE_MS. Later signals are absorbed.
  */
 export async function runServe(config: Config): Promise<void> {
+  // JSON lines on stdout (human-readable on a terminal), before anything has something to say
+  setLogger(await createLogger(logOptionsFrom(process.env, config.nodeName)));
   const folder = new DataFolder(config.dataDir);
   // the scheduled backup copies the SQLite file: nodes sharing PostgreSQL are backed
   // up by the database's own tools (pg_dump, point-in-time recovery)
   const schedule = config.cluster ? null : readBackupSchedule();
   if (config.cluster && readBackupSchedule()) {
-    console.log(
+    log().warn(
       'BACKUP_INTERVAL_HOURS is ignored when DATABASE_URL is set: back up the database with its own tools',
     );
   }
   // what is running so far, for the stop to close whichever parts have started
   let opened: Opened | null = null;
   let server: Server | null = null;
+  let metricsServer: Server | null = null;
   let sweep: { stop(): Promise<void> } | null = null;
   let orphans: { stop(): Promise<void> } | null = null;
   let outbox: { stop(): Promise<void> } | null = null;
@@ -52,15 +59,21 @@ export async function runServe(config: Config): Promise<void> {
   let started = false;
   let finishing = false;
   // before the lock is taken, so no signal finds the lock held and the default action in place
-  const signals = onStopSignals(() => {
-    // whatever is still open after the deadline does not hold the stop; the exit handler below
-    // removes the lock and closes SQLite
-    setTimeout(() => {
-      console.error(`stopping took over ${STOP_DEADLINE_MS / 1000} s: exiting with what is still open`);
-      process.exit(1);
-    }, STOP_DEADLINE_MS).unref();
-    if (started) void stop();
-  });
+  const signals = onStopSignals(
+    (signal) => {
+      // from here /readyz answers 503: a load balancer stops sending this node new requests
+      markStopping();
+      log().info({ signal }, `${signal}: stopping`);
+      // whatever is still open after the deadline does not hold the stop; the exit handler below
+      // removes the lock and closes SQLite. The drain, when asked for, comes on top.
+      setTimeout(() => {
+        log().error(`stopping took over ${STOP_DEADLINE_MS / 1000} s: exiting with what is still open`);
+        process.exit(1);
+      }, config.stopDrainMs + STOP_DEADLINE_MS).unref();
+      if (started) void stop();
+    },
+    (line) => log().info(line),
+  );
   const stopping = () => signals.received !== null;
   const stop = async (): Promise<void> => {
     if (finishing) return;
@@ -70,7 +83,7 @@ export async function runServe(config: Config): Promise<void> {
         await run();
       } catch (err) {
         // the other steps still run: the lock and the database matter most
-        console.error(`stopping: ${what} failed`, err);
+        log().error({ err }, `stopping: ${what} failed`);
       }
     };
     backups?.stop();
@@ -78,13 +91,19 @@ export async function runServe(config: Config): Promise<void> {
     backupRun.abort();
     const closing = server;
     if (closing) {
+      // still answering (/readyz with 503) while a load balancer notices, when STOP_DRAIN_SECONDS asks
+      if (config.stopDrainMs > 0) await new Promise((resolve) => setTimeout(resolve, config.stopDrainMs));
       await step('closing the server', async () => {
         const closed = new Promise<void>((resolve) => closing.close(() => resolve()));
-        // idle keep-alive connections must not hold the shutdown
-        closing.closeAllConnections();
-        await closed;
+        // idle keep-alive connections must not hold the shutdown; requests under way finish
+        // (up to the deadline), their connections closed once answered
+        closing.closeIdleConnections();
+        const idle = setInterval(() => closing.closeIdleConnections(), 100);
+        await closed.finally(() => clearInterval(idle));
       });
     }
+    metricsServer?.close();
+    metricsServer?.closeAllConnections();
     await step('the sweeps', () => sweep?.stop());
     await step('the orphan clean-up', () => orphans?.stop());
     await step('the mail outbox', () => outbox?.stop());
@@ -123,35 +142,53 @@ export async function runServe(config: Config): Promise<void> {
   if (stopping()) return stop();
   // started tasks past their time limit, proofs past the auto-approval days; each pass
   // on one node at a time when nodes share the database
-  sweep = startSweeps(deps, (line) => console.log(line));
+  sweep = startSweeps(deps, (line) => log().info(line));
   // files no row names: one server removes them at its start (openApp), nodes sharing the files
   // every hour, past a grace period
-  orphans = config.cluster ? startOrphanCleanup(deps, (line) => console.log(line)) : null;
+  orphans = config.cluster ? startOrphanCleanup(deps, (line) => log().info(line)) : null;
   // queued mail goes out in the background, one node at a time when nodes share the database
-  outbox = startMailOutbox(deps, (line) => console.log(line));
+  outbox = startMailOutbox(deps, (line) => log().info(line));
+  // each outbox run goes where every other job's run goes: the log, the metrics, the System screen
+  if (config.mail)
+    onMailJobRun((run) =>
+      recordJobRun(
+        run.name,
+        { ok: run.ok, counts: run.counts, error: run.error },
+        Date.parse(run.finishedAt) - Date.parse(run.startedAt),
+      ),
+    );
   if (config.mail && !config.publicUrl)
-    console.log(
+    log().warn(
       "PUBLIC_URL is not set: links in mails use the address each request came to; set it to the site's address",
     );
+  // the scrape on a port of its own, only on this machine: no token to manage
+  if (config.metricsPort) metricsServer = startMetricsPort(deps, config.metricsPort);
   server = serveApp(app.fetch, { port: config.port, hostname: config.host }, (info) => {
     if (stopping()) return;
     const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
     // before the `listening on` line, so whoever waits for that one has seen the link too
-    if (setupToken) console.log(setupLinkLine(`http://${host}:${info.port}`, setupToken, config.cluster));
-    console.log(`listening on http://${host}:${info.port}`);
+    // the one-time link is the operator's way in on a first run: the log is where they look
+    if (setupToken) log().info(setupLinkLine(`http://${host}:${info.port}`, setupToken, config.cluster));
+    log().info(`listening on http://${host}:${info.port}`);
     // proofs from before thumbnails get theirs in the background (features/submissions/proof-backfill.ts)
     // one node at a time when nodes share the database: the others skip it
-    void withJobLock(deps.db, 'job:proof-backfill', () => backfillProofDerivatives(deps, stopping))
-      .then((n) => {
-        if (n === null) console.log('proof thumbnails: another node is making them');
-        else if (n > 0) console.log(`made thumbnails and fingerprints of ${n} earlier proof(s)`);
+    void timedJobRun('proof-backfill', async () => {
+      const n = await withJobLock(deps.db, 'job:proof-backfill', () =>
+        backfillProofDerivatives(deps, stopping),
+      );
+      return n === null ? null : { proofs: n };
+    })
+      .then((done) => {
+        if (done === null) log().info('proof thumbnails: another node is making them');
+        else if (done.proofs > 0)
+          log().info(`made thumbnails and fingerprints of ${done.proofs} earlier proof(s)`);
       })
       .catch((err) => {
-        if (!stopping()) console.error('proof thumbnails: stopped by an error', err);
+        if (!stopping()) log().error({ err }, 'proof thumbnails: stopped by an error');
       });
     if (schedule && fileStoreFor(config).shared) {
       // `backup` refuses a data folder whose files are elsewhere (storage/backup.ts)
-      console.log(
+      log().warn(
         `not backing up on a schedule: the files are in ${fileStoreFor(config).description}, which ` +
           '`backup` does not copy; back it up on its own (see "Files on object storage" in README.md)',
       );
@@ -159,7 +196,7 @@ export async function runServe(config: Config): Promise<void> {
       backups = startBackupSchedule(folder, schedule, async (file) => {
         await runSelf(['backup', file, '--data', folder.root], { signal: backupRun.signal });
       });
-      console.log(
+      log().info(
         `backing up every ${schedule.intervalHours} h into ${folder.backupsDir}, keeping ${schedule.keep}`,
       );
     }

@@ -3,11 +3,20 @@ import type { AppDeps } from '../deps';
 import { autoApprovePass } from '../features/submissions/auto-approve';
 import { removeOrphanedProofs } from '../features/submissions/orphaned-proofs';
 import { expiryPass, SWEEP_INTERVAL_MS } from '../features/tasks/task-expiry';
+import { timedJobRun } from '../observability/jobs';
 import { removeOrphanedImages } from '../storage/orphaned-images';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'push' | 'config' | 'mail'>;
 type Log = (line: string) => void;
-type Pass = readonly [name: string, run: (deps: Deps, log: Log) => Promise<void>];
+/** A pass returns what it did, by count ("expired": 3), for its job-run record. */
+type Counts = Record<string, number>;
+type Pass = readonly [name: string, run: (deps: Deps, log: Log) => Promise<unknown>];
+
+/** What a pass returned, when it returned counts. */
+function countsOf(value: unknown): Counts {
+  if (typeof value !== 'object' || value === null) return {};
+  return Object.fromEntries(Object.entries(value).filter(([, n]) => typeof n === 'number'));
+}
 
 /** How often nodes sharing a database look for stored files no row names. */
 export const ORPHAN_CLEANUP_INTERVAL_MS = 60 * 60_000;
@@ -33,7 +42,11 @@ export function startPeriodic(deps: Deps, log: Log, intervalMs: number, passes: 
       for (const [name, pass] of passes) {
         if (stopped) return;
         try {
-          await withJobLock(deps.db, `job:${name}`, () => pass(deps, log));
+          // each run recorded (observability/jobs.ts): a log line, the job metrics, the System screen
+          await timedJobRun(name, async () => {
+            const done = await withJobLock(deps.db, `job:${name}`, () => pass(deps, log));
+            return done === null ? null : countsOf(done);
+          });
         } catch (err) {
           log(`${name} sweep failed, retrying later: ${err instanceof Error ? err.message : String(err)}`);
         }
@@ -72,12 +85,13 @@ export function startSweeps(deps: Deps, log: Log) {
  * with no grace (bootstrap.ts: no upload can be under way then); nodes sharing a database and
  * its files never can be sure of that, so they run this every ORPHAN_CLEANUP_INTERVAL_MS instead.
  */
-export async function orphanCleanupPass(deps: Deps, log: Log): Promise<void> {
+export async function orphanCleanupPass(deps: Deps, log: Log): Promise<Counts> {
   const now = deps.clock();
   const proofs = await removeOrphanedProofs(deps.db, deps.config, now, ORPHAN_GRACE_MS);
   if (proofs > 0) log(`removed ${proofs} proof file(s) left without a submission for over an hour`);
   const images = await removeOrphanedImages(deps.db, deps.config, now, ORPHAN_GRACE_MS);
   if (images > 0) log(`removed ${images} image(s) left without a user or setting for over an hour`);
+  return { proofs, images };
 }
 
 /** The orphan clean-up of nodes sharing a database, now and every ORPHAN_CLEANUP_INTERVAL_MS. */

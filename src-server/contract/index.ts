@@ -11,3 +11,4 @@ export * from './submissions';
 export * from './tasks';
 export * from './types';
 export * from './withdrawals';
+export * from './system';

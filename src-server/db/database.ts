@@ -10,6 +10,7 @@ import {
 import { isPostgres } from './dialect';
 import { isPostgresBusy, openPostgres, postgresProblems, textOrderProblems } from './postgres';
 import type { DB } from './schema';
+import { timeTransactions } from './transaction-timing';
 
 export type Db = Kysely<DB>;
 
@@ -190,7 +191,7 @@ class Dialect extends SqliteDialect {
   }
 
   override createDriver(): Driver {
-    return new SqliteOneConnectionDriver(this.sqlite, this.coolDownMs);
+    return timeTransactions(new SqliteOneConnectionDriver(this.sqlite, this.coolDownMs));
   }
 }
 
@@ -215,11 +216,14 @@ export function openDatabase(file: string, options: OpenOptions = {}): OpenedSql
  * the SQLite file.
  */
 export function openConfiguredDatabase(
-  where: { databaseUrl: string | null; file: string; poolSize?: number },
+  where: { databaseUrl: string | null; file: string; poolSize?: number; applicationName?: string },
   options: OpenOptions = {},
 ): OpenedDatabase {
   if (where.databaseUrl) {
-    const { db } = openPostgres(where.databaseUrl, { poolSize: where.poolSize });
+    const { db } = openPostgres(where.databaseUrl, {
+      poolSize: where.poolSize,
+      ...(where.applicationName ? { applicationName: where.applicationName } : {}),
+    });
     return { db, sqlite: null };
   }
   return openDatabase(where.file, options);

@@ -1,6 +1,15 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { log } from '../observability/logger';
 import type { DB } from './schema';
+import { timeTransactions } from './transaction-timing';
+
+/** Kysely's PostgreSQL dialect with its transactions timed (the transaction-duration metric). */
+class TimedPostgresDialect extends PostgresDialect {
+  override createDriver() {
+    return timeTransactions(super.createDriver());
+  }
+}
 
 /**
  * PostgreSQL (docs/decisions.md "PostgreSQL"): a pool per process, every session in
@@ -62,8 +71,8 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Opened
     types,
   });
   // an idle connection the server closed (a restart, a failover) must not crash the process
-  pool.on('error', (err) => console.error(`PostgreSQL connection lost: ${err.message}`));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  pool.on('error', (err) => log().error(`PostgreSQL connection lost: ${err.message}`));
+  const db = new Kysely<DB>({ dialect: new TimedPostgresDialect({ pool }) });
   return { db, pool };
 }
 

@@ -65,6 +65,7 @@ const ROUTES: Record<string, Access> = {
   'PUT /api/admin/submissions/review': 'admin',
   'PUT /api/admin/withdraws/review': 'admin',
   'GET /api/admin/stats/today': 'admin',
+  'GET /api/admin/system': 'admin',
   'GET /api/admin/users': 'admin',
   'GET /api/admin/users/:id': 'admin',
   'PUT /api/admin/users/:id': 'admin',

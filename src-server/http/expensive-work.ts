@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { imageQueueWait } from '../observability/metrics';
 import { FairQueue, type FairQueueOptions } from './fair-queue';
 
 /**
@@ -36,8 +37,16 @@ export function expensiveWork(
 ): ExpensiveWork {
   const defaults = workLimits();
   return {
-    signIns: new FairQueue({ ...defaults.signIns, ...limits.signIns }),
-    cpu: new FairQueue({ ...defaults.cpu, ...limits.cpu }),
+    signIns: new FairQueue({
+      ...defaults.signIns,
+      onStart: (waited) => imageQueueWait.observe({ queue: 'sign-ins' }, waited),
+      ...limits.signIns,
+    }),
+    cpu: new FairQueue({
+      ...defaults.cpu,
+      onStart: (waited) => imageQueueWait.observe({ queue: 'images' }, waited),
+      ...limits.cpu,
+    }),
   };
 }
 

@@ -15,6 +15,8 @@ export interface FairQueueOptions {
    * browser shows it). 10 s by default.
    */
   floodWindowMs?: number;
+  /** Told how long each job waited for its turn, in seconds, as it starts (the queue-wait metric). */
+  onStart?: (waitedSeconds: number) => void;
 }
 
 interface Waiting {
@@ -83,6 +85,11 @@ export class FairQueue {
     return this.reserve(key).run(job);
   }
 
+  /** How many jobs run at once and how many may wait (the metrics show them beside the depth). */
+  limits(): { concurrency: number; maxWaiting: number } {
+    return { concurrency: this.options.concurrency, maxWaiting: this.options.maxWaiting };
+  }
+
   /** Running and waiting jobs, and places held (for tests and the bench). */
   stats(): { running: number; waiting: number; keys: number } {
     return { running: this.running, waiting: this.waitingCount, keys: this.held.size };
@@ -106,7 +113,9 @@ export class FairQueue {
   }
 
   private schedule<T>(key: string, job: () => Promise<T>): Promise<T> {
+    const queued = performance.now();
     const execute = async (): Promise<T> => {
+      this.options.onStart?.((performance.now() - queued) / 1000);
       this.running++;
       this.servedAt.set(key, ++this.starts);
       try {

@@ -1,8 +1,11 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { routePath } from 'hono/route';
 import { ERROR_MESSAGES } from '../contract/errors';
 import { BUSY_RETRY_AFTER_SECONDS, isBusyError } from '../db/database';
 import { isUnstorableText } from '../db/errors';
+import { log } from '../observability/logger';
+import { dbBusyRefusals } from '../observability/metrics';
 import { AppError } from './app-error';
 import { holdRefusal } from './held-refusal';
 import { MAX_DISCARDED_BODY_BYTES } from './node-server';
@@ -59,6 +62,7 @@ function answer(err: Error, c: Context): Response {
     );
   }
   if (isBusyError(err)) {
+    dbBusyRefusals.inc();
     // another process holds SQLite's write lock: nothing was written, the client may retry
     c.header('Retry-After', String(BUSY_RETRY_AFTER_SECONDS));
     return c.json(
@@ -69,6 +73,7 @@ function answer(err: Error, c: Context): Response {
       503,
     );
   }
-  console.error(`[error] ${c.req.method} ${c.req.path}`, err);
+  // the route's pattern, not the path: a path can carry a signed link's query or an id
+  log().error({ err, method: c.req.method, route: routePath(c) }, 'unexpected error');
   return c.json({ success: false, error: { code: 'internal', message: ERROR_MESSAGES.internal } }, 500);
 }

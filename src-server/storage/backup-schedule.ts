@@ -1,5 +1,7 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { recordJobRun } from '../observability/jobs';
+import { log as logger } from '../observability/logger';
 import type { DataFolder } from './data-folder';
 
 /** When to back up on a timer, read from BACKUP_INTERVAL_HOURS and BACKUP_KEEP. */
@@ -56,6 +58,9 @@ export async function pruneBackups(folder: DataFolder, keep: number): Promise<st
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** The scheduled backup's name among the background jobs (logs, metrics, the System screen). */
+export const BACKUP_JOB = 'scheduled-backup';
+
 export interface ScheduleHandle {
   stop(): void;
   /** Resolves when the backup under way (if any) has finished. */
@@ -75,7 +80,7 @@ export function startBackupSchedule(
   run: (file: string) => Promise<void>,
   options: { log?: (line: string) => void; firstDelayMs?: number; now?: () => Date } = {},
 ): ScheduleHandle {
-  const log = options.log ?? ((line: string) => console.log(line));
+  const log = options.log ?? ((line: string) => logger().info(line));
   const now = options.now ?? (() => new Date());
   const intervalMs = schedule.intervalHours * 3_600_000;
   let timer: NodeJS.Timeout | null = null;
@@ -84,12 +89,21 @@ export function startBackupSchedule(
 
   const once = async () => {
     const file = join(folder.backupsDir, scheduledBackupName(now()));
+    const started = performance.now();
     try {
       await run(file);
       const pruned = await pruneBackups(folder, schedule.keep);
+      const bytes = (await stat(file).catch(() => null))?.size ?? 0;
       log(`scheduled backup written to ${file}${pruned.length ? ` (removed ${pruned.length} old)` : ''}`);
+      recordJobRun(
+        BACKUP_JOB,
+        { ok: true, counts: { archiveBytes: bytes, pruned: pruned.length } },
+        performance.now() - started,
+      );
     } catch (err) {
-      log(`scheduled backup failed: ${err instanceof Error ? err.message : String(err)}`);
+      const message = err instanceof Error ? err.message : String(err);
+      log(`scheduled backup failed: ${message}`);
+      recordJobRun(BACKUP_JOB, { ok: false, error: message }, performance.now() - started);
     }
   };
   const arm = (delay: number) => {

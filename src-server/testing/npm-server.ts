@@ -52,7 +52,7 @@ export function startWithNpm(
     const timer = setTimeout(() => reject(new Error(`no "listening on" line:\n${output}`)), timeoutMs);
     const seen = (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
+      const match = /listening on (http:\/\/[^\s"]+)/.exec(output);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]);

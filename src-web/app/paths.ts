@@ -30,5 +30,6 @@ export const paths = {
     `/admin/submissions?status=all${task ? `&task=${encodeURIComponent(task)}` : ''}${user ? `&user=${encodeURIComponent(user)}` : ''}`,
   adminSettings: '/admin/settings',
   adminAudit: '/admin/audit',
+  adminSystem: '/admin/system',
   adminUserAudit: (id: string) => `/admin/audit?targetType=user&targetId=${encodeURIComponent(id)}`,
 } as const;

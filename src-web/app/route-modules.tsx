@@ -149,6 +149,11 @@ export const routes: {
             })),
         },
         {
+          path: 'system',
+          lazy: () =>
+            import('../features/admin/system/system-page').then((m) => ({ Component: m.SystemPage })),
+        },
+        {
           path: 'audit',
           lazy: () => import('../features/admin/audit/audit-page').then((m) => ({ Component: m.AuditPage })),
         },

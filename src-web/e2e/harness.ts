@@ -53,7 +53,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 30_000);
     const onData = (chunk: Buffer) => {
       log += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(log);
+      const match = /listening on (http:\/\/[^\s"]+)/.exec(log);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]);

@@ -49,11 +49,17 @@ export async function autoApproveDue(deps: Deps, limit = AUTO_APPROVE_BATCH): Pr
 }
 
 /** One pass of the auto-approval: batch after batch while a batch comes back full. */
-export async function autoApprovePass(deps: Deps, log: (line: string) => void): Promise<void> {
+export async function autoApprovePass(
+  deps: Deps,
+  log: (line: string) => void,
+): Promise<{ approved: number }> {
   let approved: number;
+  let total = 0;
   do {
     approved = await autoApproveDue(deps);
+    total += approved;
     if (approved > 0)
       log(`approved ${approved} proof${approved === 1 ? '' : 's'} left pending past the auto-approval days`);
   } while (approved === AUTO_APPROVE_BATCH);
+  return { approved: total };
 }

@@ -83,10 +83,13 @@ export async function endRecords(trx: Conn, ids: readonly string[], now: string)
 }
 
 /** One pass of the expiry sweep: batch after batch while a batch comes back full. */
-export async function expiryPass(deps: Deps, log: (line: string) => void): Promise<void> {
+export async function expiryPass(deps: Deps, log: (line: string) => void): Promise<{ expired: number }> {
   let ended: number;
+  let expired = 0;
   do {
     ended = await expireDue(deps.db, deps.clock().toISOString());
+    expired += ended;
     if (ended > 0) log(`expired ${ended} started task${ended === 1 ? '' : 's'} past their time limit`);
   } while (ended === SWEEP_BATCH);
+  return { expired };
 }

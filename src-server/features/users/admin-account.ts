@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { newId, nowIso } from '../../db/ids';
 import { lockForTransaction, withStartupLock } from '../../db/locks';
 import type { AppDeps } from '../../deps';
+import { log } from '../../observability/logger';
 import { recordAudit } from '../audit/audit.repository';
 import { hashPassword } from './password';
 import { countUsers, findUserByEmail, insertUser, newUserRow, updateUser } from './users.repository';
@@ -113,6 +114,6 @@ export async function ensureBootstrapAdmin(deps: AppDeps): Promise<void> {
       if (isUniqueViolation(err)) return;
       throw err;
     }
-    console.log(`created the first admin ${adminEmail}`);
+    log().info(`created the first admin ${adminEmail}`);
   });
 }

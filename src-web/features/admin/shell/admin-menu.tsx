@@ -22,6 +22,7 @@ const ITEMS: MenuItem[] = [
   { to: paths.adminWithdrawals, key: 'withdrawals', icon: <WalletIcon size={18} /> },
   { to: paths.adminSettings, key: 'settings', icon: <SettingsIcon /> },
   { to: paths.adminAudit, key: 'audit', icon: <ShieldIcon size={18} /> },
+  { to: paths.adminSystem, key: 'system', icon: <SettingsIcon /> },
 ];
 
 /** The admin menu: the pages, the send-notification entry, the language switch and the way back. */

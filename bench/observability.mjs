@@ -1,0 +1,170 @@
+// The cost of the request log and the metrics on the task list, under wrk, in one run:
+//   node build/build.mjs && node bench/observability.mjs [--seconds 8] [--rounds 3]
+// Starts the built server twice over one seeded data folder, "off" (LOG_LEVEL=silent, no
+// METRICS_TOKEN: no line written, no histogram kept) and "on" (LOG_LEVEL=info, a JSON line per
+// request written to a file, METRICS_TOKEN set, the histogram kept and scraped once per round),
+// and runs wrk against GET /api/tasks on each in turn, off/on alternating, several rounds. Prints
+// the median requests per second of each and the overhead in percent.
+import { spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const seconds = arg('seconds', 8);
+const rounds = arg('rounds', 3);
+const ADMIN = { email: 'bench@taskreward.test', password: 'bench-pass-1' };
+const TOKEN = 'bench-metrics-token-0123456789';
+
+function start(data, on) {
+  const log = on ? join(data, '..', 'server-on.log') : '/dev/null';
+  const child = spawn(
+    process.execPath,
+    [join(root, 'dist/server/main.cjs'), 'serve', '--port', '0', '--data', data],
+    {
+      env: {
+        ...process.env,
+        ADMIN_EMAIL: ADMIN.email,
+        ADMIN_PASSWORD: ADMIN.password,
+        LOG_FORMAT: 'json',
+        LOG_LEVEL: on ? 'info' : 'silent',
+        ...(on ? { METRICS_TOKEN: TOKEN } : { METRICS_TOKEN: '' }),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const file = createWriteStream(log);
+  let seen = '';
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (d) => {
+      file.write(d);
+      if (seen !== null) {
+        seen += d.toString();
+        const m = /listening on (http:\/\/[^\s"]+)/.exec(seen);
+        if (m) {
+          seen = null;
+          resolve({
+            url: m[1],
+            child,
+            stop: () => stopChild(child),
+          });
+        }
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`the server exited with ${code}`)));
+  });
+}
+
+async function seed(url) {
+  const login = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
+  const { token } = await login.json();
+  for (let i = 0; i < 60; i++) {
+    const res = await fetch(`${url}/api/tasks`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+      body: JSON.stringify({
+        title: `Bench task ${i}`,
+        description: 'A task for the bench: rate the app and upload a screenshot.',
+        reward: 5 + (i % 10),
+        maxCompletions: 100,
+      }),
+    });
+    if (res.status !== 201) throw new Error(`seeding: ${res.status} ${await res.text()}`);
+  }
+}
+
+function wrk(url) {
+  const out = spawnSync('wrk', ['-t1', '-c16', `-d${seconds}s`, '--latency', `${url}/api/tasks`], {
+    encoding: 'utf8',
+  });
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out.stdout)?.[1]);
+  if (!Number.isFinite(rps)) throw new Error(`wrk: ${out.stdout}${out.stderr}`);
+  return rps;
+}
+
+function stopChild(child) {
+  return new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const scratch = mkdtempSync(join(tmpdir(), 'taskreward-obs-bench-'));
+const data = join(scratch, 'data');
+try {
+  // the "on" server logs, so it announces itself; it also seeds the folder both use
+  let server = await start(data, true);
+  await seed(server.url);
+  await server.stop();
+  const results = { off: [], on: [] };
+  for (let round = 0; round < rounds; round++) {
+    for (const on of [false, true]) {
+      server = on ? await start(data, true) : await startQuiet(data);
+      const rps = wrk(server.url);
+      if (on) await fetch(`${server.url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+      results[on ? 'on' : 'off'].push(rps);
+      await server.stop();
+      console.log(`round ${round + 1}, logging and metrics ${on ? 'on ' : 'off'}: ${rps.toFixed(0)} req/s`);
+    }
+  }
+  const off = median(results.off);
+  const on = median(results.on);
+  const overhead = ((off - on) / off) * 100;
+  console.log(
+    `task list under wrk (c=16, ${seconds} s, median of ${rounds}): off ${off.toFixed(0)} req/s, on ${on.toFixed(0)} req/s, overhead ${overhead.toFixed(1)}%`,
+  );
+  writeFileSync(
+    join(root, 'dist', 'observability-bench.json'),
+    JSON.stringify({ off, on, overhead, results }, null, 2),
+  );
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+/** The "off" server prints nothing: start it on a known free port and wait for /healthz. */
+async function startQuiet(dataDir) {
+  const { createServer } = await import('node:net');
+  const port = await new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = s.address().port;
+      s.close(() => resolve(p));
+    });
+  });
+  const child = spawn(
+    process.execPath,
+    [join(root, 'dist/server/main.cjs'), 'serve', '--port', String(port), '--data', dataDir],
+    {
+      env: {
+        ...process.env,
+        ADMIN_EMAIL: ADMIN.email,
+        ADMIN_PASSWORD: ADMIN.password,
+        LOG_LEVEL: 'silent',
+        METRICS_TOKEN: '',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const end = Date.now() + 60_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > end) throw new Error('the quiet server did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { url, child, stop: () => stopChild(child) };
+}

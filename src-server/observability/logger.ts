@@ -1,0 +1,144 @@
+import { Writable } from 'node:stream';
+import pino, { type Logger } from 'pino';
+
+export type { Logger } from 'pino';
+
+export type LogFormat = 'json' | 'pretty';
+
+export interface LogOptions {
+  /** LOG_LEVEL: trace, debug, info (the default), warn, error, fatal or silent. */
+  level: string;
+  /** LOG_FORMAT=pretty, or a terminal on stdout: human-readable lines; JSON lines otherwise. */
+  format: LogFormat;
+  /** The node's name, on every line (NODE_NAME, else the host name). */
+  node: string;
+}
+
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+
+/**
+ * Keys whose values never reach a line, wherever they sit in what is logged (one or two levels
+ * deep): a defence behind the rule that request bodies and headers are not logged at all.
+ */
+const SECRET_KEYS = [
+  'password',
+  'currentPassword',
+  'newPassword',
+  'confirmPassword',
+  'token',
+  'accessToken',
+  'refreshToken',
+  'resetToken',
+  'verificationToken',
+  'secret',
+  'totp',
+  'code',
+  'otp',
+  'authorization',
+  'cookie',
+  'signature',
+  'sig',
+  'image',
+  'bytes',
+];
+/** Payout accounts are kept to their last 4 characters, enough for an operator to tell them apart. */
+const ACCOUNT_KEYS = ['iban', 'papara', 'account', 'accountNumber', 'paparaNumber'];
+
+/** An IBAN or Papara number cut to its last 4 characters. */
+export function maskAccount(value: unknown): string {
+  const text = typeof value === 'string' ? value.replace(/\s+/g, '') : String(value ?? '');
+  return text.length <= 4 ? '****' : `****${text.slice(-4)}`;
+}
+
+function redactPaths(): string[] {
+  const keys = [...SECRET_KEYS, ...ACCOUNT_KEYS];
+  return [...keys, ...keys.map((k) => `*.${k}`)];
+}
+
+function censor(value: unknown, path: string[]): unknown {
+  const key = path.at(-1) ?? '';
+  return ACCOUNT_KEYS.includes(key) ? maskAccount(value) : '[redacted]';
+}
+
+/** Lines go to `destination` (stdout by default) from this thread: no worker, so the bundle and the single binary log too. */
+export async function createLogger(
+  options: LogOptions,
+  destination?: NodeJS.WritableStream,
+): Promise<Logger> {
+  const level = (LOG_LEVELS as readonly string[]).includes(options.level) ? options.level : 'info';
+  const settings = {
+    level,
+    base: { node: options.node },
+    redact: { paths: redactPaths(), censor },
+    // the time as ISO text: readable in a log viewer, sortable
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label: string) => ({ level: label }) },
+  };
+  if (options.format === 'pretty') {
+    // loaded here, not at the top: the plain JSON logger (a server under a process manager)
+    // never needs it, and it adds to every start
+    const { default: pretty } = await import('pino-pretty');
+    const stream = pretty({
+      colorize: destination === undefined && process.stdout.isTTY === true,
+      sync: true,
+      destination: destination ?? 1,
+      ignore: 'pid,hostname',
+      translateTime: 'SYS:HH:MM:ss.l',
+    });
+    return pino(settings, stream);
+  }
+  if (destination) return pino(settings, destination);
+  // asynchronous, buffered writes: a synchronous write to a pipe whose reader lags (journald, a
+  // container runtime under load) would stall the event loop until the reader catches up. The
+  // buffer is capped (lines past 16 MB are dropped, not the process) and flushed at exit.
+  const stdout = pino.destination({ dest: 1, sync: false, minLength: 0, maxLength: 16 * 1024 * 1024 });
+  process.once('exit', () => {
+    try {
+      stdout.flushSync();
+    } catch {
+      // a write under way at exit: what it held is lost, the process still ends
+    }
+  });
+  return pino(settings, stdout);
+}
+
+let current: Logger = pino({ level: 'silent' });
+
+/**
+ * The process's logger. Silent until configureLogging: tests and the command-line tools print
+ * their own output; `serve` configures it before anything else.
+ */
+export function log(): Logger {
+  return current;
+}
+
+/** Makes `logger` the process's logger (serve at its start, tests capturing lines). */
+export function setLogger(logger: Logger): void {
+  current = logger;
+}
+
+/** LOG_LEVEL, LOG_FORMAT and NODE_NAME of an environment, as the logger takes them. */
+export function logOptionsFrom(
+  env: NodeJS.ProcessEnv,
+  node: string,
+  isTerminal = process.stdout.isTTY === true,
+): LogOptions {
+  const format = env.LOG_FORMAT?.trim().toLowerCase();
+  return {
+    level: env.LOG_LEVEL?.trim().toLowerCase() || 'info',
+    format: format === 'pretty' || (format !== 'json' && isTerminal) ? 'pretty' : 'json',
+    node,
+  };
+}
+
+/** A stream that keeps every line written to it, for tests reading what was logged. */
+export function captureLines(): { stream: Writable; lines: string[] } {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  return { stream, lines };
+}

@@ -134,7 +134,10 @@ export async function moveToPostgres(config: MoveConfig, progress: Progress): Pr
     );
   }
 
-  const sqlite = new Database(folder.dbFile, { readonly: true, fileMustExist: true });
+  // read-write at the driver's level but query_only: a read-only handle leaves an empty -wal file
+  // behind in the folder, where a writable one, the last to close, removes it as the server does
+  const sqlite = new Database(folder.dbFile, { fileMustExist: true });
+  sqlite.pragma('query_only = ON');
   const snapshot: Db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
   const client = moveClient(config.databaseUrl);
   await client.connect();

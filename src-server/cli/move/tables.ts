@@ -90,8 +90,8 @@ export async function pairTables(
     const columns: MovedColumn[] = [];
     for (const column of sqliteColumns(sqlite, name)) {
       const t = byName.get(column);
-      if (!t || t.generated !== '') missing.push(`column ${name}.${column}`);
-      else columns.push({ name: column, pgType: t.type });
+      if (t && t.generated === '') columns.push({ name: column, pgType: t.type });
+      else missing.push(`column ${name}.${column}`);
     }
     const identity = target.find((c) => c.identity !== '')?.column ?? null;
     tables.push({ name, columns, identity });

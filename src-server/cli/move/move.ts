@@ -278,7 +278,11 @@ export async function moveToPostgres(config: MoveConfig, progress: Progress): Pr
     }
   } finally {
     if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
+    // the last connection's close removes the WAL file, which query_only would forbid (it wrote nothing)
+    sqlite.pragma('query_only = OFF');
     await snapshot.destroy();
+    // (Kysely closes it only if it ever ran a query on it)
+    if (sqlite.open) sqlite.close();
     await client.end().catch(() => {});
   }
 }

@@ -140,8 +140,9 @@ export function folderPrint(root: string): Record<string, string> {
       const path = join(dir, entry.name);
       const name = rel ? `${rel}/${entry.name}` : entry.name;
       if (entry.isDirectory()) walk(path, name);
-      // SQLite's shared-memory index is rewritten by any reader; its contents are not the data
-      else if (!name.endsWith('-shm'))
+      // SQLite's shared-memory index is rewritten by any reader, and an empty WAL is made by an
+      // open and removed by the last close (or left by a killed one): neither holds data
+      else if (!name.endsWith('-shm') && !(name.endsWith('-wal') && statSync(path).size === 0))
         out[name] = `${statSync(path).size} ${createHash('sha256').update(readFileSync(path)).digest('hex')}`;
     }
   };

@@ -12,7 +12,7 @@ import { DataFolder } from '../../storage/data-folder';
 import { fileStoreFor, LocalFileStore } from '../../storage/file-store';
 import { lockHolder } from '../../storage/lock';
 import { runDoctor } from '../doctor';
-import { carrySequences, copyTable, prepareTarget, restoreTriggers, sqliteCounts } from './copy';
+import { carrySequences, copyTable, finishTarget, prepareTarget, sqliteCounts } from './copy';
 import { copyFiles, fileMismatches, sourceFiles, storeIsFolder } from './files';
 import type { Progress } from './progress';
 import { dependencyOrder, pairTables, quote, sqliteTables } from './tables';
@@ -189,14 +189,16 @@ export async function moveToPostgres(config: MoveConfig, progress: Progress): Pr
 
     const trx = await kyselyOn(client).startTransaction().execute();
     try {
-      await prepareTarget(client, tables);
+      // index builds may use more of the server's memory than its default 64 MB, for this transaction only
+      await client.query("SET LOCAL maintenance_work_mem = '256MB'");
+      const indexes = await prepareTarget(client, tables);
       for (const t of tables) {
         const copied = await copyTable(sqlite, client, t, counts.get(t.name) ?? 0, progress);
         if (copied !== counts.get(t.name))
           throw new Error(`${t.name}: ${copied} rows copied of ${counts.get(t.name)}`);
       }
       const sequences = await carrySequences(sqlite, client, tables);
-      await restoreTriggers(client, tables);
+      await finishTarget(client, tables, indexes, progress);
 
       // the checks, on the uncommitted rows: a difference rolls everything back
       const problems: string[] = [];

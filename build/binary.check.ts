@@ -18,6 +18,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupToRestore, type Operator } from '../src-server/cli/backup-journey';
 import { MALLOC_TUNABLE, MALLOC_TUNABLES } from '../src-server/cli/malloc-tunables';
+import { moveJourney } from '../src-server/cli/move/move-journey';
+import { emptyTestDatabase } from '../src-server/db/test-databases';
 import { pngFile } from '../src-server/storage/image-fixtures';
 import { startS3Server } from '../src-server/testing/s3-server';
 
@@ -116,7 +118,15 @@ describe.runIf(present)('the single binary in an empty folder', () => {
   it('answers --help for every command', () => {
     const help = cli('--help');
     expect(help.code).toBe(0);
-    for (const command of ['serve', 'migrate', 'create-admin', 'backup', 'restore', 'doctor']) {
+    for (const command of [
+      'serve',
+      'migrate',
+      'create-admin',
+      'backup',
+      'restore',
+      'doctor',
+      'move-to-postgres',
+    ]) {
       expect(help.out).toContain(command);
       const one = cli(command, '--help');
       expect([one.code, one.out]).toEqual([0, expect.stringContaining(`usage: taskreward ${command}`)]);
@@ -228,6 +238,29 @@ describe.runIf(present)('the single binary in an empty folder', () => {
     };
     await backupToRestore(binary, join(box, 'journey'));
   }, 240_000);
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'moves a folder with every kind of row and file to PostgreSQL and a bucket, served alike by two nodes',
+    async () => {
+      // the move journey of the server bundle (src-server/cli/move/move-journey.test.ts), through the binary
+      const binary: Operator = {
+        cli(args, extra = {}) {
+          const res = spawnSync(exe, args, { cwd: box, env: { ...env, ...extra }, encoding: 'utf8' });
+          return { code: res.status, out: `${res.stdout}${res.stderr}` };
+        },
+        serve: (data, extra = {}) => serveOn(data, extra),
+      };
+      const database = await emptyTestDatabase(process.env.TEST_DATABASE_URL as string, 'taskreward_move');
+      const s3 = await startS3Server();
+      try {
+        await moveJourney(binary, join(box, 'move'), { databaseUrl: database.url, storeEnv: s3.env });
+      } finally {
+        await s3.close();
+        await database.drop();
+      }
+    },
+    300_000,
+  );
 
   it('keeps the files in an S3 bucket with the AWS SDK it carries inside', async () => {
     const s3 = await startS3Server();

@@ -30,7 +30,7 @@ export interface RunningServer {
 }
 
 export const OWNER = { email: 'owner@journey.test', password: 'owner-pass-1', name: 'Owner' };
-const WORKERS = [
+export const WORKERS = [
   { name: 'Ayşe Worker', email: 'ayse@journey.test', password: 'ayse-pass-1' },
   { name: 'Bora Worker', email: 'bora@journey.test', password: 'bora-pass-1' },
 ];

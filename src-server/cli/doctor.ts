@@ -86,16 +86,25 @@ async function fileChecks(store: FileStore, refs: Awaited<ReturnType<typeof refe
  */
 export async function runDoctor(
   folder: DataFolder,
-  options: { databaseUrl?: string | null; store?: FileStore; now?: Date } = {},
+  options: {
+    databaseUrl?: string | null;
+    store?: FileStore;
+    now?: Date;
+    /**
+     * A database already open (the move checks its target inside its own transaction, before it
+     * commits); left open.
+     */
+    database?: OpenedDatabase;
+  } = {},
 ): Promise<Finding[]> {
   const databaseUrl = options.databaseUrl ?? null;
   const store = options.store ?? new LocalFileStore(folder);
-  if (!databaseUrl && !existsSync(folder.dbFile)) {
+  if (!options.database && !databaseUrl && !existsSync(folder.dbFile)) {
     return [{ check: 'database', message: `there is no database at ${folder.dbFile}` }];
   }
   let opened: OpenedDatabase;
   try {
-    opened = openConfiguredDatabase({ databaseUrl, file: folder.dbFile });
+    opened = options.database ?? openConfiguredDatabase({ databaseUrl, file: folder.dbFile });
   } catch (err) {
     return [{ check: 'integrity', message: `the database cannot be opened: ${(err as Error).message}` }];
   }
@@ -139,7 +148,7 @@ export async function runDoctor(
     out.push(...(await fileChecks(store, refs, options.now ?? new Date())));
     return out;
   } finally {
-    await db.destroy();
+    if (!options.database) await db.destroy();
   }
 }
 

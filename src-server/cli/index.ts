@@ -7,6 +7,7 @@ import { backupCommand } from './backup';
 import { type Command, configWith, type OptionValues } from './command';
 import { doctorCommand } from './doctor';
 import { isSingleBinary } from './embedded';
+import { moveToPostgresCommand } from './move-to-postgres';
 import { restoreCommand } from './restore';
 import { runServe } from './serve';
 
@@ -69,10 +70,11 @@ const COMMANDS: Record<string, Command> = {
   backup: backupCommand,
   restore: restoreCommand,
   doctor: doctorCommand,
+  'move-to-postgres': moveToPostgresCommand,
 };
 
 function help(): string {
-  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(14)} ${c.summary}`);
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(17)} ${c.summary}`);
   return `taskreward <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun "taskreward <command> --help" for a command's options, "taskreward --version" for the versions.`;
 }
 

@@ -265,9 +265,10 @@ export async function textOrderingProblems(opened: OpenedDatabase): Promise<stri
  * Runs read-only checks on one consistent picture of the database: on PostgreSQL a REPEATABLE
  * READ, READ ONLY transaction (nodes may be writing meanwhile). On SQLite as before, statement
  * by statement: a transaction there would be BEGIN IMMEDIATE, holding the server's writes for
- * the whole check.
+ * the whole check. Inside a transaction, in that transaction.
  */
 export async function inSnapshot<T>(db: Db, fn: (db: Db) => Promise<T>): Promise<T> {
-  if (!isPostgres(db)) return fn(db);
+  // a transaction already open is its own picture (the move checks its target before committing)
+  if (!isPostgres(db) || db.isTransaction) return fn(db);
   return db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(fn);
 }

@@ -28,7 +28,8 @@ function toNumber(text: string): number {
 const INT8 = 20;
 const NUMERIC = 1700;
 
-const types = {
+/** The app's type parsers, for a client of its own (the move) that must read numbers as the app does. */
+export const pgTypes = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if ((oid === INT8 || oid === NUMERIC) && format !== 'binary') return toNumber;
     // biome-ignore lint/suspicious/noExplicitAny: pg's own overloads
@@ -68,7 +69,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Opened
     idleTimeoutMillis: 30_000,
     application_name: options.applicationName ?? 'taskreward',
     options: settings.map((s) => `-c ${s}`).join(' '),
-    types,
+    types: pgTypes,
   });
   // an idle connection the server closed (a restart, a failover) must not crash the process
   pool.on('error', (err) => log().error(`PostgreSQL connection lost: ${err.message}`));

@@ -62,14 +62,29 @@ export interface FileStore {
    * database row refers to it) and returns the name.
    */
   save(kind: FileKind, bytes: Uint8Array, contentType: StoredContentType): Promise<string>;
+  /**
+   * Writes the bytes durably under a name another store gave them (moving a site's files into
+   * this one), replacing a file of that name; the name must be a stored name.
+   */
+  saveAs(kind: FileKind, name: string, bytes: Uint8Array): Promise<void>;
   /** The stored bytes and their content type, or null when there is no such file. */
   read(kind: FileKind, name: string): Promise<StoredFile | null>;
   /** Deletes a stored file; a missing one is fine. */
   remove(kind: FileKind, name: string): Promise<void>;
   /** The names stored under a kind, sorted (for checks and clean-ups). */
   list(kind: FileKind): Promise<string[]>;
-  /** The names stored under a kind with their last change, for clean-ups that spare fresh files. */
-  listWithTimes(kind: FileKind): Promise<{ name: string; modified: Date }[]>;
+  /**
+   * The names stored under a kind with their last change (for clean-ups that spare fresh files)
+   * and their size in bytes (for checking a copy).
+   */
+  listWithTimes(kind: FileKind): Promise<ListedFile[]>;
+}
+
+/** A stored file as a listing shows it. */
+export interface ListedFile {
+  name: string;
+  modified: Date;
+  size: number;
 }
 
 /** The data folder's temp area, where uploads are staged on the local disk whatever the store. */
@@ -150,10 +165,17 @@ export class LocalFileStore implements FileStore {
    * rename from the node's own disk to the mount would cross file systems.
    */
   async save(kind: FileKind, bytes: Uint8Array, contentType: StoredContentType): Promise<string> {
+    const name = newStoredName(contentType);
+    await this.saveAs(kind, name, bytes);
+    return name;
+  }
+
+  async saveAs(kind: FileKind, name: string, bytes: Uint8Array): Promise<void> {
+    if (!isStoredName(name)) throw new Error(`not a stored file name: ${name}`);
     const dir = this.dir(kind);
     await mkdir(dir, { recursive: true });
-    await mkdir(this.folder.tmpDir, { recursive: true });
-    const name = newStoredName(contentType);
+    // a shared folder stages beside the file: the data folder is left as it is (the move reads it)
+    if (!this.shared) await mkdir(this.folder.tmpDir, { recursive: true });
     const temp = this.shared ? join(dir, `.${randomBytes(16).toString('hex')}.part`) : this.tempPath();
     try {
       const handle = await open(temp, 'wx', 0o600);
@@ -169,7 +191,6 @@ export class LocalFileStore implements FileStore {
       throw err;
     }
     await syncDir(dir);
-    return name;
   }
 
   async read(kind: FileKind, name: string): Promise<StoredFile | null> {
@@ -199,11 +220,12 @@ export class LocalFileStore implements FileStore {
     }
   }
 
-  async listWithTimes(kind: FileKind): Promise<{ name: string; modified: Date }[]> {
-    const out: { name: string; modified: Date }[] = [];
+  async listWithTimes(kind: FileKind): Promise<ListedFile[]> {
+    const out: ListedFile[] = [];
     for (const name of await this.list(kind)) {
       try {
-        out.push({ name, modified: (await stat(join(this.dir(kind), name))).mtime });
+        const info = await stat(join(this.dir(kind), name));
+        out.push({ name, modified: info.mtime, size: info.size });
       } catch {
         // removed meanwhile
       }

@@ -1,6 +1,6 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { S3Config } from '../config';
-import type { FileStore, StoredFile, TempArea } from './file-store';
+import type { FileStore, ListedFile, StoredFile, TempArea } from './file-store';
 import {
   contentTypeOf,
   type FileKind,
@@ -99,6 +99,17 @@ export class S3FileStore implements FileStore {
 
   async save(kind: FileKind, bytes: Uint8Array, contentType: StoredContentType): Promise<string> {
     const name = newStoredName(contentType);
+    await this.put(kind, name, bytes, contentType);
+    return name;
+  }
+
+  async saveAs(kind: FileKind, name: string, bytes: Uint8Array): Promise<void> {
+    const contentType = contentTypeOf(name);
+    if (!contentType) throw new Error(`not a stored file name: ${name}`);
+    await this.put(kind, name, bytes, contentType);
+  }
+
+  private async put(kind: FileKind, name: string, bytes: Uint8Array, contentType: StoredContentType) {
     const key = this.key(kind, name);
     await this.send(`writing ${key}`, (sdk, client) =>
       client.send(
@@ -111,7 +122,6 @@ export class S3FileStore implements FileStore {
         }),
       ),
     );
-    return name;
   }
 
   async read(kind: FileKind, name: string): Promise<StoredFile | null> {
@@ -148,10 +158,10 @@ export class S3FileStore implements FileStore {
     return (await this.listWithTimes(kind)).map((f) => f.name);
   }
 
-  /** Every key under `<prefix><kind>/`, page by page (1,000 a page), with its LastModified. */
-  async listWithTimes(kind: FileKind): Promise<{ name: string; modified: Date }[]> {
+  /** Every key under `<prefix><kind>/`, page by page (1,000 a page), with its LastModified and Size. */
+  async listWithTimes(kind: FileKind): Promise<ListedFile[]> {
     const under = this.key(kind, '');
-    const out: { name: string; modified: Date }[] = [];
+    const out: ListedFile[] = [];
     let token: string | undefined;
     do {
       const after = token;
@@ -168,7 +178,8 @@ export class S3FileStore implements FileStore {
         const name = object.Key?.slice(under.length) ?? '';
         // anything else under the prefix (a folder marker, a file put there by hand) is not ours
         // (no LastModified, which S3 always sends, would count as fresh: clean-ups spare it)
-        if (isStoredName(name)) out.push({ name, modified: object.LastModified ?? new Date() });
+        if (isStoredName(name))
+          out.push({ name, modified: object.LastModified ?? new Date(), size: object.Size ?? -1 });
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);

@@ -36,7 +36,7 @@ import type { UserRow } from '../src-server/http/env';
 import { distanceFrom, hammingDistance, sanitizeProof } from '../src-server/storage/image';
 import { multipart, proofPng, seededFixtures } from './app';
 import { quantile, type RequestSpec, send } from './load';
-import { prng, randomFingerprint, userId } from './seed';
+import { benchSessionId, prng, randomFingerprint, userId } from './seed';
 
 /** The cap of each band's lookup (fraud.repository.ts CANDIDATES_PER_BAND). */
 const BAND_CAP = 20_000;
@@ -460,7 +460,7 @@ export async function measureRequests(options: {
       throw new Error('out of seeded users');
     };
   })();
-  const bearer = async (u: UserRow) => `Bearer ${await signToken(u, false, secret)}`;
+  const bearer = async (u: UserRow) => `Bearer ${await signToken(u, false, secret, benchSessionId(u._id))}`;
 
   // the pictures: the bench's proof, and variants of it with blocks painted over (other hashes)
   const base = proofPng();

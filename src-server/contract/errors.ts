@@ -82,6 +82,14 @@ export const ERROR_MESSAGES = {
   idempotency_conflict: 'This request is already being processed',
   invalid_idempotency_key: 'The Idempotency-Key header must be 1 to 200 visible characters',
   idempotency_key_reused: 'This Idempotency-Key was already used for a different request',
+  session_not_found: 'This session has already ended',
+  two_factor_required: 'Enter the code from your authenticator app',
+  two_factor_invalid: 'The code is wrong or was already used',
+  two_factor_enrolment_required: 'Admins must turn on two-factor sign-in before anything else',
+  two_factor_enabled: 'Two-factor sign-in is already on',
+  two_factor_not_enabled: 'Two-factor sign-in is not on',
+  two_factor_not_started: 'Start the two-factor setup again',
+  own_two_factor: 'Turn off your own two-factor sign-in from your profile, with a code',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

@@ -6,6 +6,7 @@ export * from './notifications';
 export * from './profile';
 export * from './review';
 export * from './schemas';
+export * from './sessions';
 export * from './settings-defaults';
 export * from './submissions';
 export * from './tasks';

@@ -21,4 +21,5 @@ export const DEFAULT_SETTINGS: SettingsDto = {
   },
   payment: { minimumPayout: DEFAULT_MINIMUM_PAYOUT_TL, methods: ['papara', 'iban'] },
   review: { autoApproveDays: 0 },
+  security: { requireAdminTwoFactor: false },
 };

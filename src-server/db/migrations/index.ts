@@ -19,6 +19,7 @@ import * as clusterState from './2026-11-28-0900-cluster-state';
 import * as bytewiseCollation from './2026-11-29-0904-bytewise-collation';
 import * as auditWords from './2026-11-29-0905-audit-words';
 import * as auditActor from './2026-11-29-0915-audit-actor';
+import * as sessionsTwoFactor from './2026-11-30-1100-sessions-two-factor';
 
 /** Every migration, registered by name (a folder-reading provider breaks inside a bundle). */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-0904-bytewise-collation': bytewiseCollation,
   '2026-11-29-0905-audit-words': auditWords,
   '2026-11-29-0915-audit-actor': auditActor,
+  '2026-11-30-1100-sessions-two-factor': sessionsTwoFactor,
 };

@@ -19,6 +19,8 @@ import { changedFields, recordAudit } from '../audit/audit.repository';
 import { hashPassword } from '../auth/password';
 import { type Adjustment, adjustBalance, type Tx } from '../money/ledger';
 import { removeProfilePhoto } from '../profile/profile-photo';
+import { deleteSessionsOf } from '../sessions/sessions.repository';
+import { deleteTwoFactor } from '../two-factor/two-factor.repository';
 import {
   findUserByEmail,
   findUserById,
@@ -149,6 +151,9 @@ export async function updateUserByAdmin(
         updated_at: now,
       });
       if (!patched) throw fail.notFound('user_not_found');
+      // a password set by an admin ends every session of the account (its tokens already stop
+      // matching the new password; the rows go too, so none is listed)
+      if (passwordHash) await deleteSessionsOf(tx, id);
       const adjusted =
         input.balance !== undefined ? await adjustBalance(tx, id, input.balance, adminId, now) : null;
       await auditUserEdit(
@@ -245,6 +250,9 @@ export async function deleteUserByAdmin(
       updated_at: now,
       deleted_at: now,
     });
+    // nothing of the account's sign-ins is kept: its sessions and second factor go with it
+    await deleteSessionsOf(tx, id);
+    await deleteTwoFactor(tx, id);
     return settled;
   });
   await removeProfilePhoto(deps, photo);

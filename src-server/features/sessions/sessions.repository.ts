@@ -1,5 +1,6 @@
 import type { Insertable, Transaction } from 'kysely';
 import type { Db } from '../../db/database';
+import { forNoKeyUpdate } from '../../db/locks';
 import type { DB, SessionsTable } from '../../db/schema';
 import type { UserRow } from '../../http/env';
 
@@ -93,4 +94,23 @@ export async function deleteExpiredSessions(db: Conn, now: string): Promise<numb
   return Number(
     (await db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst()).numDeletedRows,
   );
+}
+
+/**
+ * Inside a transaction that ends sessions of a user from one of them: the user's row held (on
+ * PostgreSQL; SQLite's one writer serialises them already), so two sessions ending each other
+ * at once on two nodes go one after the other, and the second finds itself ended.
+ */
+export async function holdSessionsOf(db: Transaction<DB>, userId: string): Promise<void> {
+  await forNoKeyUpdate(db, db.selectFrom('users').select('_id').where('_id', '=', userId)).execute();
+}
+
+export async function sessionExists(db: Conn, userId: string, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('sessions')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row !== undefined;
 }

@@ -23,7 +23,7 @@ export const sessionsRoutes = new Hono<AppEnv>()
   .delete('/me/sessions/:id', async (c) => {
     const { deps, user, session } = c.var;
     const id = c.req.param('id');
-    await endOwnSession(deps, user, id);
+    await endOwnSession(deps, user, session.sessionId, id);
     return c.json({ success: true, data: { ended: 1, current: id === session.sessionId } });
   });
 

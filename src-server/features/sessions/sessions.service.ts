@@ -9,9 +9,11 @@ import { passwordStamp, signToken } from '../auth/token';
 import {
   deleteSession,
   deleteSessionsOf,
+  holdSessionsOf,
   insertSession,
   liveSessions,
   restampSession,
+  sessionExists,
 } from './sessions.repository';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'secret'>;
@@ -100,14 +102,28 @@ export async function listSessions(
     }));
 }
 
-/** DELETE /api/users/me/sessions/{id}: 404 for a session that is not the user's. */
-export async function endOwnSession(deps: Deps, user: UserRow, id: string): Promise<void> {
-  if (!(await deleteSession(deps.db, user._id, id))) throw fail.notFound('session_not_found');
+/**
+ * DELETE /api/users/me/sessions/{id}: 404 for a session that is not the user's; 401 when the
+ * asking session was itself ended meanwhile (by another of the user's sessions).
+ */
+export async function endOwnSession(deps: Deps, user: UserRow, currentId: string, id: string): Promise<void> {
+  await deps.db.transaction().execute(async (tx) => {
+    await holdSessionsOf(tx, user._id);
+    if (!(await sessionExists(tx, user._id, currentId))) throw fail.unauthorized('invalid_token');
+    if (!(await deleteSession(tx, user._id, id))) throw fail.notFound('session_not_found');
+  });
 }
 
-/** POST /api/users/me/sessions/revoke-others: the number ended. */
+/**
+ * POST /api/users/me/sessions/revoke-others: the number ended. Of sessions ending each other at
+ * once, the first wins and the others find themselves ended (401): never all of them.
+ */
 export async function endOtherSessions(deps: Deps, user: UserRow, currentId: string): Promise<number> {
-  return deleteSessionsOf(deps.db, user._id, currentId);
+  return deps.db.transaction().execute(async (tx) => {
+    await holdSessionsOf(tx, user._id);
+    if (!(await sessionExists(tx, user._id, currentId))) throw fail.unauthorized('invalid_token');
+    return deleteSessionsOf(tx, user._id, currentId);
+  });
 }
 
 /**

@@ -1,12 +1,14 @@
 import enAdmin from './en/admin.json';
 import enAdminFraud from './en/adminFraud.json';
 import enAdminReview from './en/adminReview.json';
+import enSecurity from './en/security.json';
 import trAdmin from './tr/admin.json';
 import trAdminFraud from './tr/adminFraud.json';
 import trAdminReview from './tr/adminReview.json';
+import trSecurity from './tr/security.json';
 
 /** The admin screens' namespaces: loaded with the admin layout (lib/i18n.ts loadAdminLocales). */
 export const adminResources = {
-  en: { admin: enAdmin, adminReview: enAdminReview, adminFraud: enAdminFraud },
-  tr: { admin: trAdmin, adminReview: trAdminReview, adminFraud: trAdminFraud },
+  en: { admin: enAdmin, adminReview: enAdminReview, adminFraud: enAdminFraud, security: enSecurity },
+  tr: { admin: trAdmin, adminReview: trAdminReview, adminFraud: trAdminFraud, security: trSecurity },
 } as const;

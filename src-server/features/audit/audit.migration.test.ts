@@ -116,7 +116,11 @@ describe('the audit migrations over the rows already there', () => {
     ];
     for (const [actor, action, changes] of cases) await oldRow(actor, action, changes);
 
-    expect(await migrateToLatest(db)).toEqual(['2026-11-29-0905-audit-words', '2026-11-29-0915-audit-actor']);
+    // the two audit migrations first (later ones may follow)
+    expect((await migrateToLatest(db)).slice(0, 2)).toEqual([
+      '2026-11-29-0905-audit-words',
+      '2026-11-29-0915-audit-actor',
+    ]);
     const rows = await db
       .selectFrom('audit_log')
       .select(['actor_id', 'actor_name', 'actor_email', 'action', 'changes'])

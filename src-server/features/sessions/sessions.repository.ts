@@ -20,13 +20,14 @@ export interface SignedIn {
 /**
  * The live account of a live session: one statement (sessions, users and the two-factor row
  * joined on their primary keys), so a signed-in request costs one round trip as it did before
- * sessions were rows. Undefined for an ended, expired or foreign session or a deleted account.
+ * sessions were rows. Undefined for an ended or foreign session or a deleted account. Expiry is
+ * the token's own (its `exp`, as before sessions were rows); the row's expires_at, the same
+ * time, decides what is listed and swept.
  */
 export async function findSignedIn(
   db: Conn,
   sessionId: string,
   userId: string,
-  now: string,
 ): Promise<SignedIn | undefined> {
   const row = await db
     .selectFrom('sessions')
@@ -36,7 +37,6 @@ export async function findSignedIn(
     .select(['sessions.last_seen_at as session_seen_at', 'two_factor.enabled_at as two_factor_at'])
     .where('sessions.id', '=', sessionId)
     .where('sessions.user_id', '=', userId)
-    .where('sessions.expires_at', '>', now)
     .where('users.deleted_at', 'is', null)
     .executeTakeFirst();
   if (!row) return undefined;

@@ -1,7 +1,6 @@
 import { withJobLock } from '../db/locks';
 import type { AppDeps } from '../deps';
 import { autoApprovePass } from '../features/review/auto-approve';
-import { deleteExpiredSessions } from '../features/sessions/sessions.repository';
 import { removeOrphanedProofs } from '../features/submissions/orphaned-proofs';
 import { expiryPass, SWEEP_INTERVAL_MS } from '../features/tasks/task-expiry';
 import { removeOrphanedImages } from '../storage/orphaned-images';
@@ -58,14 +57,12 @@ export function startPeriodic(deps: Deps, log: Log, intervalMs: number, passes: 
 /**
  * The server's periodic work, every SWEEP_INTERVAL_MS: started tasks past their time
  * limit give back their slots and comments, then proofs left pending past the auto-approval days
- * are approved, and sessions past their end are removed.
+ * are approved.
  */
 export function startSweeps(deps: Deps, log: Log) {
   return startPeriodic(deps, log, SWEEP_INTERVAL_MS, [
     ['expiry', expiryPass],
     ['auto-approval', autoApprovePass],
-    // ended sessions' rows: their tokens have expired with them, nothing reads them again
-    ['sessions', async (d) => void (await deleteExpiredSessions(d.db, d.clock().toISOString()))],
   ]);
 }
 

@@ -16,7 +16,7 @@ import { signToken } from '../src-server/features/users/token';
 import type { UserRow } from '../src-server/http/env';
 import { type Answer, type LoadResult, type RequestSpec, rounds, runLoad, send } from './load';
 import type { CpuProbe, CpuSplit, WaitProfile, WaitSampler } from './probes';
-import { SEED_PASSWORD, type SeedScale, taskStride } from './seed';
+import { benchSessionId, SEED_PASSWORD, type SeedScale, taskStride } from './seed';
 import { type WrkResult, wrkRounds, wrkVersion } from './wrk';
 
 /**
@@ -238,7 +238,7 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
       row,
       index: indexOf(row._id),
       balance: row.balance,
-      token: await signToken(row, false, secret),
+      token: await signToken(row, false, secret, benchSessionId(row._id)),
     })),
   );
   const stride = taskStride(scale);

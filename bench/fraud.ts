@@ -39,7 +39,7 @@ import type { ContentPrints } from '../src-server/storage/content-print';
 import { sanitizeProof } from '../src-server/storage/image';
 import { multipart, proofPng, seededFixtures } from './app';
 import { quantile, type RequestSpec, send } from './load';
-import { prng, randomContentPrint, randomFingerprint, userId } from './seed';
+import { benchSessionId, prng, randomContentPrint, randomFingerprint, userId } from './seed';
 
 /**
  * What an upload looks a new proof up with: its own prints and, as the server makes them, 14
@@ -484,7 +484,7 @@ export async function measureRequests(options: {
       throw new Error('out of seeded users');
     };
   })();
-  const bearer = async (u: UserRow) => `Bearer ${await signToken(u, false, secret)}`;
+  const bearer = async (u: UserRow) => `Bearer ${await signToken(u, false, secret, benchSessionId(u._id))}`;
 
   // the pictures: the bench's proof, and variants of it with blocks painted over (other hashes)
   const base = proofPng();

@@ -33,6 +33,7 @@ import { foldSearch } from '../src-server/db/search';
 import { bandsOf } from '../src-server/features/fraud/fingerprint-bands';
 import { taskSearchBody, taskSearchTitle } from '../src-server/features/tasks/task-search';
 import { hashPassword } from '../src-server/features/users/password';
+import { passwordStamp } from '../src-server/features/users/token';
 
 export interface SeedScale {
   users: number;
@@ -148,6 +149,9 @@ function sameScale(a: SeedScale, b: SeedScale): boolean {
   );
 }
 
+/** The session every seeded user holds (seed), named by their id: the bench signs tokens for it. */
+export const benchSessionId = (id: string) => `bench-${id}`;
+
 /**
  * Seeds `dataDir` (created when missing; it must not hold a database unless `reuse` is set
  * and a finished seed of the same scale is there, which is then kept as it is).
@@ -244,6 +248,16 @@ export async function seed(
   const setUserMoney = db.prepare('UPDATE users SET balance = ?, total_earned = ? WHERE _id = ?');
   const setTaskCounts = db.prepare('UPDATE tasks SET reserved = ?, total_completed = ? WHERE _id = ?');
 
+  // every seeded user holds a signed-in session (bench/app.ts signs its tokens for them): a sign-in
+  // is a row the server checks on each request, as in production, without argon2 at set-up
+  const stamp = passwordStamp(
+    passwordHash,
+    new TextEncoder().encode(readFileSync(join(dataDir, 'secret.key'), 'utf8').trim()),
+  );
+  const insertSession = db.prepare(
+    `INSERT INTO sessions (id, user_id, password_stamp, remember, created_at, last_seen_at, expires_at,
+       user_agent, ip) VALUES (?, ?, ?, 0, ?, ?, '9999-12-31T00:00:00.000Z', 'bench', NULL)`,
+  );
   const rows = { users: 0, tasks: 0, user_tasks: 0, submissions: 0, withdrawals: 0, ledger: 0 };
   const chunked = (count: number, write: (from: number, to: number) => void) => {
     const step = 50_000;
@@ -270,6 +284,7 @@ export async function seed(
         iso(now - (u % 90) * DAY),
         foldSearch(name),
       );
+      insertSession.run(benchSessionId(userId(u)), userId(u), stamp, created, created);
       rows.users++;
     }
   });

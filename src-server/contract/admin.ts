@@ -339,6 +339,9 @@ export const settingsUpdateSchema = strict({
       .max(MAX_AUTO_APPROVE_DAYS, S.autoApproveDaysInvalid)
       .optional(),
   }).optional(),
+  security: strict({
+    requireAdminTwoFactor: z.boolean({ error: FIELD_MESSAGES.invalidValue }).optional(),
+  }).optional(),
 });
 export type SettingsUpdateInput = z.input<typeof settingsUpdateSchema>;
 export type SettingsUpdate = z.output<typeof settingsUpdateSchema>;

@@ -26,6 +26,8 @@ export const AUDIT_ACTIONS = [
   'flag.dismiss',
   'admin.create',
   'admin.promote',
+  'user.sessions_end',
+  'user.two_factor_remove',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

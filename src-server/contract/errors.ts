@@ -85,6 +85,14 @@ export const ERROR_MESSAGES = {
   email_not_configured: 'Email is not set up on this site: please contact support',
   email_not_verified: 'Please verify your email address first',
   email_already_verified: 'Your email address is already verified',
+  session_not_found: 'This session has already ended',
+  two_factor_required: 'Enter the code from your authenticator app',
+  two_factor_invalid: 'The code is wrong or was already used',
+  two_factor_enrolment_required: 'Admins must turn on two-factor sign-in before anything else',
+  two_factor_enabled: 'Two-factor sign-in is already on',
+  two_factor_not_enabled: 'Two-factor sign-in is not on',
+  two_factor_not_started: 'Start the two-factor setup again',
+  own_two_factor: 'Turn off your own two-factor sign-in from your profile, with a code',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

@@ -16,6 +16,8 @@ export const FIELD_MESSAGES = {
   currentPasswordWrong: 'Your current password is not correct',
   dateRangeReversed: 'The end date is before the start date',
   bulkIdsRange: 'Choose between 1 and 500 items',
+  codeInvalid: 'Enter the 6-digit code',
+  codeRequired: 'Enter the code from your authenticator app or a recovery code',
 } as const;
 
 export type FieldMessageKey = keyof typeof FIELD_MESSAGES;

@@ -52,12 +52,32 @@ export const registerSchema = z
   });
 export type RegisterInput = z.input<typeof registerSchema>;
 
+/** A one-time code as typed: six digits, spaces allowed ("123 456"); blank counts as absent. */
+export const oneTimeCodeSchema = z
+  .string({ error: FIELD_MESSAGES.invalidValue })
+  .max(20, FIELD_MESSAGES.tooLong)
+  .transform((v) => v.replace(/\s+/g, ''))
+  .pipe(z.union([z.literal(''), z.string().regex(/^\d{6}$/, FIELD_MESSAGES.codeInvalid)]))
+  .optional()
+  .transform((v) => v || undefined);
+
+/** A recovery code as typed: letters and digits, dashes and spaces ignored; blank counts as absent. */
+export const recoveryCodeSchema = z
+  .string({ error: FIELD_MESSAGES.invalidValue })
+  .max(40, FIELD_MESSAGES.tooLong)
+  .transform((v) => v.replace(/[\s-]+/g, '').toLowerCase())
+  .optional()
+  .transform((v) => v || undefined);
+
 export const loginSchema = z.object({
   email: emailSchema,
   password: passwordSchema,
   rememberMe: z.boolean({ error: FIELD_MESSAGES.invalidValue }).optional().default(false),
   device_id: optionalId,
   oneSignalId: optionalId,
+  /** the second factor of an account with two-factor sign-in: a current code or a recovery code */
+  code: oneTimeCodeSchema,
+  recoveryCode: recoveryCodeSchema,
 });
 export type LoginInput = z.input<typeof loginSchema>;
 

@@ -25,4 +25,5 @@ export const DEFAULT_SETTINGS: SettingsDto = {
     requireVerifiedEmail: false,
   },
   review: { autoApproveDays: 0 },
+  security: { requireAdminTwoFactor: false },
 };

@@ -41,6 +41,8 @@ export interface AuthReply {
 /** Claims in the HS256 token: the user fields the app reads without a database query. */
 export interface TokenClaims {
   sub: string;
+  /** the id of the session the token belongs to: ending the session ends the token */
+  sid: string;
   name: string;
   email: string;
   role: Role;
@@ -65,6 +67,8 @@ export interface SettingsDto {
   payment: { minimumPayout: number; methods: PaymentMethod[]; requireVerifiedEmail: boolean };
   /** autoApproveDays: a proof pending this many days is approved by the system; 0 = off */
   review: { autoApproveDays: number };
+  /** requireAdminTwoFactor: an admin without two-factor reaches only its enrolment */
+  security: { requireAdminTwoFactor: boolean };
 }
 
 export interface Page<T> {

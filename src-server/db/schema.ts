@@ -277,6 +277,40 @@ export interface ChangeCountersTable {
   value: number;
 }
 
+/** One sign-in: the token names it (`sid`); deleting the row ends the token on every node. */
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  /** the keyed stamp of the password the session began under (features/auth/token.ts) */
+  password_stamp: string;
+  /** 1 when signed in with remember-me (30 days rather than 1) */
+  remember: number;
+  created_at: string;
+  /** moved forward at most once a minute */
+  last_seen_at: string;
+  expires_at: string;
+  user_agent: string | null;
+  ip: string | null;
+}
+
+/** An account's TOTP second factor; enabled_at is null while it is still being set up. */
+export interface TwoFactorTable {
+  user_id: string;
+  /** the base32 secret, encrypted with the server's secret (features/two-factor/secret-box.ts) */
+  secret: string;
+  enabled_at: string | null;
+  /** the last 30-second step a code was accepted for: no code is accepted twice */
+  last_step: number | null;
+  created_at: string;
+}
+
+/** The single-use recovery codes of an account with two-factor, as keyed hashes. */
+export interface RecoveryCodesTable {
+  user_id: string;
+  code_hash: string;
+  used_at: string | null;
+}
+
 export interface DB {
   users: UsersTable;
   tasks: TasksTable;
@@ -298,6 +332,9 @@ export interface DB {
   change_counters: ChangeCountersTable;
   mail_outbox: MailOutboxTable;
   account_tokens: AccountTokensTable;
+  sessions: SessionsTable;
+  two_factor: TwoFactorTable;
+  recovery_codes: RecoveryCodesTable;
 }
 
 /** A mail to send (features/mail/outbox.repository.ts); bodies emptied once sent. */

@@ -20,12 +20,30 @@ type Who = 'visitor' | 'user' | 'suspended' | 'banned' | 'admin';
 const ROUTES: Record<string, Access> = {
   'POST /api/auth/register': 'public',
   'POST /api/auth/login': 'public',
+  // the mailed links: a stranger asks for one and uses it
+  'GET /api/auth/mail-status': 'public',
+  'POST /api/auth/forgot-password': 'public',
+  'POST /api/auth/reset-password': 'public',
+  'POST /api/auth/verify-email': 'public',
+  'POST /api/users/me/verify-email': 'user',
   'POST /api/auth/send-notification': 'admin',
   'GET /api/users/me': 'user',
   'PUT /api/users/me': 'user',
   'GET /api/users/me/completed-tasks': 'user',
   'GET /api/users/me/statement': 'user',
   'GET /api/users/me/statement.csv': 'user',
+  // the account's own sessions and second factor (a suspended user may still secure the account)
+  'GET /api/users/me/sessions': 'user',
+  'POST /api/users/me/sessions/revoke-others': 'user',
+  'DELETE /api/users/me/sessions/:id': 'user',
+  'GET /api/users/me/two-factor': 'user',
+  'POST /api/users/me/two-factor/setup': 'user',
+  'POST /api/users/me/two-factor/enable': 'user',
+  'POST /api/users/me/two-factor/disable': 'user',
+  'GET /api/admin/users/:id/security': 'admin',
+  'DELETE /api/admin/users/:id/sessions/:sessionId': 'admin',
+  'DELETE /api/admin/users/:id/sessions': 'admin',
+  'DELETE /api/admin/users/:id/two-factor': 'admin',
   'GET /api/settings': 'public',
   'PUT /api/settings': 'admin',
   'PUT /api/settings/logo': 'admin',
@@ -131,7 +149,9 @@ function judge(access: Access, who: Who, res: { status: number; body: ApiBody })
     if (res.status === status && res.body?.error?.code === code) return null;
     return `expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`;
   }
-  if (res.status >= 500 || res.status === 401 || res.status === 403) {
+  // a site without SMTP answers a mail-sending route with its 503 after the access check passed
+  const noMail = res.status === 503 && res.body?.error?.code === 'email_not_configured';
+  if ((res.status >= 500 && !noMail) || res.status === 401 || res.status === 403) {
     return `expected to pass the access check, got ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`;
   }
   return null;

@@ -138,6 +138,43 @@ const SCENARIOS: Record<string, (ctx: Ctx) => Promise<Call>> = {
     method: 'DELETE',
     path: `/api/admin/users/${(await worker(db))._id}`,
   }),
+  'DELETE /api/admin/users/:id/sessions': async ({ db }) => ({
+    method: 'DELETE',
+    path: `/api/admin/users/${(await worker(db))._id}/sessions`,
+  }),
+  'DELETE /api/admin/users/:id/sessions/:sessionId': async ({ db }) => {
+    const user = await worker(db);
+    const now = new Date().toISOString();
+    await db
+      .insertInto('sessions')
+      .values({
+        id: `s-${user._id}`,
+        user_id: user._id,
+        password_stamp: 'x',
+        remember: 0,
+        created_at: now,
+        last_seen_at: now,
+        expires_at: '9999-01-01T00:00:00.000Z',
+        user_agent: null,
+        ip: null,
+      })
+      .execute();
+    return { method: 'DELETE', path: `/api/admin/users/${user._id}/sessions/s-${user._id}` };
+  },
+  'DELETE /api/admin/users/:id/two-factor': async ({ db }) => {
+    const user = await worker(db);
+    await db
+      .insertInto('two_factor')
+      .values({
+        user_id: user._id,
+        secret: 'sealed',
+        enabled_at: new Date().toISOString(),
+        last_step: null,
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+    return { method: 'DELETE', path: `/api/admin/users/${user._id}/two-factor` };
+  },
   'PUT /api/admin/flags/:id/dismiss': async ({ db }) => {
     const device = `device-${Math.random()}`;
     await makeUser(db, { device_id: device });

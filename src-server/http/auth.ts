@@ -1,7 +1,9 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { ERROR_MESSAGES } from '../contract/errors';
+import { findSignedIn, touchSession } from '../features/sessions/sessions.repository';
+import { adminTwoFactorRequired } from '../features/two-factor/two-factor-policy';
 import { tokenMatchesPassword, type VerifiedToken, verifyToken } from '../features/users/token';
-import { findUserById, touchLastActive } from '../features/users/users.repository';
+import { touchLastActive } from '../features/users/users.repository';
 import { fail } from './app-error';
 import type { AppEnv, UserRow } from './env';
 
@@ -22,9 +24,8 @@ export const LAST_ACTIVE_INTERVAL_MS = 60_000;
  * conditional UPDATE, so a user writes at most once a minute however many requests run).
  * Awaited but never fatal: a failed write (a locked database) is ignored and the request goes on.
  */
-async function recordActivity(c: Context<AppEnv>, user: UserRow): Promise<UserRow> {
-  const { db, clock } = c.var.deps;
-  const now = clock();
+async function recordActivity(c: Context<AppEnv>, user: UserRow, now: Date): Promise<UserRow> {
+  const { db } = c.var.deps;
   const nowText = now.toISOString();
   const notBefore = new Date(now.getTime() - LAST_ACTIVE_INTERVAL_MS).toISOString();
   // the row was just read: a fresh value needs no statement at all (an UPDATE, even one that
@@ -38,22 +39,63 @@ async function recordActivity(c: Context<AppEnv>, user: UserRow): Promise<UserRo
   return user;
 }
 
+/** Moves the session's last_seen_at as recordActivity moves the user's: at most once a minute. */
+async function recordSessionSeen(
+  c: Context<AppEnv>,
+  sessionId: string,
+  lastSeenAt: string,
+  now: Date,
+): Promise<void> {
+  const notBefore = new Date(now.getTime() - LAST_ACTIVE_INTERVAL_MS).toISOString();
+  if (lastSeenAt >= notBefore) return;
+  try {
+    await touchSession(c.var.deps.db, sessionId, now.toISOString(), notBefore);
+  } catch {
+    // a hint too: never fail a request for it
+  }
+}
+
+/**
+ * While the settings require two-factor of admins, an admin without it reaches only what its
+ * enrolment needs (the routes marked with allowEnrolment); everything else is a 403.
+ */
+async function checkEnrolment(c: Context<AppEnv>, user: UserRow, twoFactorOn: boolean): Promise<void> {
+  if (user.role !== 'admin' || twoFactorOn || c.var.enrolling) return;
+  if (await adminTwoFactorRequired(c.var.deps)) throw fail.forbidden('two_factor_enrolment_required');
+}
+
 async function userFromRequest(c: Context<AppEnv>): Promise<UserRow | null> {
   const header = c.req.header('Authorization');
   if (!header) return null;
   const match = /^Bearer\s+(\S+)$/i.exec(header);
   if (!match) throw fail.unauthorized('invalid_token');
-  const { db, secret } = c.var.deps;
+  const { db, secret, clock } = c.var.deps;
   const session: VerifiedToken | null = await verifyToken(match[1], secret);
-  // the user is read again on every request: a ban or role change counts at once, and a
-  // token issued under an earlier password is refused (a password change ends every session)
-  const user = session ? await findUserById(db, session.userId) : undefined;
-  if (!session || !user || !tokenMatchesPassword(session, user, secret))
+  // the session and its user are read again on every request, in one statement: an ended
+  // session, a ban or a role change counts at once on every node, and a token issued under an
+  // earlier password is refused (a password change ends every other session)
+  // one reading of the clock for the whole check
+  const now = clock();
+  const found = session ? await findSignedIn(db, session.sessionId, session.userId) : undefined;
+  if (!session || !found || !tokenMatchesPassword(session, found.user, secret))
     throw fail.unauthorized('invalid_token');
+  const { user } = found;
   c.set('session', session);
   // a banned user's refused requests are not activity
-  return user.status === 'banned' ? user : recordActivity(c, user);
+  if (user.status === 'banned') return user;
+  await checkEnrolment(c, user, found.twoFactorOn);
+  await recordSessionSeen(c, session.sessionId, found.lastSeenAt, now);
+  return recordActivity(c, user, now);
 }
+
+/**
+ * Marks a route an admin still enrolling in two-factor may use (their own account, its
+ * sessions and the two-factor setup): put before the guard.
+ */
+export const allowEnrolment: MiddlewareHandler<AppEnv> = async (c, next) => {
+  c.set('enrolling', true);
+  await next();
+};
 
 /** Any signed-in user who is not banned (suspended users may read their own data). */
 export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {

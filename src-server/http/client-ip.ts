@@ -18,3 +18,8 @@ export function clientIp(c: Context<AppEnv>): string {
   }
   return (hasIncoming(c.env) && c.env.incoming.socket.remoteAddress) || 'local';
 }
+
+/** Where a sign-in comes from, kept with its session: the address and the browser's name. */
+export function signInOrigin(c: Context<AppEnv>): { ip: string; userAgent: string | undefined } {
+  return { ip: clientIp(c), userAgent: c.req.header('User-Agent') };
+}

@@ -20,5 +20,7 @@ export interface AppEnv {
     user: UserRow;
     /** the signed-in request's token, as verified */
     session: VerifiedToken;
+    /** set on the routes an admin still enrolling in two-factor may use (http/auth.ts) */
+    enrolling?: boolean;
   };
 }

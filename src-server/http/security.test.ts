@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureLines, createLogger, log, setLogger } from '../observability/logger';
 import { createTestApp, type TestApp } from '../testing/test-app';
 import { AppError, fail } from './app-error';

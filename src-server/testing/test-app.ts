@@ -6,8 +6,8 @@ import { createApp } from '../app';
 import { type Opened, openApp } from '../bootstrap';
 import { readConfig } from '../config';
 import { cloneTestDatabase, testDatabaseUrl } from '../db/test-databases';
+import { startSession } from '../features/sessions/sessions.service';
 import type { ThrottleLimits } from '../features/users/throttle';
-import { signToken } from '../features/users/token';
 import type { UserRow } from '../http/env';
 import type { expensiveWork } from '../http/expensive-work';
 import type { WebAssets } from '../http/web-assets';
@@ -87,13 +87,22 @@ export async function createTestApp(
       }
       return { status: res.status, body: parsed, headers: res.headers };
     },
-    tokenFor: (user, rememberMe = false) => signToken(user, rememberMe, opened.deps.secret),
+    tokenFor: (user, rememberMe = false) => sessionToken(opened.deps, user, rememberMe),
     async dispose() {
       await opened.close();
       await pgDatabase?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A signed-in session of the user on the app of `deps` (as a sign-in makes one) and its token. */
+export async function sessionToken(
+  deps: Pick<Opened['deps'], 'db' | 'clock' | 'secret'>,
+  user: UserRow,
+  rememberMe = false,
+): Promise<string> {
+  return (await startSession(deps, user, rememberMe, { ip: 'local', userAgent: 'test' })).token;
 }
 
 /** A test app with one admin ("Admin") and their token: the start of most route tests. */

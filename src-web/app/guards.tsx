@@ -1,9 +1,11 @@
-import { type ReactNode, useEffect } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { PageLoader } from '../components/page-loader';
+import { useTwoFactorStatus } from '../components/security/two-factor-status';
 import { useToast } from '../components/toast';
 import { useAuth } from '../lib/auth';
+import { loadPageLocales } from '../lib/i18n';
 import { paths } from './paths';
 
 /** Logged-out visitors go to /login (and come back after signing in). */
@@ -14,6 +16,28 @@ export function RequireAuth({ children }: { children?: ReactNode }) {
   if (!user) return <Navigate to={paths.login} replace state={{ from: location.pathname }} />;
   return children ?? <Outlet />;
 }
+
+/**
+ * While the settings require two-factor of admins, an admin without it sees only its enrolment
+ * (the API refuses them everything else with two_factor_enrolment_required).
+ */
+function TwoFactorEnrolment({ children }: { children: ReactNode }) {
+  const status = useTwoFactorStatus();
+  if (status.isPending) return <PageLoader />;
+  if (!status.data?.required || status.data.enabled) return children;
+  return (
+    <Suspense fallback={<PageLoader />}>
+      <EnrolmentScreen />
+    </Suspense>
+  );
+}
+
+// the screen and its QR code library load only for the admin who needs them
+const EnrolmentScreen = lazy(() =>
+  Promise.all([import('../components/security/enrolment-screen'), loadPageLocales()]).then(([m]) => ({
+    default: m.EnrolmentScreen,
+  })),
+);
 
 /** Non-admins are sent to the home page, told that access is denied. */
 export function RequireAdmin({ children }: { children?: ReactNode }) {
@@ -26,7 +50,7 @@ export function RequireAdmin({ children }: { children?: ReactNode }) {
   }, [denied, toast, t]);
   if (loading) return <PageLoader />;
   if (denied) return <Navigate to={paths.home} replace />;
-  return children ?? <Outlet />;
+  return <TwoFactorEnrolment>{children ?? <Outlet />}</TwoFactorEnrolment>;
 }
 
 /**

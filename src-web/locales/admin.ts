@@ -2,13 +2,27 @@ import enAdmin from './en/admin.json';
 import enAdminFraud from './en/adminFraud.json';
 import enAdminReview from './en/adminReview.json';
 import enAdminSystem from './en/adminSystem.json';
+import enSecurity from './en/security.json';
 import trAdmin from './tr/admin.json';
 import trAdminFraud from './tr/adminFraud.json';
 import trAdminReview from './tr/adminReview.json';
 import trAdminSystem from './tr/adminSystem.json';
+import trSecurity from './tr/security.json';
 
 /** The admin screens' namespaces: loaded with the admin layout (lib/i18n.ts loadAdminLocales). */
 export const adminResources = {
-  en: { admin: enAdmin, adminReview: enAdminReview, adminFraud: enAdminFraud, adminSystem: enAdminSystem },
-  tr: { admin: trAdmin, adminReview: trAdminReview, adminFraud: trAdminFraud, adminSystem: trAdminSystem },
+  en: {
+    admin: enAdmin,
+    adminReview: enAdminReview,
+    adminFraud: enAdminFraud,
+    adminSystem: enAdminSystem,
+    security: enSecurity,
+  },
+  tr: {
+    admin: trAdmin,
+    adminReview: trAdminReview,
+    adminFraud: trAdminFraud,
+    adminSystem: trAdminSystem,
+    security: trSecurity,
+  },
 } as const;

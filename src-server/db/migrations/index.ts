@@ -20,6 +20,7 @@ import * as bytewiseCollation from './2026-11-29-0904-bytewise-collation';
 import * as auditWords from './2026-11-29-0905-audit-words';
 import * as auditActor from './2026-11-29-0915-audit-actor';
 import * as mail from './2026-11-30-1000-mail';
+import * as sessionsTwoFactor from './2026-11-30-1100-sessions-two-factor';
 import * as contentPrints from './2026-11-30-1400-content-prints';
 
 /** Every migration, registered by name (a folder-reading provider breaks inside a bundle). */
@@ -45,5 +46,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-0905-audit-words': auditWords,
   '2026-11-29-0915-audit-actor': auditActor,
   '2026-11-30-1000-mail': mail,
+  '2026-11-30-1100-sessions-two-factor': sessionsTwoFactor,
   '2026-11-30-1400-content-prints': contentPrints,
 };

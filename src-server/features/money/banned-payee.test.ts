@@ -16,8 +16,7 @@ import { DataFolder } from '../../storage/data-folder';
 import { sharedDatabase } from '../../testing/cluster';
 import { makeUser } from '../../testing/factories';
 import { burst, fund, makePendingSubmission, makeWithdrawal } from '../../testing/money-factories';
-import { createAdminTestApp, type TestApp } from '../../testing/test-app';
-import { signToken } from '../users/token';
+import { createAdminTestApp, sessionToken, type TestApp } from '../../testing/test-app';
 import { runMoneyChecks } from './doctor';
 
 let t: TestApp;
@@ -193,10 +192,7 @@ describe('a ban racing an approval, on two nodes sharing one database', () => {
     apps = nodes.map((n) => createApp(n.deps));
     const one = await makeUser(nodes[0].deps.db, { role: 'admin', name: 'Admin One' });
     const two = await makeUser(nodes[0].deps.db, { role: 'admin', name: 'Admin Two' });
-    admins = [
-      await signToken(one, false, nodes[0].deps.secret),
-      await signToken(two, false, nodes[1].deps.secret),
-    ];
+    admins = [await sessionToken(nodes[0].deps, one), await sessionToken(nodes[1].deps, two)];
   });
   afterAll(async () => {
     expect(await runDoctor(new DataFolder(dir), { databaseUrl: database.env.DATABASE_URL ?? null })).toEqual(

@@ -16,8 +16,8 @@ import { DataFolder } from '../../storage/data-folder';
 import { sharedDatabase } from '../../testing/cluster';
 import { makeUser } from '../../testing/factories';
 import { burst, fund, listen, makePendingSubmission, makeWithdrawal } from '../../testing/money-factories';
+import { sessionToken } from '../../testing/test-app';
 import { CLAIM_LEASE_MS } from '../money/idempotency';
-import { signToken } from '../users/token';
 
 let dir: string;
 let database: Awaited<ReturnType<typeof sharedDatabase>>;
@@ -38,7 +38,7 @@ beforeAll(async () => {
   // real HTTP servers: the two requests are read and run side by side, as a load balancer sends them
   servers = await Promise.all(nodes.map((n) => listen(createApp(n.deps))));
   const admin = await makeUser(first.deps.db, { role: 'admin' });
-  token = await signToken(admin, false, first.deps.secret);
+  token = await sessionToken(first.deps, admin);
 });
 afterAll(async () => {
   expect(await runDoctor(new DataFolder(dir), { databaseUrl: database.env.DATABASE_URL ?? null })).toEqual(

@@ -6,10 +6,12 @@ import type { AppDeps } from '../../deps';
 import { AppError, fail } from '../../http/app-error';
 import { recordAudit } from '../audit/audit.repository';
 import { credit, forfeitBalance, type Tx } from '../money/ledger';
+import { deleteSessionsOf } from '../sessions/sessions.repository';
 import { decideAppeal } from '../submissions/appeals.repository';
 import { settleSubmission } from '../submissions/review.repository';
 import { endRecords } from '../tasks/task-expiry';
 import { releaseSlot } from '../tasks/tasks.repository';
+import { deleteTwoFactor } from '../two-factor/two-factor.repository';
 import { countActiveAdmins } from '../users/admin-users.repository';
 import { isActiveAdmin, requireUserRow } from '../users/admin-users.service';
 import { removeProfilePhoto } from '../users/profile-photo';
@@ -190,6 +192,9 @@ export async function deleteUserByAdmin(
       updated_at: now,
       deleted_at: now,
     });
+    // nothing of the account's sign-ins is kept: its sessions and second factor go with it
+    await deleteSessionsOf(tx, id);
+    await deleteTwoFactor(tx, id);
     return settled;
   });
   await removeProfilePhoto(deps, photo);

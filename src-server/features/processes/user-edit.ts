@@ -8,6 +8,7 @@ import type { UserRow } from '../../http/env';
 import { workKey } from '../../http/expensive-work';
 import { changedFields, recordAudit } from '../audit/audit.repository';
 import { type Adjustment, adjustBalance, type Tx } from '../money/ledger';
+import { deleteSessionsOf } from '../sessions/sessions.repository';
 import { toAdminUserDetail, toAdminUserSummary } from '../users/admin-users.mapper';
 import { countActiveAdmins } from '../users/admin-users.repository';
 import { isActiveAdmin, requireUserRow } from '../users/admin-users.service';
@@ -112,6 +113,9 @@ export async function updateUserByAdmin(
         updated_at: now,
       });
       if (!patched) throw fail.notFound('user_not_found');
+      // a password set by an admin ends every session of the account (its tokens already stop
+      // matching the new password; the rows go too, so none is listed)
+      if (passwordHash) await deleteSessionsOf(tx, id);
       const adjusted =
         input.balance !== undefined ? await adjustBalance(tx, id, input.balance, adminId, now) : null;
       await auditUserEdit(

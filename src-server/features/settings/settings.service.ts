@@ -40,6 +40,7 @@ export async function getSettings(db: Db): Promise<SettingsDto> {
     socialMedia: merge(DEFAULT_SETTINGS.socialMedia, stored.socialMedia),
     payment: merge(DEFAULT_SETTINGS.payment, stored.payment),
     review: merge(DEFAULT_SETTINGS.review, stored.review),
+    security: merge(DEFAULT_SETTINGS.security, stored.security),
   };
 }
 
@@ -81,7 +82,7 @@ export async function updateSettings(
     const stored = await readSections(tx);
     const now = nowIso(deps.clock);
     const changes: Record<string, [unknown, unknown]> = {};
-    for (const key of ['site', 'contact', 'socialMedia', 'payment', 'review'] as const) {
+    for (const key of ['site', 'contact', 'socialMedia', 'payment', 'review', 'security'] as const) {
       const section = patch[key];
       if (!section) continue;
       const before = storedSection(stored, key);

@@ -73,6 +73,7 @@ describe('PUT /api/settings', () => {
         },
         payment: { minimumPayout: 25, methods: ['papara', 'iban'] },
         review: { autoApproveDays: 0 },
+        security: { requireAdminTwoFactor: false },
       },
     });
     expect((await t.call('GET', '/api/settings')).body.data).toEqual(res.body.data);

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { registerSchema } from '../../contract/schemas';
-import { clientIp } from '../../http/client-ip';
+import { signInOrigin } from '../../http/client-ip';
 import type { AppEnv } from '../../http/env';
 import { readJson } from '../../http/validate';
 import { issueDeviceCookie } from '../users/device-cookie';
@@ -19,7 +19,7 @@ export const setupRoutes = new Hono<AppEnv>()
     // refused before the body is read, let alone a password hashed
     await checkSetup(c.var.deps, token);
     const input = await readJson(c, registerSchema);
-    const { user, token: session } = await createFirstAdmin(c.var.deps, token, input, clientIp(c));
+    const { user, token: session } = await createFirstAdmin(c.var.deps, token, input, signInOrigin(c));
     // the site owner's own device, like a sign-in's: it signs in while strangers are locked out
     await issueDeviceCookie(c, user._id);
     const data = toUserDto(user, await userTotals(c.var.deps.db, user._id));

@@ -6,9 +6,9 @@ import { fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
 import { workKey } from '../../http/expensive-work';
 import { recordAudit } from '../audit/audit.repository';
+import { type SignInOrigin, startSession } from '../sessions/sessions.service';
 import { countActiveAdmins } from '../users/admin-users.repository';
 import { hashPassword } from '../users/password';
-import { signToken } from '../users/token';
 import { findUserByEmail, findUserById, insertUser, newUserRow } from '../users/users.repository';
 
 type Parsed<T> = { [K in keyof T]-?: Exclude<T[K], undefined> };
@@ -39,8 +39,9 @@ export async function createFirstAdmin(
   deps: AppDeps,
   token: string | undefined,
   input: Parsed<Pick<RegisterInput, 'name' | 'email' | 'password'>>,
-  ip: string,
+  origin: SignInOrigin,
 ): Promise<{ user: UserRow; token: string }> {
+  const { ip } = origin;
   await checkSetup(deps, token);
   const passwordHash = await deps.work.cpu.run(workKey.address(ip), () => hashPassword(input.password));
   const now = nowIso(deps.clock);
@@ -75,7 +76,7 @@ export async function createFirstAdmin(
     await deps.setup.close(tx);
   });
   const user = (await findUserById(deps.db, id))!;
-  return { user, token: await signToken(user, false, deps.secret) };
+  return { user, token: (await startSession(deps, user, false, origin)).token };
 }
 
 /**

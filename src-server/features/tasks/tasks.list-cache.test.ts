@@ -9,8 +9,7 @@ import { TASK_SORTS } from '../../contract/constants';
 import type { UserRow } from '../../http/env';
 import { sharedDatabase } from '../../testing/cluster';
 import { makeUser } from '../../testing/factories';
-import { createTestApp, type TestApp } from '../../testing/test-app';
-import { signToken } from '../users/token';
+import { createTestApp, sessionToken, type TestApp } from '../../testing/test-app';
 import { TASK_LIST_MAX_AGE_MS } from './task-list-cache';
 import { readTaskListVersion } from './task-list-version';
 import { createTask, makeRecord, patchTask, taskBody, taskRow } from './task-test-helpers';
@@ -227,7 +226,7 @@ describe('nodes sharing a database', () => {
     ];
     const apps = nodes.map((n) => createApp(n.deps));
     const admin = await makeUser(nodes[0].deps.db, { role: 'admin' });
-    const token = await signToken(admin, false, nodes[0].deps.secret);
+    const token = await sessionToken(nodes[0].deps, admin);
     const call = async (node: number, method: string, path: string, body?: unknown) => {
       const res = await apps[node].request(path, {
         method,

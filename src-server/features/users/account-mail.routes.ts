@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { z } from 'zod';
 import {
   forgotPasswordSchema,
   type MailStatusDto,
@@ -6,7 +7,7 @@ import {
   verifyEmailSchema,
 } from '../../contract/account';
 import { requireUser } from '../../http/auth';
-import { clientIp } from '../../http/client-ip';
+import { clientIp, signInOrigin } from '../../http/client-ip';
 import type { AppEnv } from '../../http/env';
 import { publicBase } from '../../http/public-url';
 import { readJson } from '../../http/validate';
@@ -31,8 +32,11 @@ export const accountMailRoutes = new Hono<AppEnv>()
   })
   .post('/reset-password', async (c) => {
     const input = await readJson(c, resetPasswordSchema);
-    const { user, token } = await resetPassword(c.var.deps, input, clientIp(c));
+    const { user, token } = await resetPassword(c.var.deps, input, signInOrigin(c));
     await issueDeviceCookie(c, user._id);
+    // with two-factor on, no session yet: the reply says so and the page sends the user to sign in
+    if (token === null)
+      return c.json({ success: true, token: null, twoFactorRequired: true, message: 'Password changed' });
     const data = toUserDto(user, await userTotals(c.var.deps.db, user._id));
     return c.json({ success: true, token, message: 'Password changed', data });
   })
@@ -43,6 +47,7 @@ export const accountMailRoutes = new Hono<AppEnv>()
 
 /** POST /api/users/me/verify-email: a new verification link to the signed-in account. */
 export const verifyResendRoutes = new Hono<AppEnv>().post('/me/verify-email', requireUser, async (c) => {
+  await readJson(c, z.object({}).strict());
   await resendVerification(c.var.deps, c.var.user, clientIp(c), publicBase(c));
   return c.json({ success: true, data: { sent: true } });
 });

@@ -7,10 +7,11 @@ import { AppError, fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
 import { workKey } from '../../http/expensive-work';
 import { queueUserMail, siteName } from '../mail/user-mail';
+import { type SignInOrigin, startSession } from '../sessions/sessions.service';
+import { hasTwoFactor } from '../two-factor/two-factor.service';
 import { findUserByEmail, findUserById, lockLiveUser, updateUser } from '../users/users.repository';
 import { findLiveToken, issueAccountToken, useToken, voidAccountTokens } from './account-tokens.repository';
 import { hashPassword } from './password';
-import { signToken } from './token';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'mail' | 'throttle' | 'work' | 'secret'>;
 
@@ -86,8 +87,9 @@ const invalidToken = () =>
 export async function resetPassword(
   deps: Deps,
   input: { token: string; password: string; rememberMe: boolean },
-  ip: string,
-): Promise<{ user: UserRow; token: string }> {
+  origin: SignInOrigin,
+): Promise<{ user: UserRow; token: string | null }> {
+  const { ip } = origin;
   await deps.throttle.tokenAttempt(ip);
   const digest = digestOf(input.token);
   const found = await findLiveToken(deps.db, digest, 'password_reset', nowIso(deps.clock));
@@ -112,7 +114,10 @@ export async function resetPassword(
   await deps.throttle.tokenSucceeded(ip);
   const fresh = await findUserById(deps.db, userId);
   if (!fresh) throw invalidToken();
-  return { user: fresh, token: await signToken(fresh, input.rememberMe, deps.secret) };
+  // a mailbox is one factor: an account with a second one signs in with its code after the reset
+  if (await hasTwoFactor(deps, fresh._id)) return { user: fresh, token: null };
+  const { token } = await startSession(deps, fresh, input.rememberMe, origin);
+  return { user: fresh, token };
 }
 
 /**

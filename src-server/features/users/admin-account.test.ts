@@ -143,11 +143,11 @@ describe('createOrPromoteAdmin', () => {
 
 describe('create-admin over an existing account', () => {
   it('ends the sessions issued under the old password', async () => {
-    const { signToken } = await import('./token');
+    const { sessionToken } = await import('../../testing/test-app');
     const opened = await open();
     try {
       const user = await makeUser(opened.deps.db, { email: 'locked.out@example.test' });
-      const old = await signToken(user, true, opened.deps.secret);
+      const old = await sessionToken(opened.deps, user, true);
       const app = createApp(opened.deps);
       const me = (token: string) =>
         app.request('/api/users/me', { headers: { Authorization: `Bearer ${token}` } });

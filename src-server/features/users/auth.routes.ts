@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { loginSchema, registerSchema } from '../../contract/schemas';
-import { clientIp } from '../../http/client-ip';
+import { signInOrigin } from '../../http/client-ip';
 import type { AppEnv } from '../../http/env';
 import { publicBase } from '../../http/public-url';
 import { readJson } from '../../http/validate';
@@ -13,7 +13,7 @@ import { userTotals } from './users.repository';
 export const authRoutes = new Hono<AppEnv>()
   .post('/register', async (c) => {
     const input = await readJson(c, registerSchema);
-    const { user, token } = await register(c.var.deps, input, clientIp(c));
+    const { user, token } = await register(c.var.deps, input, signInOrigin(c));
     await issueDeviceCookie(c, user._id);
     if (c.var.deps.mail.configured) {
       // the account exists already: a mail that could not be queued is asked for again from the
@@ -27,7 +27,7 @@ export const authRoutes = new Hono<AppEnv>()
   })
   .post('/login', async (c) => {
     const input = await readJson(c, loginSchema);
-    const { user, token } = await login(c.var.deps, input, clientIp(c), presentedDevice(c));
+    const { user, token } = await login(c.var.deps, input, signInOrigin(c), presentedDevice(c));
     await issueDeviceCookie(c, user._id);
     const data = toUserDto(user, await userTotals(c.var.deps.db, user._id));
     return c.json({ success: true, token, message: 'Login successful', data });

@@ -7,9 +7,11 @@ import { bannedError } from '../../http/auth';
 import type { UserRow } from '../../http/env';
 import { workKey } from '../../http/expensive-work';
 import { flagAddressBurst, flagSharedDevice } from '../fraud/signals';
+import { type SignInOrigin, startSession } from '../sessions/sessions.service';
+import { checkSecondFactor, hasTwoFactor } from '../two-factor/two-factor.service';
 import { dummyVerify, hashPassword, verifyPassword } from './password';
 import type { LoginAttempt } from './throttle';
-import { signToken, verifyDeviceToken } from './token';
+import { verifyDeviceToken } from './token';
 import { findUserByEmail, findUserById, insertUser, newUserRow, updateUser } from './users.repository';
 
 type Parsed<T> = { [K in keyof T]-?: Exclude<T[K], undefined> };
@@ -20,8 +22,9 @@ export async function register(
   input: Parsed<
     Pick<RegisterInput, 'name' | 'email' | 'password' | 'device_id' | 'oneSignalId' | 'language'>
   >,
-  ip: string,
+  origin: SignInOrigin,
 ): Promise<{ user: UserRow; token: string }> {
+  const { ip } = origin;
   // counted first: probing which emails exist costs the same as registering
   await deps.throttle.registration(ip);
   if (await findUserByEmail(deps.db, input.email)) throw fail.conflict('email_in_use');
@@ -61,21 +64,29 @@ export async function register(
   // the address that registered the account is its owner's: known to it, like a sign-in's
   await deps.throttle.remember(input.email, ip);
   const user = (await findUserById(deps.db, id))!;
-  return { user, token: await signToken(user, false, deps.secret) };
+  const { token } = await startSession(deps, user, false, origin);
+  return { user, token };
 }
+
+/** How a sign-in's credentials fared: the password, then the second factor when there is one. */
+export type CredentialCheck = 'ok' | 'bad_password' | 'no_code' | 'bad_code';
 
 /**
  * Checks a password under the login throttle (a 429 when its limits are used up, or when the
  * account is locked to strangers): a sign-in, or the current password a password change asks for.
  * Unknown accounts (null hash) cost the same time as known ones and count the same.
+ * `secondFactor` is asked only after a right password (a wrong one never tells whether the
+ * account has two-factor, and never uses up a code): a wrong code counts as a failed attempt;
+ * no code at all gives the attempt back (the password was right, nothing was guessed).
  */
-export async function checkPassword(
+export async function checkCredentials(
   deps: Pick<AppDeps, 'throttle' | 'work'>,
   who: LoginAttempt,
   passwordHash: string | null,
   password: string,
   purpose: 'sign-in' | 'confirm',
-): Promise<boolean> {
+  secondFactor?: () => Promise<'ok' | 'missing' | 'wrong'>,
+): Promise<CredentialCheck> {
   await deps.throttle.attempt(who);
   let ok: boolean;
   try {
@@ -89,9 +100,32 @@ export async function checkPassword(
     await deps.throttle.refund(who);
     throw err;
   }
-  if (ok) await deps.throttle.succeeded(who);
-  else await deps.throttle.failed(who);
-  return ok;
+  if (!ok) {
+    await deps.throttle.failed(who);
+    return 'bad_password';
+  }
+  const second = secondFactor ? await secondFactor() : 'ok';
+  if (second === 'missing') {
+    await deps.throttle.refund(who);
+    return 'no_code';
+  }
+  if (second === 'wrong') {
+    await deps.throttle.failed(who);
+    return 'bad_code';
+  }
+  await deps.throttle.succeeded(who);
+  return 'ok';
+}
+
+/** checkCredentials for a password alone: true when right. */
+export async function checkPassword(
+  deps: Pick<AppDeps, 'throttle' | 'work'>,
+  who: LoginAttempt,
+  passwordHash: string | null,
+  password: string,
+  purpose: 'sign-in' | 'confirm',
+): Promise<boolean> {
+  return (await checkCredentials(deps, who, passwordHash, password, purpose)) === 'ok';
 }
 
 /**
@@ -101,21 +135,31 @@ export async function checkPassword(
  */
 export async function login(
   deps: AppDeps,
-  input: Parsed<Pick<LoginInput, 'email' | 'password' | 'rememberMe' | 'device_id' | 'oneSignalId'>>,
-  ip: string,
+  input: Parsed<Pick<LoginInput, 'email' | 'password' | 'rememberMe' | 'device_id' | 'oneSignalId'>> &
+    Pick<LoginInput, 'code' | 'recoveryCode'>,
+  origin: SignInOrigin,
   presentedDevice: (userId: string) => string | undefined = () => undefined,
 ): Promise<{ user: UserRow; token: string }> {
+  const { ip } = origin;
   const user = await findUserByEmail(deps.db, input.email);
   const cookie = user ? presentedDevice(user._id) : undefined;
   const device = user && cookie ? await verifyDeviceToken(cookie, user._id, deps.secret) : null;
-  const ok = await checkPassword(
+  // read before the password is checked, so both answers take the same path; asked only after
+  // a right password
+  const twoFactor = user ? await hasTwoFactor(deps, user._id) : false;
+  const check = await checkCredentials(
     deps,
     { email: input.email, ip, device },
     user?.password_hash ?? null,
     input.password,
     'sign-in',
+    user && twoFactor
+      ? () => checkSecondFactor(deps, user, { code: input.code, recoveryCode: input.recoveryCode })
+      : undefined,
   );
-  if (!user || !ok) throw fail.unauthorized('invalid_credentials');
+  if (!user || check === 'bad_password') throw fail.unauthorized('invalid_credentials');
+  if (check === 'no_code') throw fail.unauthorized('two_factor_required');
+  if (check === 'bad_code') throw fail.unauthorized('two_factor_invalid');
   if (user.status === 'banned') throw bannedError(user);
   const now = nowIso(deps.clock);
   await updateUser(deps.db, user._id, {
@@ -128,5 +172,6 @@ export async function login(
   // deleted while the password was being checked: the account is gone, as if never found
   const fresh = await findUserById(deps.db, user._id);
   if (!fresh) throw fail.unauthorized('invalid_credentials');
-  return { user: fresh, token: await signToken(fresh, input.rememberMe, deps.secret) };
+  const { token } = await startSession(deps, fresh, input.rememberMe, origin);
+  return { user: fresh, token };
 }

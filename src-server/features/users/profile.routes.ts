@@ -4,9 +4,9 @@ import { requireUser } from '../../http/auth';
 import { clientIp } from '../../http/client-ip';
 import type { AppEnv } from '../../http/env';
 import { check, readJson } from '../../http/validate';
+import { keepSessionAfterPasswordChange } from '../sessions/sessions.service';
 import { myCompletedTasks, updateMyProfile } from './profile.service';
 import { receiveProfileForm } from './profile-photo';
-import { signToken } from './token';
 
 /** PUT /api/users/me and GET /api/users/me/completed-tasks, mounted beside the users routes. */
 /**
@@ -16,7 +16,7 @@ import { signToken } from './token';
 async function saved(c: Context<AppEnv>, result: Awaited<ReturnType<typeof updateMyProfile>>) {
   const { deps, session } = c.var;
   const token = result.passwordChanged
-    ? await signToken(result.row, session.rememberMe, deps.secret)
+    ? await keepSessionAfterPasswordChange(deps, result.row, session.sessionId, session.rememberMe)
     : undefined;
   return c.json({ success: true, ...(token ? { token } : {}), data: result.data });
 }

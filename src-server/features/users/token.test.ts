@@ -18,13 +18,13 @@ describe('signToken and verifyToken', () => {
     [false, false],
     [true, true],
   ])('round-trip the user id and the remember-me choice (%s)', async (rememberMe, expected) => {
-    const session = await verifyToken(await signToken(user, rememberMe, secret), secret);
-    expect(session).toMatchObject({ userId: 'u1', rememberMe: expected });
+    const session = await verifyToken(await signToken(user, rememberMe, secret, 'sid1'), secret);
+    expect(session).toMatchObject({ userId: 'u1', sessionId: 'sid1', rememberMe: expected });
     expect(session && tokenMatchesPassword(session, user, secret)).toBe(true);
   });
 
   it('stops matching once the password hash changes', async () => {
-    const session = await verifyToken(await signToken(user, true, secret), secret);
+    const session = await verifyToken(await signToken(user, true, secret, 'sid1'), secret);
     const changed = { ...user, password_hash: '$argon2id$v=19$m=19456,t=2,p=1$b3RoZXI$aGFzaA' };
     expect(session && tokenMatchesPassword(session, changed, secret)).toBe(false);
   });
@@ -36,8 +36,8 @@ describe('signToken and verifyToken', () => {
   });
 
   it.each([
-    ['another secret', async () => signToken(user, false, new TextEncoder().encode('x'.repeat(40)))],
-    ['a token cut short', async () => (await signToken(user, false, secret)).slice(0, -3)],
+    ['another secret', async () => signToken(user, false, new TextEncoder().encode('x'.repeat(40)), 'sid1')],
+    ['a token cut short', async () => (await signToken(user, false, secret, 'sid1')).slice(0, -3)],
     ['an empty string', async () => ''],
     ['three dots', async () => '...'],
   ])('give null for %s', async (_label, make) => {

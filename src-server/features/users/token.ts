@@ -31,9 +31,18 @@ export function passwordStamp(passwordHash: string, secret: Uint8Array): string 
   return createHmac('sha256', secret).update('pwv\0').update(passwordHash).digest('base64url').slice(0, 22);
 }
 
-/** An HS256 token carrying the user's id, email, name and role. */
-export async function signToken(user: UserRow, rememberMe: boolean, secret: Uint8Array): Promise<string> {
+/**
+ * An HS256 token carrying the user's id, email, name and role, and the id of its session row
+ * (`sid`): the token is good only while that row lasts (features/sessions).
+ */
+export async function signToken(
+  user: UserRow,
+  rememberMe: boolean,
+  secret: Uint8Array,
+  sessionId: string,
+): Promise<string> {
   const claims: Omit<TokenClaims, 'sub'> = {
+    sid: sessionId,
     name: user.name,
     email: user.email,
     role: user.role,
@@ -53,6 +62,8 @@ export async function signToken(user: UserRow, rememberMe: boolean, secret: Uint
 /** What a valid token says of its session. */
 export interface VerifiedToken {
   userId: string;
+  /** the session row the token belongs to */
+  sessionId: string;
   /** the password stamp at sign-in: it must still match the user's hash */
   passwordStamp: string;
   rememberMe: boolean;
@@ -63,7 +74,14 @@ export async function verifyToken(token: string, secret: Uint8Array): Promise<Ve
   try {
     const { payload } = await jwtVerify(token, await hmacKey(secret), { algorithms: ['HS256'] });
     if (typeof payload.sub !== 'string' || typeof payload.pwv !== 'string') return null;
-    return { userId: payload.sub, passwordStamp: payload.pwv, rememberMe: payload.rem === true };
+    // a token from before sessions names none: its holder signs in again
+    if (typeof payload.sid !== 'string' || payload.sid.length === 0) return null;
+    return {
+      userId: payload.sub,
+      sessionId: payload.sid,
+      passwordStamp: payload.pwv,
+      rememberMe: payload.rem === true,
+    };
   } catch {
     return null;
   }

@@ -28,7 +28,7 @@ describe('GET /api/users/me refuses', () => {
       async () => {
         const user = await makeUser(t.deps.db);
         return bearer(
-          await signToken(user, false, new TextEncoder().encode('some-other-secret-of-enough-length')),
+          await signToken(user, false, new TextEncoder().encode('some-other-secret-of-enough-length'), 'sid'),
         );
       },
       'invalid_token',

@@ -1,10 +1,11 @@
 import { Hono } from 'hono';
-import { requireUser } from '../../http/auth';
+import { allowEnrolment, requireUser } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { toUserDto } from './users.mapper';
 import { userTotals } from './users.repository';
 
-export const usersRoutes = new Hono<AppEnv>().get('/me', requireUser, async (c) => {
+/** GET /api/users/me: reachable while an admin enrols in two-factor (the screen needs who they are). */
+export const usersRoutes = new Hono<AppEnv>().get('/me', allowEnrolment, requireUser, async (c) => {
   const user = c.var.user;
   return c.json({ success: true, data: toUserDto(user, await userTotals(c.var.deps.db, user._id)) });
 });

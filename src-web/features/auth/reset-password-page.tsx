@@ -49,9 +49,19 @@ export function ResetPasswordPage() {
     }
     setBusy(true);
     try {
-      const reply = await request<AuthReply>('/auth/reset-password', { method: 'POST', body: input });
-      signIn(reply.token, reply.data);
-      navigate(paths.tasks, { replace: true });
+      const reply = await request<AuthReply | { token: null; twoFactorRequired: true }>(
+        '/auth/reset-password',
+        {
+          method: 'POST',
+          body: input,
+        },
+      );
+      // an account with two-factor signs in with its code: the new password is set, the session is not
+      if (reply.token === null) navigate(paths.login, { replace: true });
+      else {
+        signIn(reply.token, (reply as AuthReply).data);
+        navigate(paths.tasks, { replace: true });
+      }
     } catch (err) {
       if (err instanceof ApiError && err.code === 'invalid_token') setInvalid(true);
       else setError(errorText(t, err));

@@ -5,6 +5,8 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { paths } from '../../app/paths';
+import { MySessions } from '../../components/security/my-sessions';
+import { TwoFactorPanel } from '../../components/security/two-factor-panel';
 import { Skeleton } from '../../components/skeleton';
 import { useToast } from '../../components/toast';
 import { useAuth } from '../../lib/auth';
@@ -34,7 +36,7 @@ const kurus = (tl: number) => tlToKurus(tl) ?? Math.round(tl * 100);
 
 /** /profile: the user's card, money, statistics, task status, recent activity and withdrawals. */
 export function ProfilePage() {
-  const { t } = useTranslation(['profile', 'common']);
+  const { t } = useTranslation(['profile', 'common', 'security']);
   usePageTitle(t('common:titles.profile'));
   const { user, loading, setUser } = useAuth();
   const settings = useSettings();
@@ -127,6 +129,15 @@ export function ProfilePage() {
           <RecentActivity items={activities} />
         </div>
       </div>
+      <section className="profile-security" aria-labelledby="security-title">
+        <h2 id="security-title" className="section-title">
+          {t('security:title')}
+        </h2>
+        <div className="profile-grid">
+          <TwoFactorPanel />
+          <MySessions />
+        </div>
+      </section>
       <WithdrawalHistory
         withdrawals={withdrawals.data ?? []}
         loading={withdrawals.isPending}

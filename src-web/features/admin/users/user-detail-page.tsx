@@ -10,11 +10,13 @@ import { LoadError } from '../../../components/admin/list-parts';
 import { Avatar } from '../../../components/avatar';
 import { Skeleton } from '../../../components/skeleton';
 import { ApiError } from '../../../lib/api';
+import { useAuth } from '../../../lib/auth';
 import { formatDate, formatDateTime, formatMoney } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/page-title';
 import { LinkedAccounts } from './linked-accounts';
 import { UserDetailForm } from './user-detail-form';
 import { UserSubmissions, UserWithdrawals } from './user-history';
+import { UserSecurity } from './user-security';
 
 const isNotFound = (err: unknown) => err instanceof ApiError && err.status === 404;
 
@@ -22,6 +24,7 @@ const isNotFound = (err: unknown) => err instanceof ApiError && err.status === 4
 export function UserDetailPage() {
   const { t } = useTranslation('adminReview');
   const { id = '' } = useParams();
+  const { user: me } = useAuth();
   const [editing, setEditing] = useState(false);
   const user = useQuery({
     queryKey: adminKeys.user(id),
@@ -98,6 +101,7 @@ export function UserDetailPage() {
       ) : (
         <InfoCard user={u} />
       )}
+      <UserSecurity userId={u._id} self={u._id === me?._id} />
       <LinkedAccounts userId={u._id} />
       <UserSubmissions userId={u._id} />
       <UserWithdrawals userId={u._id} />

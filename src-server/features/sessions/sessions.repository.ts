@@ -1,0 +1,116 @@
+import type { Insertable, Transaction } from 'kysely';
+import type { Db } from '../../db/database';
+import { forNoKeyUpdate } from '../../db/locks';
+import type { DB, SessionsTable } from '../../db/schema';
+import type { UserRow } from '../../http/env';
+
+type Conn = Db | Transaction<DB>;
+
+export function insertSession(db: Conn, row: Insertable<SessionsTable>): Promise<unknown> {
+  return db.insertInto('sessions').values(row).execute();
+}
+
+/** What a signed-in request needs of its session, read in one statement. */
+export interface SignedIn {
+  user: UserRow;
+  lastSeenAt: string;
+  twoFactorOn: boolean;
+}
+
+/**
+ * The live account of a live session: one statement (sessions, users and the two-factor row
+ * joined on their primary keys), so a signed-in request costs one round trip as it did before
+ * sessions were rows. Undefined for an ended or foreign session or a deleted account. Expiry is
+ * the token's own (its `exp`, as before sessions were rows); the row's expires_at, the same
+ * time, decides what is listed and swept.
+ */
+export async function findSignedIn(
+  db: Conn,
+  sessionId: string,
+  userId: string,
+): Promise<SignedIn | undefined> {
+  const row = await db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users._id', 'sessions.user_id')
+    .leftJoin('two_factor', 'two_factor.user_id', 'sessions.user_id')
+    .selectAll('users')
+    .select(['sessions.last_seen_at as session_seen_at', 'two_factor.enabled_at as two_factor_at'])
+    .where('sessions.id', '=', sessionId)
+    .where('sessions.user_id', '=', userId)
+    .where('users.deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { session_seen_at, two_factor_at, ...user } = row;
+  return { user, lastSeenAt: session_seen_at, twoFactorOn: two_factor_at !== null };
+}
+
+/** Moves a session's last_seen_at to now unless it moved within the minute; true when written. */
+export async function touchSession(db: Conn, id: string, now: string, notBefore: string): Promise<boolean> {
+  const res = await db
+    .updateTable('sessions')
+    .set({ last_seen_at: now })
+    .where('id', '=', id)
+    .where('last_seen_at', '<', notBefore)
+    .executeTakeFirst();
+  return res.numUpdatedRows > 0n;
+}
+
+/** A user's unexpired sessions, oldest first. */
+export function liveSessions(db: Conn, userId: string, now: string) {
+  return db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', now)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** Ends one session of a user; false when the user has no such session. */
+export async function deleteSession(db: Conn, userId: string, id: string): Promise<boolean> {
+  const res = await db
+    .deleteFrom('sessions')
+    .where('user_id', '=', userId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return res.numDeletedRows > 0n;
+}
+
+/** Ends every session of a user but `keep` (all of them without one); the number ended. */
+export async function deleteSessionsOf(db: Conn, userId: string, keep?: string): Promise<number> {
+  let query = db.deleteFrom('sessions').where('user_id', '=', userId);
+  if (keep) query = query.where('id', '<>', keep);
+  return Number((await query.executeTakeFirst()).numDeletedRows);
+}
+
+/** The session carries on under a new password (the one that changed it). */
+export async function restampSession(db: Conn, id: string, stamp: string): Promise<void> {
+  await db.updateTable('sessions').set({ password_stamp: stamp }).where('id', '=', id).execute();
+}
+
+/** Removes sessions that expired before `now`; the number removed. */
+export async function deleteExpiredSessions(db: Conn, now: string): Promise<number> {
+  return Number(
+    (await db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst()).numDeletedRows,
+  );
+}
+
+/**
+ * Inside a transaction that ends sessions of a user from one of them: the user's row held (on
+ * PostgreSQL; SQLite's one writer serialises them already), so two sessions ending each other
+ * at once on two nodes go one after the other, and the second finds itself ended.
+ */
+export async function holdSessionsOf(db: Transaction<DB>, userId: string): Promise<void> {
+  await forNoKeyUpdate(db, db.selectFrom('users').select('_id').where('_id', '=', userId)).execute();
+}
+
+export async function sessionExists(db: Conn, userId: string, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('sessions')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -112,16 +112,20 @@ describe('a sign-in is a session the server knows', () => {
     expect((await me(token)).status).toBe(401);
   });
 
-  it('ends every other session with revoke-others, and ignores any field sent with it', async () => {
+  it('ends every other session with revoke-others, and refuses any field sent with it', async () => {
     const user = await makeUser(t.deps.db);
     const victim = await makeUser(t.deps.db);
     const victimToken = await t.tokenFor(victim);
     const here = await t.tokenFor(user);
     const others = [await t.tokenFor(user), await t.tokenFor(user, true)];
-    const res = await t.call('POST', '/api/users/me/sessions/revoke-others', {
+    // like every body-less route, it takes no fields: one sent is refused and ends nothing
+    const refused = await t.call('POST', '/api/users/me/sessions/revoke-others', {
       token: here,
       body: { userId: victim._id, keep: others, all: true },
     });
+    expect(refused.status).toBe(422);
+    for (const token of [...others, victimToken]) expect((await me(token)).status).toBe(200);
+    const res = await t.call('POST', '/api/users/me/sessions/revoke-others', { token: here, body: {} });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ ended: 2 });
     for (const token of others) expect((await me(token)).status).toBe(401);

@@ -2,11 +2,12 @@
 //   node build/build.mjs && node bench/observability.mjs [--seconds 8] [--rounds 3]
 // Starts the built server twice over one seeded data folder, "off" (LOG_LEVEL=silent, no
 // METRICS_TOKEN: no line written, no histogram kept) and "on" (LOG_LEVEL=info, a JSON line per
-// request written to a file, METRICS_TOKEN set, the histogram kept and scraped once per round),
+// request written to a file the server's stdout is, METRICS_TOKEN set, the histogram kept and
+// scraped once per round),
 // and runs wrk against GET /api/tasks on each in turn, off/on alternating, several rounds. Prints
 // the median requests per second of each and the overhead in percent.
 import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,45 +21,6 @@ const seconds = arg('seconds', 8);
 const rounds = arg('rounds', 3);
 const ADMIN = { email: 'bench@taskreward.test', password: 'bench-pass-1' };
 const TOKEN = 'bench-metrics-token-0123456789';
-
-function start(data, on) {
-  const log = on ? join(data, '..', 'server-on.log') : '/dev/null';
-  const child = spawn(
-    process.execPath,
-    [join(root, 'dist/server/main.cjs'), 'serve', '--port', '0', '--data', data],
-    {
-      env: {
-        ...process.env,
-        ADMIN_EMAIL: ADMIN.email,
-        ADMIN_PASSWORD: ADMIN.password,
-        LOG_FORMAT: 'json',
-        LOG_LEVEL: on ? 'info' : 'silent',
-        ...(on ? { METRICS_TOKEN: TOKEN } : { METRICS_TOKEN: '' }),
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  const file = createWriteStream(log);
-  let seen = '';
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (d) => {
-      file.write(d);
-      if (seen !== null) {
-        seen += d.toString();
-        const m = /listening on (http:\/\/[^\s"]+)/.exec(seen);
-        if (m) {
-          seen = null;
-          resolve({
-            url: m[1],
-            child,
-            stop: () => stopChild(child),
-          });
-        }
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`the server exited with ${code}`)));
-  });
-}
 
 async function seed(url) {
   const login = await fetch(`${url}/api/auth/login`, {
@@ -102,15 +64,16 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const scratch = mkdtempSync(join(tmpdir(), 'taskreward-obs-bench-'));
 const data = join(scratch, 'data');
+mkdirSync(data);
 try {
-  // the "on" server logs, so it announces itself; it also seeds the folder both use
-  let server = await start(data, true);
+  // the first server seeds the folder both use
+  let server = await startServer(data, true);
   await seed(server.url);
   await server.stop();
   const results = { off: [], on: [] };
   for (let round = 0; round < rounds; round++) {
     for (const on of [false, true]) {
-      server = on ? await start(data, true) : await startQuiet(data);
+      server = await startServer(data, on);
       const rps = wrk(server.url);
       if (on) await fetch(`${server.url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } });
       results[on ? 'on' : 'off'].push(rps);
@@ -132,8 +95,12 @@ try {
   rmSync(scratch, { recursive: true, force: true });
 }
 
-/** The "off" server prints nothing: start it on a known free port and wait for /healthz. */
-async function startQuiet(dataDir) {
+/**
+ * Starts the built server on a free port with its stdout going straight to a file (the "on"
+ * server's log) or /dev/null: no process of the bench reads the lines, so what is measured is
+ * what the server spends writing them, as under systemd or Docker with a log file or journal.
+ */
+async function startServer(dataDir, on) {
   const { createServer } = await import('node:net');
   const port = await new Promise((resolve) => {
     const s = createServer().listen(0, '127.0.0.1', () => {
@@ -141,6 +108,7 @@ async function startQuiet(dataDir) {
       s.close(() => resolve(p));
     });
   });
+  const out = openSync(on ? join(dataDir, '..', 'server-on.log') : '/dev/null', 'a');
   const child = spawn(
     process.execPath,
     [join(root, 'dist/server/main.cjs'), 'serve', '--port', String(port), '--data', dataDir],
@@ -149,12 +117,14 @@ async function startQuiet(dataDir) {
         ...process.env,
         ADMIN_EMAIL: ADMIN.email,
         ADMIN_PASSWORD: ADMIN.password,
-        LOG_LEVEL: 'silent',
-        METRICS_TOKEN: '',
+        LOG_FORMAT: 'json',
+        LOG_LEVEL: on ? 'info' : 'silent',
+        METRICS_TOKEN: on ? TOKEN : '',
       },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', out, 'inherit'],
     },
   );
+  closeSync(out);
   const url = `http://127.0.0.1:${port}`;
   const end = Date.now() + 60_000;
   for (;;) {
@@ -163,7 +133,7 @@ async function startQuiet(dataDir) {
     } catch {
       // not listening yet
     }
-    if (Date.now() > end) throw new Error('the quiet server did not start');
+    if (Date.now() > end) throw new Error('the server did not start');
     await new Promise((r) => setTimeout(r, 100));
   }
   return { url, child, stop: () => stopChild(child) };

@@ -37,6 +37,8 @@ describe('registerSchema', () => {
       password: 'secret123',
       device_id: null,
       oneSignalId: null,
+      // the UI's language at registration, Turkish when none was sent
+      language: 'tr',
     });
   });
 

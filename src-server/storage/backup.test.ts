@@ -117,6 +117,8 @@ async function client(i: number, acks: Ack[]): Promise<void> {
 describe.skipIf(testsOnPostgres)('backup and restore under load', () => {
   it('restores every write acknowledged before the backup began, and the restored folder passes doctor', async () => {
     const acks: Ack[] = [];
+    // signed in before the backup: its session is in the archive
+    const token = await t.tokenFor(seeded.users[0]);
     const load = Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(i, acks)));
     // let the clients get going, then back up while they keep writing
     while (acks.length < (CLIENTS * ROUNDS * 2) / 3) await new Promise((r) => setTimeout(r, 5));
@@ -179,8 +181,7 @@ describe.skipIf(testsOnPostgres)('backup and restore under load', () => {
           expect(row?.status, `withdrawal ${ack.id}`).toBe('pending');
         }
       }
-      // the secret came along: a token of the old server works, and so do stored files
-      const token = await t.tokenFor(seeded.users[0]);
+      // the secret and the sessions came along: a token of the old server works, and so do stored files
       const me = await fetch(`${restoredServer.url}/api/users/me`, {
         headers: { Authorization: `Bearer ${token}` },
       });

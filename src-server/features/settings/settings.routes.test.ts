@@ -22,7 +22,11 @@ describe('GET /api/settings', () => {
     const res = await getSettings();
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, data: DEFAULT_SETTINGS });
-    expect(res.body.data.payment).toEqual({ minimumPayout: 20, methods: ['papara', 'iban'] });
+    expect(res.body.data.payment).toEqual({
+      minimumPayout: 20,
+      methods: ['papara', 'iban'],
+      requireVerifiedEmail: false,
+    });
     expect(res.body.data.site.name).toBe('TaskReward');
   });
 
@@ -39,7 +43,11 @@ describe('GET /api/settings', () => {
     await store('payment', { minimumPayout: 50 });
     await store('site', { name: 'Görev Pazarı', description: { tr: 'Açıklama' } });
     const res = await getSettings();
-    expect(res.body.data.payment).toEqual({ minimumPayout: 50, methods: ['papara', 'iban'] });
+    expect(res.body.data.payment).toEqual({
+      minimumPayout: 50,
+      methods: ['papara', 'iban'],
+      requireVerifiedEmail: false,
+    });
     expect(res.body.data.site).toEqual({
       ...DEFAULT_SETTINGS.site,
       name: 'Görev Pazarı',

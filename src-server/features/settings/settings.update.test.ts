@@ -71,7 +71,7 @@ describe('PUT /api/settings', () => {
           twitter: '',
           instagram: 'https://instagram.com/gorev',
         },
-        payment: { minimumPayout: 25, methods: ['papara', 'iban'] },
+        payment: { minimumPayout: 25, methods: ['papara', 'iban'], requireVerifiedEmail: false },
         review: { autoApproveDays: 0 },
         security: { requireAdminTwoFactor: false },
       },

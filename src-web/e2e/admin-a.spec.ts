@@ -513,7 +513,7 @@ describe('admin screens, part A, in a real browser', () => {
       site: { name: string; logo: string | null; favicon: string | null };
       contact: { email: string };
       socialMedia: { linkedin: string; instagram: string };
-      payment: { minimumPayout: number; methods: string[] };
+      payment: { minimumPayout: number; methods: string[]; requireVerifiedEmail: boolean };
     }>('GET', '/settings', null);
     expect(settings.site.name).toBe('GörevKazan');
     expect(settings.site.logo).toMatch(/^\/api\/files\/images\//);
@@ -523,7 +523,7 @@ describe('admin screens, part A, in a real browser', () => {
       instagram: 'https://instagram.com/gorevkazan',
       linkedin: '',
     });
-    expect(settings.payment).toEqual({ minimumPayout: 50, methods: ['papara'] });
+    expect(settings.payment).toEqual({ minimumPayout: 50, methods: ['papara'], requireVerifiedEmail: false });
 
     for (const [lang, size, dims] of COMBOS) {
       const opened = await adminPage(lang, dims, '/admin/settings');

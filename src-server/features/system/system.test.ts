@@ -64,6 +64,18 @@ describe('GET /api/admin/system', () => {
     vi.stubEnv('BACKUP_INTERVAL_HOURS', '24');
     recordJobRun('auto-approval', { ok: false, error: 'database is locked' });
     let data: SystemDto = (await system(admin)).body.data;
+    if (data.engine === 'postgresql') {
+      // a PostgreSQL site is backed up by the database's own tools: no schedule, no archive to judge
+      expect(data.backup).toMatchObject({ mode: 'database_tools', last: null });
+      expect(data.warnings).toEqual(
+        expect.arrayContaining([{ code: 'job_failing', job: 'auto-approval', error: 'database is locked' }]),
+      );
+      recordJobRun('auto-approval', { ok: true, counts: { approved: 0 } });
+      data = (await system(admin)).body.data;
+      expect(data.warnings.some((w) => w.code === 'job_failing')).toBe(false);
+      vi.unstubAllEnvs();
+      return;
+    }
     expect(data.backup).toMatchObject({ mode: 'scheduled', intervalHours: 24, keep: 7, last: null });
     expect(data.warnings).toEqual(
       expect.arrayContaining([

@@ -103,9 +103,9 @@ describe('the profile screen and its money', () => {
     ]);
     expect(await activity.nth(2).textContent()).toContain('+₺50,00');
     expect(
-      await activity.nth(1).getByRole('link', { name: 'Göreve yeniden başla' }).getAttribute('href'),
+      await activity.nth(1).getByRole('link', { name: 'Görevi yeniden başlat' }).getAttribute('href'),
     ).toMatch(/^\/tasks\/.+/);
-    expect(await activity.nth(0).getByRole('link', { name: 'Göreve git' }).getAttribute('href')).toMatch(
+    expect(await activity.nth(0).getByRole('link', { name: 'Kanıtı gönder' }).getAttribute('href')).toMatch(
       /^\/tasks\/.+/,
     );
     expect(await text(page, '.profile-history')).toContain('Henüz para çekme talebinde bulunmadınız.');

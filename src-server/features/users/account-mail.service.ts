@@ -47,28 +47,11 @@ export async function requestPasswordReset(
   try {
     const user = await findUserByEmail(deps.db, email);
     if (!user || user.status === 'banned') return;
-    const token = newToken();
-    const now = deps.clock();
-    const at = now.toISOString();
-    const site = await siteName(deps.db);
-    await deps.db.transaction().execute(async (tx) => {
-      await issueAccountToken(tx, {
-        digest: digestOf(token),
-        userId: user._id,
-        purpose: 'password_reset',
-        email: user.email,
-        at,
-        expiresAt: new Date(now.getTime() + PASSWORD_RESET_MINUTES * 60_000).toISOString(),
-      });
-      await queueUserMail(
-        tx,
-        user,
-        'password_reset',
-        { site, link: `${base}/reset-password?token=${token}`, minutes: PASSWORD_RESET_MINUTES },
-        at,
-      );
-    });
-    deps.mail.wake();
+    await mailLink(deps, user, 'password_reset', PASSWORD_RESET_MINUTES * 60_000, (site, token) => ({
+      site,
+      link: `${base}/reset-password?token=${token}`,
+      minutes: PASSWORD_RESET_MINUTES,
+    }));
   } finally {
     const left = FORGOT_PASSWORD_FLOOR_MS - (performance.now() - started);
     // a little noise on top, so the floor itself is not a clean edge to measure against
@@ -125,6 +108,23 @@ export async function resetPassword(
  * Inside the caller's transaction when given one (the registration's), else its own.
  */
 export async function queueVerification(deps: Deps, user: UserRow, base: string): Promise<void> {
+  await mailLink(deps, user, 'email_verify', EMAIL_VERIFY_HOURS * 3_600_000, (site, token) => ({
+    site,
+    link: `${base}/verify-email?token=${token}`,
+  }));
+}
+
+/**
+ * Issues a one-time link of `purpose` to the account's current address (voiding earlier ones)
+ * and queues its mail in the same transaction, then wakes the sender.
+ */
+async function mailLink(
+  deps: Deps,
+  user: UserRow,
+  purpose: 'password_reset' | 'email_verify',
+  validMs: number,
+  values: (site: string, token: string) => Parameters<typeof queueUserMail>[3],
+): Promise<void> {
   const token = newToken();
   const now = deps.clock();
   const at = now.toISOString();
@@ -133,12 +133,12 @@ export async function queueVerification(deps: Deps, user: UserRow, base: string)
     await issueAccountToken(tx, {
       digest: digestOf(token),
       userId: user._id,
-      purpose: 'email_verify',
+      purpose,
       email: user.email,
       at,
-      expiresAt: new Date(now.getTime() + EMAIL_VERIFY_HOURS * 3_600_000).toISOString(),
+      expiresAt: new Date(now.getTime() + validMs).toISOString(),
     });
-    await queueUserMail(tx, user, 'email_verify', { site, link: `${base}/verify-email?token=${token}` }, at);
+    await queueUserMail(tx, user, purpose, values(site, token), at);
   });
   deps.mail.wake();
 }

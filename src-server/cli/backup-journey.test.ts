@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { SERVER_ENTRY, startServerProcess } from '../../faults/server';
-import { backupToRestore, type Operator } from './backup-journey';
+import { bundleOperator } from '../testing/bundle-operator';
+import { backupToRestore } from './backup-journey';
 
 let scratch: string;
 beforeAll(() => {
@@ -20,25 +20,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-// on SQLite: the backup commands refuse a PostgreSQL database by design
-const env = { ...process.env, DATABASE_URL: '', ADMIN_EMAIL: '', ADMIN_PASSWORD: '' };
-
-const bundle: Operator = {
-  cli(args, extra = {}) {
-    const run = spawnSync(process.execPath, [SERVER_ENTRY, ...args], {
-      env: { ...env, ...extra },
-      encoding: 'utf8',
-    });
-    return { code: run.status, out: `${run.stdout}${run.stderr}` };
-  },
-  async serve(data, extra = {}) {
-    const server = await startServerProcess({
-      dataDir: data,
-      env: { ...env, ...extra } as Record<string, string>,
-    });
-    return { url: server.url, output: server.log, stop: server.stop };
-  },
-};
+const bundle = bundleOperator();
 
 describe('backup to restore, as an operator meets it', () => {
   // under a minute on a quiet machine: some fifteen processes start in turn

@@ -6,11 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { SERVER_ENTRY, startServerProcess } from '../../../faults/server';
 import { emptyTestDatabase, testDatabaseUrl } from '../../db/test-databases';
+import { bundleOperator } from '../../testing/bundle-operator';
 import { startS3Server } from '../../testing/s3-server';
 import { testsOnPostgres } from '../../testing/test-app';
-import type { Operator } from '../backup-journey';
 import { moveJourney } from './move-journey';
 
 let scratch: string;
@@ -23,25 +22,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-// the folder is SQLite: the settings of the run's own database stay out of it
-const env = { ...process.env, DATABASE_URL: '', ADMIN_EMAIL: '', ADMIN_PASSWORD: '' };
-
-const bundle: Operator = {
-  cli(args, extra = {}) {
-    const run = spawnSync(process.execPath, [SERVER_ENTRY, ...args], {
-      env: { ...env, ...extra },
-      encoding: 'utf8',
-    });
-    return { code: run.status, out: `${run.stdout}${run.stderr}` };
-  },
-  async serve(data, extra = {}) {
-    const server = await startServerProcess({
-      dataDir: data,
-      env: { ...env, ...extra } as Record<string, string>,
-    });
-    return { url: server.url, output: server.log, stop: server.stop };
-  },
-};
+const bundle = bundleOperator();
 
 describe.skipIf(!testsOnPostgres)('moving a site to PostgreSQL and a bucket', () => {
   it('moves every kind of row and file; two nodes on the target serve the same sign-ins, balances, lists, images and admin screens', async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pngFile } from '../storage/image-fixtures';
 import { fund, listen, makeIban, makeTask } from '../testing/money-factories';
 import { createTestApp, type TestApp } from '../testing/test-app';
-import { captureLines, createLogger, type Logger, log, logOptionsFrom, setLogger } from './logger';
+import { captureLines, createLogger, type Logger, log, logOptionsFrom, scrub, setLogger } from './logger';
 
 type Line = Record<string, unknown> & { msg: string };
 
@@ -171,5 +171,27 @@ describe('the log settings', () => {
     // a payout account that reaches a line anyway keeps only its last 4
     expect(text).toContain('****1326');
     expect(text).not.toContain('TR330006100519786457841326');
+  });
+});
+
+describe('the scrub of what a line carries', () => {
+  it('replaces secrets and masks payout accounts one and two levels deep, and copies only then', () => {
+    const plain = { reqId: 'r1', method: 'GET', route: '/api/tasks', status: 200, ms: 1.5 };
+    expect(scrub(plain)).toBe(plain);
+    const nested = {
+      user: { id: 'u1', Password: 'hunter2-secret', iban: 'TR33 0006 1005 1978 6457 8413 26' },
+      Token: 'eyJ.abc.def',
+      withdrawal: { papara: '1234567890', amount: 50 },
+      err: new Error('boom'),
+    };
+    const out = scrub(nested);
+    expect(out).not.toBe(nested);
+    expect(out.Token).toBe('[redacted]');
+    expect(out.user).toEqual({ id: 'u1', Password: '[redacted]', iban: '****1326' });
+    expect(out.withdrawal).toEqual({ papara: '****7890', amount: 50 });
+    expect(out.err).toBe(nested.err);
+    // what was logged is left as the caller made it
+    expect(nested.user.Password).toBe('hunter2-secret');
+    expect(JSON.stringify(out)).not.toMatch(/hunter2|eyJ|1978|123456/);
   });
 });

@@ -1,9 +1,10 @@
-import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SystemDto } from '../../contract/system';
 import { recordJobRun, resetJobRuns } from '../../observability/jobs';
 import { makeUser } from '../../testing/factories';
+import { burst } from '../../testing/money-factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 
 let t: TestApp;
@@ -30,6 +31,39 @@ describe('GET /api/admin/system', () => {
   ])('refuses %s', async (_, who, status) => {
     const res = await system(who === 'user' ? user : undefined);
     expect(res.status).toBe(status);
+  });
+
+  it.each([
+    ['suspended', { status: 'suspended' }, 'suspended'],
+    ['banned', { status: 'banned', ban_reason: 'kural ihlali' }, 'banned'],
+  ] as const)('refuses an admin %s since the token was made', async (_, change, code) => {
+    const former = await makeUser(t.deps.db, { role: 'admin' });
+    const token = await t.tokenFor(former);
+    expect((await system(token)).status).toBe(200);
+    await t.deps.db.updateTable('users').set(change).where('_id', '=', former._id).execute();
+    const res = await system(token);
+    expect(res.status).toBe(403);
+    expect(res.body.error?.code ?? res.body.code).toBe(code);
+  });
+
+  it('answers a flood of reads without a 5xx, each one whole', async () => {
+    const dir = join(t.dataDir, 'backups');
+    mkdirSync(dir, { recursive: true });
+    // a folder with a long history of archives: each read lists and stats them all
+    for (let i = 0; i < 300; i++)
+      writeFileSync(join(dir, `taskreward-2026${String(100000 + i)}Z.tar.gz`), 'x'.repeat(10));
+    const replies = await burst(60, () => system(admin));
+    const statuses = replies.map((r) => r.status);
+    expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(0);
+    for (const r of replies.filter((x) => x.status === 200)) {
+      const data: SystemDto = r.body.data;
+      expect(data.version).toMatch(/^\d+\.\d+\.\d+/);
+      expect(data.queues.map((q) => q.name)).toEqual(['images', 'sign-ins']);
+    }
+    // the node still answers everyone else afterwards
+    expect((await t.call('GET', '/api/settings')).status).toBe(200);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('refuses an admin demoted since the token was made', async () => {

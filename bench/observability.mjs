@@ -1,11 +1,13 @@
 // The cost of the request log and the metrics on the task list, under wrk, in one run:
-//   node build/build.mjs && node bench/observability.mjs [--seconds 8] [--rounds 3]
+//   node build/build.mjs && node bench/observability.mjs [--seconds 8] [--rounds 3] [--parts]
 // Starts the built server twice over one seeded data folder, "off" (LOG_LEVEL=silent, no
 // METRICS_TOKEN: no line written, no histogram kept) and "on" (LOG_LEVEL=info, a JSON line per
 // request written to a file the server's stdout is, METRICS_TOKEN set, the histogram kept and
 // scraped once per round),
-// and runs wrk against GET /api/tasks on each in turn, off/on alternating, several rounds. Prints
-// the median requests per second of each and the overhead in percent.
+// and runs wrk against GET /api/tasks on each in turn, off/on alternating, several rounds (with
+// --parts also "logs" alone and "metrics" alone). Prints the median requests per second of each
+// and the overhead in percent: the median over the rounds of on's cost against off in the same
+// round, so a machine that slows down between rounds does not count as overhead.
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -67,27 +69,36 @@ const data = join(scratch, 'data');
 mkdirSync(data);
 try {
   // the first server seeds the folder both use
-  let server = await startServer(data, true);
+  let server = await startServer(data, 'on');
   await seed(server.url);
   await server.stop();
-  const results = { off: [], on: [] };
+  // with --parts, the log alone and the metrics alone too: which of the two costs what
+  const modes = process.argv.includes('--parts') ? ['off', 'logs', 'metrics', 'on'] : ['off', 'on'];
+  const results = Object.fromEntries(modes.map((m) => [m, []]));
   for (let round = 0; round < rounds; round++) {
-    for (const on of [false, true]) {
-      server = await startServer(data, on);
+    for (const mode of modes) {
+      server = await startServer(data, mode);
       // a fresh process: the first seconds are the compiler's, not the logger's
       wrk(server.url, 2);
       const rps = wrk(server.url);
-      if (on) await fetch(`${server.url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } });
-      results[on ? 'on' : 'off'].push(rps);
+      if (mode === 'on' || mode === 'metrics')
+        await fetch(`${server.url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+      results[mode].push(rps);
       await server.stop();
-      console.log(`round ${round + 1}, logging and metrics ${on ? 'on ' : 'off'}: ${rps.toFixed(0)} req/s`);
+      console.log(`round ${round + 1}, ${mode.padEnd(7)}: ${rps.toFixed(0)} req/s`);
     }
   }
+  // the cost of each mode against "off" of the same round (the machine drifts between rounds),
+  // and the median of those
+  const costOf = (mode) =>
+    median(results[mode].map((rps, i) => ((results.off[i] - rps) / results.off[i]) * 100));
   const off = median(results.off);
   const on = median(results.on);
-  const overhead = ((off - on) / off) * 100;
+  const overhead = costOf('on');
+  for (const mode of modes.filter((m) => m !== 'off'))
+    console.log(`  ${mode}: median ${median(results[mode]).toFixed(0)} req/s, cost against off in the same round: median ${costOf(mode).toFixed(1)}%`);
   console.log(
-    `task list under wrk (c=16, ${seconds} s, median of ${rounds}): off ${off.toFixed(0)} req/s, on ${on.toFixed(0)} req/s, overhead ${overhead.toFixed(1)}%`,
+    `task list under wrk (c=16, ${seconds} s, ${rounds} rounds): off ${off.toFixed(0)} req/s, on ${on.toFixed(0)} req/s, overhead ${overhead.toFixed(1)}% (median of the rounds' paired ratios)`,
   );
   writeFileSync(
     join(root, 'dist', 'observability-bench.json'),
@@ -102,7 +113,9 @@ try {
  * server's log) or /dev/null: no process of the bench reads the lines, so what is measured is
  * what the server spends writing them, as under systemd or Docker with a log file or journal.
  */
-async function startServer(dataDir, on) {
+async function startServer(dataDir, mode) {
+  const logs = mode === 'on' || mode === 'logs';
+  const metrics = mode === 'on' || mode === 'metrics';
   const { createServer } = await import('node:net');
   const port = await new Promise((resolve) => {
     const s = createServer().listen(0, '127.0.0.1', () => {
@@ -110,7 +123,7 @@ async function startServer(dataDir, on) {
       s.close(() => resolve(p));
     });
   });
-  const out = openSync(on ? join(dataDir, '..', 'server-on.log') : '/dev/null', 'a');
+  const out = openSync(logs ? join(dataDir, '..', 'server-on.log') : '/dev/null', 'a');
   const child = spawn(
     process.execPath,
     [join(root, 'dist/server/main.cjs'), 'serve', '--port', String(port), '--data', dataDir],
@@ -120,8 +133,8 @@ async function startServer(dataDir, on) {
         ADMIN_EMAIL: ADMIN.email,
         ADMIN_PASSWORD: ADMIN.password,
         LOG_FORMAT: 'json',
-        LOG_LEVEL: on ? 'info' : 'silent',
-        METRICS_TOKEN: on ? TOKEN : '',
+        LOG_LEVEL: logs ? 'info' : 'silent',
+        METRICS_TOKEN: metrics ? TOKEN : '',
       },
       stdio: ['ignore', out, 'inherit'],
     },

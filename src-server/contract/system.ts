@@ -28,7 +28,17 @@ export type SystemWarningDto =
   | { code: 'backup_old'; days: number }
   | { code: 'backup_failing'; error: string }
   | { code: 'job_failing'; job: string; error: string }
-  | { code: 'queue_full'; queue: string };
+  | { code: 'queue_full'; queue: string }
+  | { code: 'mail_stuck'; minutes: number }
+  | { code: 'mail_failed'; count: number };
+
+/** The mail outbox: whether SMTP is set up, what waits and what was given up in the last week. */
+export interface SystemMailDto {
+  configured: boolean;
+  pending: number;
+  failedLastWeek: number;
+  oldestPendingAt: string | null;
+}
 
 export interface SystemDto {
   version: string;
@@ -56,6 +66,7 @@ export interface SystemDto {
   };
   jobs: SystemJobDto[];
   queues: SystemQueueDto[];
+  mail: SystemMailDto;
   warnings: SystemWarningDto[];
 }
 
@@ -63,3 +74,5 @@ export interface SystemDto {
 export const DISK_LOW_PERCENT = 10;
 /** A backup older than this many days (or none) is warned about where backups are scheduled. */
 export const BACKUP_STALE_DAYS = 2;
+/** A mail still waiting after this many minutes means the sending has stalled (SMTP down or refusing). */
+export const MAIL_STUCK_MINUTES = 30;

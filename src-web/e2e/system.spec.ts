@@ -52,6 +52,13 @@ describe('the System screen', () => {
       expect(last).toMatch(/\d/);
       expect(await page.locator('[data-testid=system-ok]').count()).toBe(1);
     }
+    // this site has no SMTP_URL: the mail card says no mail goes out, and nothing waits
+    expect(await page.locator('[data-testid=system-mail-smtp]').textContent()).toContain(
+      lang === 'tr' ? 'Kurulu değil' : 'Not set up',
+    );
+    expect(await page.locator('[data-testid=system-mail-pending]').textContent()).toContain(
+      lang === 'tr' ? 'Yok' : 'None',
+    );
     expect(await page.title()).toContain(lang === 'tr' ? 'Sistem' : 'System');
     if (device === 'laptop') {
       // reached from the admin menu too

@@ -134,3 +134,37 @@ export async function releaseLeases(db: Db): Promise<number> {
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/**
+ * The outbox as an operator reads it: what waits and what was given up lately. Both read
+ * through the (status, next_attempt_at) index; sent mails, which pile up, are not counted.
+ */
+export interface OutboxStatus {
+  pending: number;
+  /** mails given up after their last attempt, queued in the 7 days before `now` */
+  failedLastWeek: number;
+  /** when the oldest mail still waiting was queued */
+  oldestPendingAt: string | null;
+}
+
+export async function outboxStatus(db: Conn, now: Date): Promise<OutboxStatus> {
+  const week = new Date(now.getTime() - 7 * 86_400_000).toISOString();
+  const [pending, failed] = await Promise.all([
+    db
+      .selectFrom('mail_outbox')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('created_at').as('oldest')])
+      .where('status', '=', 'pending')
+      .executeTakeFirst(),
+    db
+      .selectFrom('mail_outbox')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', 'failed')
+      .where('created_at', '>=', week)
+      .executeTakeFirst(),
+  ]);
+  return {
+    pending: Number(pending?.n ?? 0),
+    failedLastWeek: Number(failed?.n ?? 0),
+    oldestPendingAt: (pending?.oldest as string | null | undefined) ?? null,
+  };
+}

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import {
   BACKUP_STALE_DAYS,
   DISK_LOW_PERCENT,
+  MAIL_STUCK_MINUTES,
   type SystemDto,
   type SystemJobDto,
   type SystemQueueDto,
@@ -16,6 +17,7 @@ import { APP_VERSION } from '../../storage/backup';
 import { BACKUP_JOB, readBackupSchedule } from '../../storage/backup-schedule';
 import { DataFolder } from '../../storage/data-folder';
 import { fileStoreFor } from '../../storage/file-store';
+import { outboxStatus } from '../mail/outbox.repository';
 
 const startedAt = new Date(Date.now() - process.uptime() * 1000);
 
@@ -95,12 +97,17 @@ function warningsFor(dto: Omit<SystemDto, 'warnings'>, now: Date): SystemWarning
   }
   for (const q of dto.queues)
     if (q.waiting >= q.maxWaiting) warnings.push({ code: 'queue_full', queue: q.name });
+  if (dto.mail.oldestPendingAt) {
+    const minutes = Math.floor((now.getTime() - Date.parse(dto.mail.oldestPendingAt)) / 60_000);
+    if (minutes >= MAIL_STUCK_MINUTES) warnings.push({ code: 'mail_stuck', minutes });
+  }
+  if (dto.mail.failedLastWeek > 0) warnings.push({ code: 'mail_failed', count: dto.mail.failedLastWeek });
   return warnings;
 }
 
 /** Everything the System screen shows, read now. */
 export async function systemStatus(
-  deps: Pick<AppDeps, 'db' | 'config' | 'work' | 'clock'>,
+  deps: Pick<AppDeps, 'db' | 'config' | 'work' | 'clock' | 'mail'>,
 ): Promise<SystemDto> {
   const folder = new DataFolder(deps.config.dataDir);
   const disk = await statfs(folder.root)
@@ -144,6 +151,7 @@ export async function systemStatus(
     },
     jobs,
     queues,
+    mail: { configured: deps.mail.configured, ...(await outboxStatus(deps.db, deps.clock())) },
   };
   return { ...dto, warnings: warningsFor(dto, deps.clock()) };
 }

@@ -6,6 +6,7 @@ import { recordJobRun, resetJobRuns } from '../../observability/jobs';
 import { makeUser } from '../../testing/factories';
 import { burst } from '../../testing/money-factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
+import { enqueueMail } from '../mail/outbox.repository';
 
 let t: TestApp;
 let admin: string;
@@ -136,6 +137,44 @@ describe('GET /api/admin/system', () => {
     data = (await system(admin)).body.data;
     expect(data.warnings.some((w) => w.code === 'job_failing')).toBe(false);
     vi.unstubAllEnvs();
+  });
+
+  it('tells what waits in the mail outbox and warns when it stalls or gives up', async () => {
+    let data: SystemDto = (await system(admin)).body.data;
+    expect(data.mail).toEqual({ configured: false, pending: 0, failedLastWeek: 0, oldestPendingAt: null });
+    const now = Date.now();
+    const ago = (minutes: number) => new Date(now - minutes * 60_000).toISOString();
+    const mail = (at: string) => ({
+      kind: 'test',
+      userId: null,
+      to: 'someone@example.com',
+      name: null,
+      subject: 's',
+      text: 't',
+      html: '<p>t</p>',
+      at,
+    });
+    const fresh = await enqueueMail(t.deps.db, mail(ago(2)));
+    data = (await system(admin)).body.data;
+    expect(data.mail).toMatchObject({ pending: 1, oldestPendingAt: ago(2) });
+    expect(data.warnings.some((w) => w.code.startsWith('mail_'))).toBe(false);
+    const stuck = await enqueueMail(t.deps.db, mail(ago(95)));
+    const failed = await enqueueMail(t.deps.db, mail(ago(60 * 24 * 3)));
+    const longAgo = await enqueueMail(t.deps.db, mail(ago(60 * 24 * 9)));
+    await t.deps.db
+      .updateTable('mail_outbox')
+      .set({ status: 'failed' })
+      .where('_id', 'in', [failed, longAgo])
+      .execute();
+    data = (await system(admin)).body.data;
+    expect(data.mail).toMatchObject({ pending: 2, failedLastWeek: 1, oldestPendingAt: ago(95) });
+    expect(data.warnings).toEqual(
+      expect.arrayContaining([
+        { code: 'mail_stuck', minutes: 95 },
+        { code: 'mail_failed', count: 1 },
+      ]),
+    );
+    await t.deps.db.deleteFrom('mail_outbox').where('_id', 'in', [fresh, stuck, failed, longAgo]).execute();
   });
 
   it('ignores what a request tries to set', async () => {

@@ -75,6 +75,10 @@ function Warning({ warning }: { warning: SystemWarningDto }) {
         return t('warnings.queueFull', {
           queue: t(`queues.${warning.queue}`, { defaultValue: warning.queue }),
         });
+      case 'mail_stuck':
+        return t('warnings.mailStuck', { count: warning.minutes });
+      case 'mail_failed':
+        return t('warnings.mailFailed', { count: warning.count });
     }
   })();
   return <li>{text}</li>;
@@ -228,6 +232,22 @@ export function SystemPage() {
             )}
             <p className="muted system-note">{t('jobs.note', { node: data.nodeName })}</p>
           </section>
+          <Card title={t('mail.title')}>
+            <Row label={t('mail.smtp')} testId="system-mail-smtp">
+              {t(data.mail.configured ? 'mail.configured' : 'mail.notConfigured')}
+            </Row>
+            <Row label={t('mail.pending')} testId="system-mail-pending">
+              {data.mail.oldestPendingAt
+                ? t('mail.pendingSince', {
+                    count: data.mail.pending,
+                    since: formatDateTime(data.mail.oldestPendingAt),
+                  })
+                : t('mail.noneWaiting')}
+            </Row>
+            <Row label={t('mail.failed')} testId="system-mail-failed">
+              {data.mail.failedLastWeek}
+            </Row>
+          </Card>
           <Card title={t('queues.title')}>
             {data.queues.map((q) => (
               <Row key={q.name} label={t(`queues.${q.name}`)} testId={`queue-${q.name}`}>

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { enqueueMail } from '../features/mail/outbox.repository';
 import { makeUser } from '../testing/factories';
 import { fund, listen, makeWithdrawal } from '../testing/money-factories';
 import { createTestApp, type TestApp } from '../testing/test-app';
@@ -86,6 +87,16 @@ describe('GET /metrics', () => {
     const user = await makeUser(t.deps.db);
     await fund(t.deps.db, user._id, 20_000);
     await makeWithdrawal(t.deps.db, user._id, { amount: 7_550, created_at: '2026-01-01T00:00:00.000Z' });
+    await enqueueMail(t.deps.db, {
+      kind: 'test',
+      userId: null,
+      to: 'someone@example.com',
+      name: null,
+      subject: 's',
+      text: 't',
+      html: 't',
+      at: new Date(Date.now() - 2 * 3600_000).toISOString(),
+    });
     recordJobRun('expiry', { ok: true, counts: { expired: 2 } });
     recordJobRun('scheduled-backup', { ok: false, error: 'disk full' });
     const text = await scrape();
@@ -93,6 +104,8 @@ describe('GET /metrics', () => {
     expect(value(text, 'taskreward_pending_withdrawals_tl')).toBe(75.5);
     expect(value(text, 'taskreward_oldest_pending_withdrawal_age_seconds')).toBeGreaterThan(86_400);
     expect(value(text, 'taskreward_users')).toBeGreaterThanOrEqual(1);
+    expect(value(text, 'taskreward_mail_outbox_pending')).toBe(1);
+    expect(value(text, 'taskreward_oldest_pending_mail_age_seconds')).toBeGreaterThan(7_000);
     expect(text).toMatch(/taskreward_pending_submissions \d+/);
     expect(text).toMatch(/taskreward_open_fraud_flags \d+/);
     expect(text).toMatch(/taskreward_job_last_success_timestamp_seconds\{job="expiry"\} \d+/);

@@ -131,6 +131,16 @@ export const siteGauges = {
     registers: [registry],
   }),
   users: new Gauge({ name: 'taskreward_users', help: 'Accounts', registers: [registry] }),
+  pendingMails: new Gauge({
+    name: 'taskreward_mail_outbox_pending',
+    help: 'Mails queued and not yet sent (0 where SMTP is not set up: nothing is queued)',
+    registers: [registry],
+  }),
+  oldestPendingMail: new Gauge({
+    name: 'taskreward_oldest_pending_mail_age_seconds',
+    help: 'Age of the oldest mail still waiting to be sent (0 when none)',
+    registers: [registry],
+  }),
 };
 
 let processMetrics = false;

@@ -48,6 +48,8 @@ export async function renderMetrics(deps: Pick<AppDeps, 'db' | 'work' | 'clock'>
   siteGauges.oldestPendingWithdrawal.set(ageSeconds(n.oldestPendingWithdrawalAt, now));
   siteGauges.openFraudFlags.set(n.openFraudFlags);
   siteGauges.users.set(n.users);
+  siteGauges.pendingMails.set(n.pendingMails);
+  siteGauges.oldestPendingMail.set(ageSeconds(n.oldestPendingMailAt, now));
   return registry.metrics();
 }
 

@@ -9,11 +9,13 @@ export interface SiteNumbers {
   oldestPendingWithdrawalAt: string | null;
   openFraudFlags: number;
   users: number;
+  pendingMails: number;
+  oldestPendingMailAt: string | null;
 }
 
 /** A few aggregate reads on indexed columns: cheap enough for every scrape (and cached briefly there). */
 export async function readSiteNumbers(db: Db): Promise<SiteNumbers> {
-  const [submissions, withdrawals, flags, users] = await Promise.all([
+  const [submissions, withdrawals, flags, users, mails] = await Promise.all([
     db
       .selectFrom('submissions')
       .where('status', '=', 'pending')
@@ -37,6 +39,11 @@ export async function readSiteNumbers(db: Db): Promise<SiteNumbers> {
       .selectFrom('users')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('mail_outbox')
+      .where('status', '=', 'pending')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('created_at').as('oldest')])
+      .executeTakeFirstOrThrow(),
   ]);
   return {
     pendingSubmissions: Number(submissions.n),
@@ -46,5 +53,7 @@ export async function readSiteNumbers(db: Db): Promise<SiteNumbers> {
     oldestPendingWithdrawalAt: withdrawals.oldest ?? null,
     openFraudFlags: Number(flags.n),
     users: Number(users.n),
+    pendingMails: Number(mails.n),
+    oldestPendingMailAt: mails.oldest ?? null,
   };
 }

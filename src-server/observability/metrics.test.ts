@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueMail } from '../features/mail/outbox.repository';
 import { makeUser } from '../testing/factories';
@@ -117,6 +120,22 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/taskreward_db_transaction_duration_seconds_count\{outcome="commit"\} [1-9]/);
     expect(text).toContain('nodejs_eventloop_lag_seconds');
     expect(text).toContain('nodejs_heap_size_used_bytes');
+  });
+});
+
+describe('the monitoring examples in docs/monitoring', () => {
+  it('name only metrics the server exposes', async () => {
+    const text = await scrape();
+    const exposed = new Set([...text.matchAll(/^# TYPE (\w+) /gm)].map((m) => m[1]));
+    const docs = join(dirname(fileURLToPath(import.meta.url)), '../../docs/monitoring');
+    const named = new Set<string>();
+    for (const file of readdirSync(docs)) {
+      for (const m of readFileSync(join(docs, file), 'utf8').matchAll(/\btaskreward_\w+/g)) {
+        named.add(m[0].replace(/_(bucket|count|sum)$/, ''));
+      }
+    }
+    expect(named.size).toBeGreaterThan(10);
+    expect([...named].filter((name) => !exposed.has(name))).toEqual([]);
   });
 });
 

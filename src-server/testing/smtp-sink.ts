@@ -18,6 +18,8 @@ export interface ReceivedMail {
 export class SmtpSink {
   readonly mails: ReceivedMail[] = [];
   mode: 'accept' | 'refuse' | 'hold' = 'accept';
+  /** How long an accepted mail waits for its answer: a slow server, to kill a sender mid-send. */
+  delayMs = 0;
   private readonly server: SMTPServer;
   private waiters: (() => void)[] = [];
   port = 0;
@@ -38,11 +40,15 @@ export class SmtpSink {
           }
           if (this.mode === 'hold') return; // never answered: the client times out or dies
           const raw = Buffer.concat(chunks).toString('utf8');
+          const delay = new Promise<void>((resolve) => setTimeout(resolve, this.delayMs));
           simpleParser(raw).then(
-            (parsed) => {
+            async (parsed) => {
+              // kept as soon as it arrived, as a real server queues it before it answers: a sender
+              // killed while waiting for the answer has delivered it all the same
               this.mails.push({ parsed, raw, recipients: session.envelope.rcptTo.map((r) => r.address) });
-              callback();
               for (const w of this.waiters.splice(0)) w();
+              await delay;
+              callback();
             },
             (err: Error) => callback(err),
           );

@@ -1,6 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkIn, type ReceivedMail, SmtpSink } from '../../src-server/testing/smtp-sink';
+import { formatMoney } from '../lib/format';
 import { apiClient, apiLogin } from './api';
 import {
   apiRegister,
@@ -203,7 +204,8 @@ describe('account mails in the browser', () => {
     ).toBe(true);
 
     // the admin's account switches, saved through the settings screen
-    await page.evaluate((t) => localStorage.setItem('token', t), await apiLogin(url));
+    const adminToken = await apiLogin(url);
+    await page.evaluate((t) => localStorage.setItem('token', t), adminToken);
     for (const [lang, size, width] of COMBOS.slice(0, 2)) {
       await view(page, lang, size, '/admin/settings?tab=payment');
       await page.locator('#settings-requireVerifiedEmail').scrollIntoViewIfNeeded();
@@ -219,6 +221,43 @@ describe('account mails in the browser', () => {
     }>('GET', '/settings', null);
     expect(saved.payment.requireVerifiedEmail).toBe(true);
     expect(saved.security.requireAdminTwoFactor).toBe(false);
+
+    // the switch holds: an unverified account's withdrawal is refused, a verified one's goes through
+    const payout = {
+      amount: 50,
+      paymentMethod: 'papara',
+      accountDetails: { fullName: 'Mail Walker', accountNumber: '1234567890' },
+    };
+    const stranger = await apiRegister(url, {
+      name: 'Stranger',
+      email: 'stranger@example.test',
+      password: 'stranger-pass-1',
+    });
+    await client.ok('PUT', `/admin/users/${stranger.id}`, adminToken, {
+      name: 'Stranger',
+      email: 'stranger@example.test',
+      balance: 100,
+    });
+    const refused = await client.api('POST', '/withdraws', stranger.token, payout);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error?.code).toBe('email_not_verified');
+    // a money mail: the admin pays the walker's withdrawal from the dashboard, the mail is Turkish
+    const walkerToken = await apiLogin(url, { email, password: 'walker-pass-2' });
+    const walker = await client.ok<{ _id: string }>('GET', '/users/me', walkerToken);
+    await client.ok('PUT', `/admin/users/${walker._id}`, adminToken, {
+      name: 'Mail Walker',
+      email,
+      balance: 100,
+    });
+    await client.ok('POST', '/withdraws', walkerToken, payout);
+    const seen = sink.to(email).length;
+    await view(page, 'en', LAPTOP, '/admin');
+    const rows = page.locator('[data-testid=pending-withdrawals] tbody tr');
+    await expect.poll(() => rows.count()).toBe(1);
+    await rows.getByRole('button', { name: 'Approve' }).click();
+    await page.locator('[data-testid=confirm-approve]').click();
+    const paid = await nextMail(email, seen);
+    expect(paid.parsed.subject).toBe(`${formatMoney(50)} tutarındaki çekim talebiniz ödendi`);
     expect(errors).toEqual([]);
   });
 
@@ -272,7 +311,9 @@ describe('without SMTP', () => {
     for (const [lang, size, width] of COMBOS.slice(0, 2)) {
       await view(page, lang, size, '/forgot-password');
       await expect
-        .poll(() => page.locator(`.auth-card a[href^="mailto:${settings.contact.email}"]`).count())
+        .poll(() => page.locator(`.auth-card a[href^="mailto:${settings.contact.email}"]`).count(), {
+          timeout: 15_000,
+        })
         .toBe(1);
       await shot(page, `account-mail-forgot-no-smtp-${lang}-${width}`);
     }
@@ -289,7 +330,7 @@ describe('without SMTP', () => {
     await page.evaluate((t) => localStorage.setItem('token', t), user.token);
     await view(page, 'en', LAPTOP, '/profile');
     const notice = page.getByTestId('mail-not-set-up');
-    await expect.poll(() => notice.count()).toBe(1);
+    await expect.poll(() => notice.count(), { timeout: 15_000 }).toBe(1);
     expect(await notice.locator(`a[href="mailto:${settings.contact.email}"]`).count()).toBe(1);
     expect(await page.getByTestId('verify-offer').count()).toBe(0);
     await page.getByTestId('mail-preferences').scrollIntoViewIfNeeded();

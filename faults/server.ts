@@ -34,6 +34,11 @@ export interface StartOptions {
   /** The command to run instead of `node <server flags> dist/server/main.cjs serve` (the single binary). */
   command?: { file: string; args: string[] };
   startTimeoutMs?: number;
+  /**
+   * The server leads a process group of its own, and `kill` sends SIGKILL to the whole group:
+   * nothing it started (a child, a worker) survives to finish its work.
+   */
+  group?: boolean;
 }
 
 export function freshDataDir(prefix = 'taskreward-faults-'): string {
@@ -58,6 +63,7 @@ export async function startServerProcess(options: StartOptions = {}): Promise<Se
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.group === true,
   });
   let output = '';
   child.stdout?.on('data', (c: Buffer) => {
@@ -87,7 +93,10 @@ export async function startServerProcess(options: StartOptions = {}): Promise<Se
     });
   });
   const end = async (signal: NodeJS.Signals) => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    if (child.exitCode === null && child.signalCode === null) {
+      if (options.group && child.pid) process.kill(-child.pid, signal);
+      else child.kill(signal);
+    }
     await exited;
   };
   return {

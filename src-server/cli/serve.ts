@@ -19,7 +19,7 @@ import { acquireLock } from '../storage/lock';
 import { embeddedWebAssets } from './embedded';
 import { runSelf } from './self';
 import { onStopSignals } from './stop-signals';
-import { startOrphanCleanup, startSweeps } from './sweeps';
+import { startOrphanCleanup, startSessionCleanup, startSweeps } from './sweeps';
 
 /** A stop takes at most this long: whatever still runs then (a request that never ends) is cut. */
 export const STOP_DEADLINE_MS = 5_000;
@@ -51,6 +51,7 @@ export async function runServe(config: Config): Promise<void> {
   let metricsServer: Server | null = null;
   let sweep: { stop(): Promise<void> } | null = null;
   let orphans: { stop(): Promise<void> } | null = null;
+  let sessionCleanup: { stop(): Promise<void> } | null = null;
   let outbox: { stop(): Promise<void> } | null = null;
   let backups: ScheduleHandle | null = null;
   const backupRun = new AbortController();
@@ -106,6 +107,7 @@ export async function runServe(config: Config): Promise<void> {
     metricsServer?.closeAllConnections();
     await step('the sweeps', () => sweep?.stop());
     await step('the orphan clean-up', () => orphans?.stop());
+    await step('the session clean-up', () => sessionCleanup?.stop());
     await step('the mail outbox', () => outbox?.stop());
     // its SQLite connection gone before ours, so closing ours folds the WAL back in
     await step('the scheduled backup', () => backups?.idle());
@@ -146,6 +148,8 @@ export async function runServe(config: Config): Promise<void> {
   // files no row names: one server removes them at its start (openApp), nodes sharing the files
   // every hour, past a grace period
   orphans = config.cluster ? startOrphanCleanup(deps, (line) => log().info(line)) : null;
+  // rows of sessions past their end, every hour (one node at a time when they share the database)
+  sessionCleanup = startSessionCleanup(deps, (line) => log().info(line));
   // queued mail goes out in the background, one node at a time when nodes share the database
   outbox = startMailOutbox(deps, (line) => log().info(line));
   // each outbox run goes where every other job's run goes: the log, the metrics, the System screen

@@ -6,12 +6,19 @@ import { openApp } from '../bootstrap';
 import { readConfig } from '../config';
 import { SWEEP_GRACE_MS } from '../features/tasks/task-expiry';
 import { createTask } from '../features/tasks/task-test-helpers';
+import { jobRunRecords } from '../observability/jobs';
 import { fileStoreFor } from '../storage/file-store';
 import { pngFile } from '../storage/image-fixtures';
 import { sharedDatabase } from '../testing/cluster';
 import { makeUser } from '../testing/factories';
-import { createTestApp, type TestApp } from '../testing/test-app';
-import { ORPHAN_GRACE_MS, orphanCleanupPass, startOrphanCleanup, startSweeps } from './sweeps';
+import { createTestApp, sessionToken, type TestApp } from '../testing/test-app';
+import {
+  ORPHAN_GRACE_MS,
+  orphanCleanupPass,
+  startOrphanCleanup,
+  startSessionCleanup,
+  startSweeps,
+} from './sweeps';
 
 // Each scheduled pass runs under its job lock, so of nodes sharing a database one runs
 // it and the others skip that turn. The lock does nothing on SQLite; here it is replaced by one
@@ -118,6 +125,48 @@ describe('the periodic orphan clean-up of nodes sharing the files', () => {
       'removed 1 proof file(s) left without a submission for over an hour',
       'removed 1 image(s) left without a user or setting for over an hour',
     ]);
+  });
+});
+
+describe('the expired-session clean-up', () => {
+  it('removes the rows of sessions past their end, under its lock, recorded as a job run', async () => {
+    const user = await makeUser(t.deps.db);
+    const sessionsOf = async () =>
+      (
+        await t.deps.db
+          .selectFrom('sessions')
+          .select('expires_at')
+          .where('user_id', '=', user._id)
+          .orderBy('expires_at')
+          .execute()
+      ).map((r) => r.expires_at);
+    // a day-long session and a remembered one (30 days)
+    await sessionToken(t.deps, user, false);
+    await sessionToken(t.deps, user, true);
+    expect(await sessionsOf()).toHaveLength(2);
+    const lines: string[] = [];
+    // nothing is past its end yet: both rows stay
+    await round(
+      startSessionCleanup(t.deps, (line) => lines.push(line)),
+      1,
+    );
+    await vi.waitFor(() => expect(jobRunRecords().some((r) => r.name === 'session-cleanup')).toBe(true));
+    expect(await sessionsOf()).toHaveLength(2);
+    now += 2 * 24 * 60 * MINUTE;
+    asked.length = 0;
+    await round(
+      startSessionCleanup(t.deps, (line) => lines.push(line)),
+      1,
+    );
+    expect(asked).toEqual(['job:session-cleanup']);
+    const left = await sessionsOf();
+    expect(left).toHaveLength(1);
+    expect(Date.parse(left[0] as string)).toBeGreaterThan(now);
+    expect(lines.some((l) => /^removed \d+ expired session\(s\)$/.test(l))).toBe(true);
+    const record = jobRunRecords().find((r) => r.name === 'session-cleanup');
+    expect(record?.lastOk).toBe(true);
+    expect(record?.runs).toBeGreaterThanOrEqual(2);
+    expect(record?.counts.removed).toBeGreaterThanOrEqual(1);
   });
 });
 

@@ -1,5 +1,6 @@
 import { withJobLock } from '../db/locks';
 import type { AppDeps } from '../deps';
+import { removeExpiredSessions } from '../features/sessions/sessions.service';
 import { autoApprovePass } from '../features/submissions/auto-approve';
 import { removeOrphanedProofs } from '../features/submissions/orphaned-proofs';
 import { expiryPass, SWEEP_INTERVAL_MS } from '../features/tasks/task-expiry';
@@ -97,4 +98,19 @@ export async function orphanCleanupPass(deps: Deps, log: Log): Promise<Counts> {
 /** The orphan clean-up of nodes sharing a database, now and every ORPHAN_CLEANUP_INTERVAL_MS. */
 export function startOrphanCleanup(deps: Deps, log: Log) {
   return startPeriodic(deps, log, ORPHAN_CLEANUP_INTERVAL_MS, [['orphan-cleanup', orphanCleanupPass]]);
+}
+
+/** How often the rows of expired sessions are removed. */
+export const SESSION_CLEANUP_INTERVAL_MS = 60 * 60_000;
+
+/** The rows of sessions past their end, removed (their tokens died with them already). */
+export async function sessionCleanupPass(deps: Deps, log: Log): Promise<Counts> {
+  const done = await removeExpiredSessions(deps);
+  if (done.removed > 0) log(`removed ${done.removed} expired session(s)`);
+  return done;
+}
+
+/** The expired-session clean-up, now and every SESSION_CLEANUP_INTERVAL_MS, one node at a time. */
+export function startSessionCleanup(deps: Deps, log: Log) {
+  return startPeriodic(deps, log, SESSION_CLEANUP_INTERVAL_MS, [['session-cleanup', sessionCleanupPass]]);
 }

@@ -18,6 +18,11 @@ export interface ReceivedMail {
 export class SmtpSink {
   readonly mails: ReceivedMail[] = [];
   mode: 'accept' | 'refuse' | 'hold' = 'accept';
+  /** How long an accepted mail waits for its answer: a slow server, to kill a sender mid-send. */
+  delayMs = 0;
+  /** While paused, mails are kept but not answered (see pause/resume). */
+  private gate: Promise<void> | null = null;
+  private openGate: (() => void) | null = null;
   private readonly server: SMTPServer;
   private waiters: (() => void)[] = [];
   port = 0;
@@ -39,10 +44,14 @@ export class SmtpSink {
           if (this.mode === 'hold') return; // never answered: the client times out or dies
           const raw = Buffer.concat(chunks).toString('utf8');
           simpleParser(raw).then(
-            (parsed) => {
+            async (parsed) => {
+              // kept as soon as it arrived, as a real server queues it before it answers: a sender
+              // killed while waiting for the answer has delivered it all the same
               this.mails.push({ parsed, raw, recipients: session.envelope.rcptTo.map((r) => r.address) });
-              callback();
               for (const w of this.waiters.splice(0)) w();
+              await this.gate;
+              await new Promise<void>((resolve) => setTimeout(resolve, this.delayMs));
+              callback();
             },
             (err: Error) => callback(err),
           );
@@ -81,6 +90,19 @@ export class SmtpSink {
         });
       });
     }
+  }
+
+  /** Holds the answers of mails from now on (they are kept already) until `resume`. */
+  pause(): void {
+    this.gate ??= new Promise<void>((resolve) => {
+      this.openGate = resolve;
+    });
+  }
+
+  resume(): void {
+    this.openGate?.();
+    this.gate = null;
+    this.openGate = null;
   }
 
   stop(): Promise<void> {

@@ -211,6 +211,30 @@ describe('mails about reviews and payouts', () => {
     expect(mails[0].parsed.html).not.toContain('<b>');
   });
 
+  it('keeps a task title with line breaks inside the subject: no injected header or recipient', async () => {
+    const en = await makeUser(t.deps.db, { email: fresh(), name: 'Ada', language: 'en' });
+    // stored as it is, as if some path let it in: the mail must not trust its own data
+    const taskId = await makeTask(t.deps.db, {
+      title: 'Rate\r\nBcc: victim@example.test\r\nX-Injected: yes\nSubject: pwned',
+      reward: 500,
+    });
+    const { submissionId } = await makePendingSubmission(t.deps.db, en._id, { taskId, reward: 500 });
+    const review = await t.call('PUT', `/api/submissions/${submissionId}/review`, {
+      token: adminToken,
+      body: { status: 'rejected', feedback: 'No', rejectionReason: 'irrelevant_evidence' },
+    });
+    expect(review.status).toBe(200);
+    const [mail] = await deliver();
+    expect(mail.recipients).toEqual([en.email]);
+    expect(mail.parsed.bcc).toBeUndefined();
+    expect(mail.parsed.headers.has('x-injected')).toBe(false);
+    expect(mail.parsed.subject).toBe(
+      'Your proof for "Rate Bcc: victim@example.test X-Injected: yes Subject: pwned" was rejected',
+    );
+    const headers = mail.raw.slice(0, mail.raw.search(/\r?\n\r?\n/));
+    expect(headers).not.toMatch(/^(Bcc|X-Injected|Subject: pwned)/im);
+  });
+
   it('mails a paid withdrawal, and nothing to an account that turned mails off (the inbox still gets it)', async () => {
     await fund(t.deps.db, worker._id, 20_000);
     const paid = await makeWithdrawal(t.deps.db, worker._id, { amount: 7500 });

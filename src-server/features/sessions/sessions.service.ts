@@ -7,6 +7,7 @@ import type { UserRow } from '../../http/env';
 import { recordAudit } from '../audit/audit.repository';
 import { passwordStamp, signToken } from '../users/token';
 import {
+  deleteExpiredSessions,
   deleteSession,
   deleteSessionsOf,
   holdSessionsOf,
@@ -149,4 +150,14 @@ export async function endSessionsByAdmin(
     });
     return ended;
   });
+}
+
+/**
+ * Removes the rows of sessions past their end. Their tokens are refused already (a token expires
+ * with its session), so this only keeps the table from growing with every sign-in ever made.
+ */
+export async function removeExpiredSessions(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+): Promise<{ removed: number }> {
+  return { removed: await deleteExpiredSessions(deps.db, nowIso(deps.clock)) };
 }

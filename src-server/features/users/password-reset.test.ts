@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeUser, TEST_PASSWORD } from '../../testing/factories';
 import { linkIn, SmtpSink } from '../../testing/smtp-sink';
@@ -316,5 +319,102 @@ describe('without SMTP_URL', () => {
     } finally {
       await site.dispose();
     }
+  });
+});
+
+describe('two-factor through every way of signing in', () => {
+  const code = (secret: string, steps = 0) =>
+    TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: Date.now() + offsetMs + steps * 30_000 });
+
+  it('asks the code on every path that signs in: login, the desktop app, setup, registration, a reset', async () => {
+    const user = await makeUser(t.deps.db, { email: fresh('two-factor') });
+    const session = await t.tokenFor(user, true);
+    const setup = await t.call('POST', '/api/users/me/two-factor/setup', {
+      token: session,
+      body: { currentPassword: TEST_PASSWORD },
+    });
+    const secret = setup.body.data.secret as string;
+    expect(
+      (
+        await t.call('POST', '/api/users/me/two-factor/enable', {
+          token: session,
+          body: { code: code(secret) },
+        })
+      ).status,
+    ).toBe(200);
+
+    // the web login, remembered or not
+    for (const rememberMe of [false, true]) {
+      const res = await t.call('POST', '/api/auth/login', {
+        body: { email: user.email, password: TEST_PASSWORD, rememberMe },
+        headers: { 'X-Forwarded-For': '10.0.30.1' },
+      });
+      expect(res.status).toBe(401);
+      expect(res.body.error.code).toBe('two_factor_required');
+      expect(res.body.token).toBeUndefined();
+    }
+    // the desktop app in remote mode loads the server's own pages and signs in through the same
+    // login, from the server's origin with Electron's user agent: no other way in
+    const desktop = await t.call('POST', '/api/auth/login', {
+      body: { email: user.email, password: TEST_PASSWORD },
+      headers: {
+        'X-Forwarded-For': '10.0.30.2',
+        Origin: 'https://panel.example.test',
+        'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 TaskReward/1.0 Electron/33.0.0',
+      },
+    });
+    expect(desktop.status).toBe(401);
+    expect(desktop.body.error.code).toBe('two_factor_required');
+    expect(desktop.body.token).toBeUndefined();
+    // the setup link (closed: an admin exists) and a second registration of the address
+    const viaSetup = await t.call('POST', '/api/setup', {
+      headers: { 'X-Setup-Token': (await t.deps.setup.open()) ?? 'none' },
+      body: { name: 'Sneaky', email: user.email, password: TEST_PASSWORD },
+    });
+    expect(viaSetup.body.token).toBeUndefined();
+    const viaRegister = await t.call('POST', '/api/auth/register', {
+      body: { name: 'Again', email: user.email, password: TEST_PASSWORD },
+      headers: { 'X-Forwarded-For': '10.0.30.3' },
+    });
+    expect(viaRegister.status).toBe(409);
+    expect(viaRegister.body.token).toBeUndefined();
+    // a reset by mail sets the password but signs in nobody: a mailbox is one factor
+    expect((await forgot(user.email, '10.0.30.4')).status).toBe(200);
+    const [mail] = await deliver();
+    const viaReset = await reset(
+      { token: linkIn(mail, '/reset-password').token, password: 'after-reset-1' },
+      '10.0.30.5',
+    );
+    expect(viaReset.status).toBe(200);
+    expect(viaReset.body.token).toBeNull();
+    expect(viaReset.body.twoFactorRequired).toBe(true);
+    // the new password still needs the code, which then signs in
+    const after = await t.call('POST', '/api/auth/login', {
+      body: { email: user.email, password: 'after-reset-1' },
+      headers: { 'X-Forwarded-For': '10.0.30.6' },
+    });
+    expect(after.body.error.code).toBe('two_factor_required');
+    const withCode = await t.call('POST', '/api/auth/login', {
+      body: { email: user.email, password: 'after-reset-1', code: code(secret, 1) },
+      headers: { 'X-Forwarded-For': '10.0.30.7' },
+    });
+    expect(withCode.status).toBe(200);
+    expect(typeof withCode.body.token).toBe('string');
+  });
+
+  it('has no way to a session but the four checked above', () => {
+    // every token comes from startSession; a new caller is a new way in, to be added to the test above
+    const root = join(process.cwd(), 'src-server');
+    const callers = readdirSync(root, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.startsWith('testing'))
+      .filter((f) => /\bstartSession\(/.test(readFileSync(join(root, f), 'utf8')))
+      .map((f) => f.replaceAll('\\', '/'))
+      .sort();
+    expect(callers).toEqual([
+      'features/sessions/sessions.service.ts',
+      'features/setup/setup.service.ts',
+      'features/users/account-mail.service.ts',
+      'features/users/auth.service.ts',
+    ]);
   });
 });

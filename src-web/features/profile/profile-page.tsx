@@ -16,6 +16,7 @@ import { sectionCounts } from '../../lib/task-offer';
 import { recentActivities } from './activity';
 import { BalanceCard } from './balance-card';
 import { newIdempotencyKey } from './idempotency-key';
+import { MailPreferences } from './mail-preferences';
 import { ProfileCard } from './profile-card';
 import {
   profileKeys,
@@ -136,6 +137,7 @@ export function ProfilePage() {
         <div className="profile-grid">
           <TwoFactorPanel />
           <MySessions />
+          <MailPreferences user={user} />
         </div>
       </section>
       <WithdrawalHistory

@@ -1,6 +1,8 @@
 import { DEFAULT_SETTINGS } from '@contract/settings-defaults';
 import { describe, expect, it } from 'vitest';
 import {
+  accountPatch,
+  accountValues,
   checkSettingsPatch,
   contactPatch,
   contactValues,
@@ -22,6 +24,17 @@ describe('the settings forms', () => {
     expect(paymentPatch(paymentValues(DEFAULT_SETTINGS))).toEqual({
       payment: { minimumPayout: 20, methods: ['papara', 'iban'] },
     });
+  });
+
+  it('sends the two account switches, each to its own group, without touching the payout fields', () => {
+    const values = accountValues(DEFAULT_SETTINGS);
+    expect(values).toEqual({ requireVerifiedEmail: false, requireAdminTwoFactor: false });
+    const patch = accountPatch({ requireVerifiedEmail: true, requireAdminTwoFactor: true });
+    expect(patch).toEqual({
+      payment: { requireVerifiedEmail: true },
+      security: { requireAdminTwoFactor: true },
+    });
+    expect(checkSettingsPatch(patch)).toEqual({});
   });
 
   it('requires a site name', () => {

@@ -19,6 +19,22 @@ export interface PaymentValues {
   methods: PaymentMethod[];
 }
 
+/** The account rules: two switches, each kept in its own settings group. */
+export interface AccountValues {
+  requireVerifiedEmail: boolean;
+  requireAdminTwoFactor: boolean;
+}
+
+export const accountValues = (s: SettingsDto): AccountValues => ({
+  requireVerifiedEmail: s.payment.requireVerifiedEmail,
+  requireAdminTwoFactor: s.security.requireAdminTwoFactor,
+});
+
+export const accountPatch = (v: AccountValues): SettingsUpdateInput => ({
+  payment: { requireVerifiedEmail: v.requireVerifiedEmail },
+  security: { requireAdminTwoFactor: v.requireAdminTwoFactor },
+});
+
 export const generalValues = (s: SettingsDto): GeneralValues => ({
   name: s.site.name,
   descriptionTr: s.site.description.tr,

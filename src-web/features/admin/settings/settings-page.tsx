@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { Skeleton } from '../../../components/skeleton';
 import { usePageTitle } from '../../../lib/page-title';
+import { AccountSettings } from './account-settings';
 import { ContactSettings } from './contact-settings';
 import { GeneralSettings } from './general-settings';
 import { PaymentSettings } from './payment-settings';
@@ -54,6 +55,7 @@ export function AdminSettingsPage() {
         <>
           <PaymentSettings settings={data} />
           <ReviewSettings settings={data} />
+          <AccountSettings settings={data} />
         </>
       );
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resources } from './index';
+import { formalMarks, leaves } from './voice-register';
 
 describe('one voice across the app', () => {
   it.each(['tr', 'en'] as const)(
@@ -10,4 +11,32 @@ describe('one voice across the app', () => {
       );
     },
   );
+
+  it('finds the formal marks it looks for', () => {
+    for (const formal of [
+      'Kanıtınız onaylandı',
+      'Bunu yapabilirsiniz.',
+      'Lütfen tekrar deneyin.',
+      'Bir görsel seçin',
+      'Size bildirilecek',
+      'Tekrar hoş geldiniz',
+      'Emin misiniz?',
+    ]) {
+      expect(formalMarks(formal), formal).not.toEqual([]);
+    }
+    for (const plain of ['Kanıtın onaylandı', 'Tekrar dene', 'Bu ayın kazancı', 'Görevin adımları', 'Süresiz']) {
+      expect(formalMarks(plain), plain).toEqual([]);
+    }
+  });
+
+  it('speaks to the reader as "sen" in every Turkish text (legal texts aside)', () => {
+    const formal = Object.entries(resources.tr).flatMap(([ns, tree]) =>
+      leaves(tree)
+        // terms, privacy and the KVKK notice keep the formal register their genre expects
+        .filter(([key]) => !/legal/i.test(`${ns}.${key}`))
+        .filter(([, text]) => formalMarks(text).length > 0)
+        .map(([key, text]) => `${ns}:${key} ${JSON.stringify(formalMarks(text))} ${text}`),
+    );
+    expect(formal).toEqual([]);
+  });
 });

@@ -129,7 +129,7 @@ const TEXTS = {
     tooFast: /^Başladıktan \d+ sn sonra gönderildi; bu görev en az 3600 sn sürer$/,
     sharedPayout: 'Bu IBAN 1 başka hesap tarafından da kullanıldı',
     dismissedBy: 'Admin tarafından',
-    noteRequired: 'Lütfen bu işaretin neden kapatıldığını yazın (en fazla 500 karakter)',
+    noteRequired: 'Bu işaretin neden kapatıldığını yaz (en fazla 500 karakter)',
     alreadyDismissed: 'Bu işaret zaten kapatılmış',
     samePayout: 'Aynı ödeme hesabı:',
     linkedTitle: 'Bağlantılı hesaplar',

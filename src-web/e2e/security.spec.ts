@@ -33,11 +33,11 @@ const TEXT = {
     edit: 'Profili düzenle',
     current: 'Mevcut şifre',
     save: 'Değişiklikleri kaydet',
-    required: 'Lütfen mevcut şifrenizi girin',
+    required: 'Mevcut şifreni gir',
     wrong: 'Mevcut şifreniz doğru değil',
-    saved: 'Profiliniz güncellendi.',
-    expired: 'Oturumunuzun süresi doldu, lütfen tekrar giriş yapın.',
-    ownItem: 'Bu sizin kaydınız: başka bir yönetici karar vermeli.',
+    saved: 'Profilin güncellendi.',
+    expired: 'Oturumunun süresi doldu, lütfen tekrar giriş yap.',
+    ownItem: 'Bu senin kaydın: başka bir yönetici karar vermeli.',
   },
 } as const;
 

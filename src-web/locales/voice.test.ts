@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { composeMail, type MailKind } from '../../src-server/features/mail/mail-texts';
+import { NOTIFICATION_TEXTS } from '../../src-server/features/notifications/notification-texts';
 import { resources } from './index';
 import { formalMarks, leaves } from './voice-register';
 
@@ -24,7 +26,13 @@ describe('one voice across the app', () => {
     ]) {
       expect(formalMarks(formal), formal).not.toEqual([]);
     }
-    for (const plain of ['Kanıtın onaylandı', 'Tekrar dene', 'Bu ayın kazancı', 'Görevin adımları', 'Süresiz']) {
+    for (const plain of [
+      'Kanıtın onaylandı',
+      'Tekrar dene',
+      'Bu ayın kazancı',
+      'Görevin adımları',
+      'Süresiz',
+    ]) {
       expect(formalMarks(plain), plain).toEqual([]);
     }
   });
@@ -38,5 +46,35 @@ describe('one voice across the app', () => {
         .map(([key, text]) => `${ns}:${key} ${JSON.stringify(formalMarks(text))} ${text}`),
     );
     expect(formal).toEqual([]);
+  });
+
+  it('speaks as "sen" in the Turkish mails and push messages too', () => {
+    const kinds: MailKind[] = [
+      'password_reset',
+      'email_verify',
+      'submission_approved',
+      'submission_rejected',
+      'appeal_upheld',
+      'appeal_overturned',
+      'withdrawal_paid',
+      'withdrawal_rejected',
+    ];
+    const values = {
+      site: 'TaskReward',
+      name: 'Ayşe',
+      link: 'https://x.test/a',
+      amount: '₺5,00',
+      task: 'Görev',
+      reason: 'Neden',
+      minutes: 30,
+    };
+    const texts = [
+      ...kinds.flatMap((kind) => {
+        const mail = composeMail(kind, 'tr', values);
+        return [mail.subject, mail.text];
+      }),
+      ...Object.values(NOTIFICATION_TEXTS).flatMap((n) => [n.headings.tr, n.contents.tr]),
+    ];
+    expect(texts.filter((text) => formalMarks(text).length > 0)).toEqual([]);
   });
 });

@@ -40,7 +40,7 @@ function useFeaturedTasks(enabled: boolean) {
     queryKey: ['tasks', 'landing-featured'],
     queryFn: ({ signal }) =>
       getData<Page<TaskDto>>(`/tasks?${apiQuery(DEFAULT_FILTERS, FEATURED_SHOWN)}`, { signal }),
-    select: (page) => page.data.filter((task) => task.isFeatured).slice(0, FEATURED_SHOWN),
+    select: (page) => page.items.filter((task) => task.isFeatured).slice(0, FEATURED_SHOWN),
     enabled,
     retry: false,
   });

@@ -116,7 +116,7 @@ const TEXTS = {
     tooFast: /^Sent \d+ s after starting; this task takes at least 3600 s$/,
     sharedPayout: 'This IBAN was also used by 1 other account',
     dismissedBy: 'Dismissed by Admin on',
-    noteRequired: 'Please write why this flag is dismissed (up to 500 characters)',
+    noteRequired: 'Write why this flag is dismissed (up to 500 characters)',
     alreadyDismissed: 'This flag was already dismissed',
     samePayout: 'Same payout account:',
     linkedTitle: 'Linked accounts',

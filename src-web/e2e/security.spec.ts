@@ -23,7 +23,7 @@ const TEXT = {
     edit: 'Edit profile',
     current: 'Current password',
     save: 'Save changes',
-    required: 'Please enter your current password',
+    required: 'Enter your current password',
     wrong: 'Your current password is not correct',
     saved: 'Your profile has been updated.',
     expired: 'Your session has expired, please sign in again.',

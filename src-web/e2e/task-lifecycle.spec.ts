@@ -89,8 +89,8 @@ describe('every proof type', () => {
   const MESSAGES = {
     en: {
       link: 'The link must start with http:// or https://',
-      code: 'Please enter the code: 1 to 200 characters',
-      text: 'Please write your proof: 10 to 5,000 characters',
+      code: 'Enter the code: 1 to 200 characters',
+      text: 'Write your proof: 10 to 5,000 characters',
     },
     tr: {
       link: 'Bağlantı http:// veya https:// ile başlamalıdır',
@@ -297,7 +297,7 @@ describe('an appeal', () => {
       .poll(() => dialog.locator('[role=alert]').textContent())
       .toBe(
         lang === 'en'
-          ? 'Please explain your appeal: 10 to 1,000 characters'
+          ? 'Explain your appeal: 10 to 1,000 characters'
           : 'İtirazını açıkla: 10 ile 1.000 karakter arası',
       );
     await snap(worker.page, `appeal-dialog-${lang}-${device}`);

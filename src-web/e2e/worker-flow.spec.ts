@@ -20,7 +20,7 @@ import {
 const TEXT = {
   en: {
     found: (n: number) => `${n} ${n === 1 ? 'task' : 'tasks'} found`,
-    startOk: 'Task started! Do the steps, then upload your proof.',
+    startOk: 'Task started. Do the steps, then send your proof.',
     copy: 'Copy',
     copied: 'Copied!',
     fileType: 'You can only upload image files.',
@@ -30,7 +30,7 @@ const TEXT = {
     notFound: 'Task with this ID was not found.',
     notOwner: "You don't have permission to edit this task",
     deadlinePast: 'Deadline must be after today',
-    loadError: 'An error occurred while loading tasks. Please try again later.',
+    loadError: 'The tasks could not be loaded. Try again in a moment.',
     suspended: 'Your account is suspended: access is limited',
     unlimited: 'Unlimited',
     approvalMessage: 'Approval message',

@@ -93,6 +93,10 @@ export function UserMenu() {
           <Link role="menuitem" to={paths.profile} onClick={() => close(false)}>
             {t('nav.profile')}
           </Link>
+          {/* the earnings page is otherwise only in the laptop's top bar */}
+          <Link role="menuitem" to={paths.earnings} onClick={() => close(false)}>
+            {t('nav.earnings')}
+          </Link>
           {user.role === 'admin' && (
             <Link role="menuitem" to={paths.admin} onClick={() => close(false)}>
               {t('nav.admin')}

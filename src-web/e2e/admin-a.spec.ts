@@ -569,11 +569,11 @@ describe('admin screens, part A, in a real browser', () => {
     const dialog = page.getByRole('dialog', { name: 'Send notification' });
     await expect.poll(() => dialog.isVisible()).toBe(true);
     await dialog.getByRole('button', { name: 'Send' }).click();
-    await expect.poll(() => text(page, '.modal .field-error')).toBe('Please choose a notification type');
+    await expect.poll(() => text(page, '.modal .field-error')).toBe('Choose a notification type');
     await dialog.getByLabel('Notification type').selectOption('customMessage');
     expect(await dialog.getByLabel('Title').isVisible()).toBe(true);
     await dialog.getByRole('button', { name: 'Send' }).click();
-    await expect.poll(() => text(page, '.modal .field-error')).toBe('Please enter a notification title');
+    await expect.poll(() => text(page, '.modal .field-error')).toBe('Enter a notification title');
     await dialog.getByLabel('Title').fill('Yeni görevler eklendi');
     await dialog.getByLabel('Message').fill('Bugün 10 yeni anket görevi var.');
     await dialog.getByLabel('All users').check();

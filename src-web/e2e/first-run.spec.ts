@@ -24,7 +24,7 @@ const TEXT = {
     short: 'Password must be at least 6 characters',
   },
   tr: {
-    title: 'İlk yöneticiyi oluşturun',
+    title: 'İlk yöneticiyi oluştur',
     invalid: 'Bu kurulum bağlantısı geçerli değil',
     done: 'Kurulum tamamlandı',
     submit: 'Yönetici hesabını oluştur',

@@ -43,7 +43,7 @@ describe('the inbox', () => {
       // an approved proof
       const taskId = await createTask(adminToken, {
         title: `Kutu görevi ${lang} ${device}`,
-        description: 'Kodu gönderin.',
+        description: 'Kodu gönder.',
         reward: 4,
         category: 'social_media',
         maxCompletions: 10,
@@ -176,7 +176,7 @@ describe('deleting an account that holds money', () => {
       .poll(() => dialog.locator('[role=alert]').textContent())
       .toBe(
         lang === 'tr'
-          ? 'Bu hesabı silmek için el koyma onayını işaretleyin.'
+          ? 'Bu hesabı silmek için el koyma onayını işaretle.'
           : 'Tick the forfeit confirmation to delete this account.',
       );
     await snap(page, `user-forfeit-${lang}-${device}`);

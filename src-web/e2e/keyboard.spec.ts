@@ -56,7 +56,9 @@ describe('by keyboard', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => focused(page)).toBe('a|Profil');
     await page.keyboard.press('ArrowDown');
-    expect(await focused(page)).toBe('button|Çıkış Yap');
+    expect(await focused(page)).toBe('a|Kazançlarım');
+    await page.keyboard.press('ArrowDown');
+    expect(await focused(page)).toBe('button|Çıkış yap');
     await page.keyboard.press('ArrowDown');
     expect(await focused(page)).toBe('a|Profil');
     await page.keyboard.press('Escape');

@@ -46,7 +46,7 @@ describe('an account locked to strangers', () => {
     await uiLogin(stranger.page, email, password);
     await expect
       .poll(() => stranger.page.locator('.notice-error').textContent())
-      .toBe('Çok fazla deneme yapıldı, lütfen daha sonra tekrar deneyin');
+      .toBe('Çok fazla deneme yapıldı, biraz sonra tekrar dene');
     expect(stranger.page.url()).toContain('/login');
     await stranger.context.close();
   });

@@ -108,7 +108,7 @@ describe('the profile screen and its money', () => {
     expect(await activity.nth(0).getByRole('link', { name: 'Kanıtı gönder' }).getAttribute('href')).toMatch(
       /^\/tasks\/.+/,
     );
-    expect(await text(page, '.profile-history')).toContain('Henüz para çekme talebinde bulunmadınız.');
+    expect(await text(page, '.profile-history')).toContain('Henüz para çekme talebinde bulunmadın.');
     await snap(page, 'money-profile-tr-desktop');
   });
 
@@ -130,7 +130,7 @@ describe('the profile screen and its money', () => {
     const submit = page.locator('[data-testid=withdraw-submit]');
     const amountError = page.locator('#withdraw-amount-error');
     await submit.click();
-    await expect.poll(() => amountError.textContent()).toBe('Lütfen geçerli bir tutar girin');
+    await expect.poll(() => amountError.textContent()).toBe('Geçerli bir tutar gir');
     await amount.fill('5');
     await submit.click();
     await expect.poll(() => amountError.textContent()).toBe('En düşük ödeme tutarı ₺20,00');
@@ -151,7 +151,7 @@ describe('the profile screen and its money', () => {
     await submit.click();
     await expect
       .poll(() => page.locator('#withdraw-accountNumber-error').textContent())
-      .toBe('Lütfen geçerli bir TR IBAN girin');
+      .toBe('Geçerli bir TR IBAN gir');
     await page.locator('#withdraw-paymentMethod').selectOption('papara');
     await page.locator('#withdraw-accountNumber').fill('1234567890');
     await submit.dblclick();
@@ -196,7 +196,7 @@ describe('the profile screen and its money', () => {
     await page.locator('[data-testid=withdraw-submit]').click();
     await expect
       .poll(() => page.locator('[data-testid=withdraw-failure]').textContent())
-      .toBe('Hesabınız askıya alındı: erişiminiz sınırlı');
+      .toBe('Hesabın askıya alındı: erişimin sınırlı');
     await snap(page, 'money-withdraw-suspended-tr-desktop');
     await page.keyboard.press('Escape');
     await expect.poll(() => page.locator('dialog.modal[open]').count()).toBe(0);
@@ -219,7 +219,7 @@ describe('the profile screen and its money', () => {
     });
     await expect
       .poll(() => page.locator('#profile-photo-error').textContent())
-      .toBe('Yalnızca görsel dosyaları yükleyebilirsiniz.');
+      .toBe('Yalnızca görsel dosyaları yükleyebilirsin.');
     await page.getByRole('button', { name: 'Değişiklikleri kaydet' }).click();
     await expect
       .poll(() => page.locator('#profile-password-error').textContent())
@@ -239,7 +239,7 @@ describe('the profile screen and its money', () => {
       .toMatch(/^data:image\/png;base64,/);
     await snap(page, 'money-profile-edit-tr-desktop');
     await page.getByRole('button', { name: 'Değişiklikleri kaydet' }).click();
-    await expect.poll(() => text(page, '[data-testid=profile-message]')).toBe('Profiliniz güncellendi.');
+    await expect.poll(() => text(page, '[data-testid=profile-message]')).toBe('Profilin güncellendi.');
     expect(await text(page, '[data-testid=profile-name]')).toBe('Deniz Yılmaz Kaya');
     const card = await text(page, '[data-testid=profile-card]');
     expect(card).toContain('+90 555 123 45 67');

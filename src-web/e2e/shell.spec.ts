@@ -99,7 +99,7 @@ describe('the app shell in a real browser', () => {
   it('keeps the chosen language across a reload', async () => {
     const { context, page } = await newPage(suite.browser, suite.server.url, { lang: 'tr' });
     await page.goto('/login');
-    await expect.poll(() => page.locator('h1').textContent()).toBe('Tekrar hoş geldiniz');
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Tekrar hoş geldin');
     await page.getByRole('button', { name: 'EN' }).click();
     await expect.poll(() => page.locator('h1').textContent()).toBe('Welcome back');
     await page.reload();
@@ -107,7 +107,7 @@ describe('the app shell in a real browser', () => {
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
     await page.getByRole('button', { name: 'TR' }).click();
     await page.reload();
-    await expect.poll(() => page.locator('h1').textContent()).toBe('Tekrar hoş geldiniz');
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Tekrar hoş geldin');
     await context.close();
   });
 

@@ -89,13 +89,13 @@ describe('every proof type', () => {
   const MESSAGES = {
     en: {
       link: 'The link must start with http:// or https://',
-      code: 'Please enter the code: 1 to 200 characters',
-      text: 'Please write your proof: 10 to 5,000 characters',
+      code: 'Enter the code: 1 to 200 characters',
+      text: 'Write your proof: 10 to 5,000 characters',
     },
     tr: {
       link: 'Bağlantı http:// veya https:// ile başlamalıdır',
-      code: 'Lütfen kodu girin: 1 ile 200 karakter arası',
-      text: 'Lütfen kanıtınızı yazın: 10 ile 5.000 karakter arası',
+      code: 'Kodu gir: 1 ile 200 karakter arası',
+      text: 'Kanıtını yaz: 10 ile 5.000 karakter arası',
     },
   } as const;
 
@@ -221,7 +221,7 @@ describe('auto-approval', () => {
       const token = await register(`Otomatik ${lang} ${device}`);
       const id = await createTask(adminToken, {
         title: `Otomatik onay ${lang} ${device}`,
-        description: 'Kodu gönderin.',
+        description: 'Kodu gönder.',
         reward: 2,
         category: 'social_media',
         maxCompletions: 10,
@@ -265,7 +265,7 @@ describe('an appeal', () => {
     const token = await register(`İtiraz ${lang} ${device}`);
     const id = await createTask(adminToken, {
       title,
-      description: 'Kodu gönderin.',
+      description: 'Kodu gönder.',
       reward: 6,
       category: 'social_media',
       maxCompletions: 10,
@@ -297,8 +297,8 @@ describe('an appeal', () => {
       .poll(() => dialog.locator('[role=alert]').textContent())
       .toBe(
         lang === 'en'
-          ? 'Please explain your appeal: 10 to 1,000 characters'
-          : 'Lütfen itirazınızı açıklayın: 10 ile 1.000 karakter arası',
+          ? 'Explain your appeal: 10 to 1,000 characters'
+          : 'İtirazını açıkla: 10 ile 1.000 karakter arası',
       );
     await snap(worker.page, `appeal-dialog-${lang}-${device}`);
     await dialog

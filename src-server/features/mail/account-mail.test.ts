@@ -65,7 +65,7 @@ describe('address verification', () => {
     expect([third.status, third.body.error.code]).toEqual([429, 'too_many_requests']);
     const mails = await deliver();
     expect(mails).toHaveLength(2);
-    expect(mails[0].parsed.subject).toBe('TaskReward için e-posta adresinizi doğrulayın');
+    expect(mails[0].parsed.subject).toBe('TaskReward için e-posta adresini doğrula');
     // only the latest link works
     expect(
       (
@@ -177,7 +177,7 @@ describe('mails about reviews and payouts', () => {
     expect([res.status, res.body.error]).toEqual([200, undefined]);
     const [mail] = await deliver();
     expect(formatKurus(123_450)).toBe(formatMoney(1234.5));
-    expect(mail.parsed.subject).toBe(`Kanıtınız onaylandı: ${formatMoney(1234.5)}`);
+    expect(mail.parsed.subject).toBe(`Kanıtın onaylandı: ${formatMoney(1234.5)}`);
     expect(mail.parsed.text).toContain('Uygulamayı değerlendir');
     expect(mail.parsed.html).toContain(formatMoney(1234.5));
     const inbox = await t.call('GET', '/api/notifications', { token: workerToken });
@@ -240,7 +240,7 @@ describe('mails about reviews and payouts', () => {
     const paid = await makeWithdrawal(t.deps.db, worker._id, { amount: 7500 });
     await t.call('PUT', `/api/admin/withdraws/${paid}/approve`, { token: adminToken });
     const [mail] = await deliver();
-    expect(mail.parsed.subject).toBe(`${formatMoney(75)} tutarındaki çekim talebiniz ödendi`);
+    expect(mail.parsed.subject).toBe(`${formatMoney(75)} tutarındaki çekim talebin ödendi`);
 
     const off = await t.call('PUT', '/api/users/me', {
       token: workerToken,

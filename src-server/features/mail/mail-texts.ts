@@ -87,52 +87,52 @@ const TEXTS: Record<UserLanguage, Record<MailKind, Text>> = {
   },
   tr: {
     password_reset: {
-      subject: (v) => `${v.site} şifrenizi sıfırlayın`,
+      subject: (v) => `${v.site} şifreni sıfırla`,
       body: (v) => [
-        `Birisi (umarız siz) ${v.site} hesabınızın şifresini sıfırlamak istedi.`,
-        `Bağlantı bir kez ve ${v.minutes} dakika boyunca çalışır. Siz istemediyseniz bu e-postayı yok sayın: şifreniz değişmez.`,
+        `Birisi (umarız sen) ${v.site} hesabının şifresini sıfırlamak istedi.`,
+        `Bağlantı bir kez ve ${v.minutes} dakika boyunca çalışır. Sen istemediysen bu e-postayı yok say: şifren değişmez.`,
       ],
       button: 'Yeni şifre belirle',
     },
     email_verify: {
-      subject: (v) => `${v.site} için e-posta adresinizi doğrulayın`,
-      body: (v) => [`Lütfen bu adresin ${v.site} hesabınıza ait olduğunu doğrulayın.`],
+      subject: (v) => `${v.site} için e-posta adresini doğrula`,
+      body: (v) => [`Bu adresin ${v.site} hesabına ait olduğunu doğrula.`],
       button: 'Adresimi doğrula',
     },
     submission_approved: {
-      subject: (v) => `Kanıtınız onaylandı: ${v.amount}`,
-      body: (v) => [`"${v.task}" görevi için gönderdiğiniz kanıt onaylandı. Bakiyenize ${v.amount} eklendi.`],
+      subject: (v) => `Kanıtın onaylandı: ${v.amount}`,
+      body: (v) => [`"${v.task}" görevi için gönderdiğin kanıt onaylandı. Bakiyene ${v.amount} eklendi.`],
     },
     submission_rejected: {
-      subject: (v) => `"${v.task}" kanıtınız reddedildi`,
+      subject: (v) => `"${v.task}" kanıtın reddedildi`,
       body: (v) => [
-        `"${v.task}" görevi için gönderdiğiniz kanıt reddedildi.`,
+        `"${v.task}" görevi için gönderdiğin kanıt reddedildi.`,
         ...(v.reason ? [`Neden: ${v.reason}`] : []),
-        'Karara görevler sayfanızdan 7 gün içinde itiraz edebilirsiniz.',
+        'Karara Görevlerim sayfasından 7 gün içinde itiraz edebilirsin.',
       ],
     },
     appeal_upheld: {
-      subject: (v) => `"${v.task}" itirazınız sonuçlandı`,
+      subject: (v) => `"${v.task}" itirazın sonuçlandı`,
       body: (v) => [
-        `"${v.task}" için yaptığınız itiraz incelendi; ret kararı geçerli.`,
+        `"${v.task}" için yaptığın itiraz incelendi; ret kararı geçerli.`,
         ...(v.reason ? [`Yanıt: ${v.reason}`] : []),
       ],
     },
     appeal_overturned: {
-      subject: (v) => `İtirazınız kabul edildi: ${v.amount}`,
+      subject: (v) => `İtirazın kabul edildi: ${v.amount}`,
       body: (v) => [
-        `"${v.task}" için yaptığınız itiraz kabul edildi ve kanıt onaylandı. Bakiyenize ${v.amount} eklendi.`,
+        `"${v.task}" için yaptığın itiraz kabul edildi ve kanıt onaylandı. Bakiyene ${v.amount} eklendi.`,
         ...(v.reason ? [`Yanıt: ${v.reason}`] : []),
       ],
     },
     withdrawal_paid: {
-      subject: (v) => `${v.amount} tutarındaki çekim talebiniz ödendi`,
-      body: (v) => [`${v.amount} tutarındaki çekim talebiniz onaylandı ve hesabınıza gönderildi.`],
+      subject: (v) => `${v.amount} tutarındaki çekim talebin ödendi`,
+      body: (v) => [`${v.amount} tutarındaki çekim talebin onaylandı ve hesabına gönderildi.`],
     },
     withdrawal_rejected: {
-      subject: (v) => `${v.amount} tutarındaki çekim talebiniz reddedildi`,
+      subject: (v) => `${v.amount} tutarındaki çekim talebin reddedildi`,
       body: (v) => [
-        `${v.amount} tutarındaki çekim talebiniz reddedildi ve tutar bakiyenize iade edildi.`,
+        `${v.amount} tutarındaki çekim talebin reddedildi ve tutar bakiyene iade edildi.`,
         ...(v.reason ? [`Neden: ${v.reason}`] : []),
       ],
     },

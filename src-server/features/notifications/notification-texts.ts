@@ -10,35 +10,35 @@ export const NOTIFICATION_TEXTS: Record<
     headings: { en: 'Task approved', tr: 'Görev onaylandı' },
     contents: {
       en: 'Your task proof was approved and the reward was added to your balance.',
-      tr: 'Görev kanıtınız onaylandı ve ödülünüz bakiyenize eklendi.',
+      tr: 'Kanıtın onaylandı ve ödülün bakiyene eklendi.',
     },
   },
   isRejected: {
     headings: { en: 'Task rejected', tr: 'Görev reddedildi' },
     contents: {
       en: 'Your task proof was rejected. See the reason and try the task again.',
-      tr: 'Görev kanıtınız reddedildi. Sebebini inceleyip görevi yeniden deneyebilirsiniz.',
+      tr: 'Kanıtın reddedildi. Sebebine bakıp görevi yeniden deneyebilirsin.',
     },
   },
   newTask: {
     headings: { en: 'New task', tr: 'Yeni görev' },
     contents: {
       en: 'A new task is waiting for you. Complete it and earn your reward!',
-      tr: 'Sizi yeni bir görev bekliyor. Tamamlayın, ödülünüzü kazanın!',
+      tr: 'Seni yeni bir görev bekliyor. Tamamla, ödülünü kazan!',
     },
   },
   acceptedWithdraw: {
     headings: { en: 'Withdrawal approved', tr: 'Para çekme onaylandı' },
     contents: {
       en: 'Your withdrawal request was approved. The payment is made within 24-48 hours.',
-      tr: 'Para çekme talebiniz onaylandı. Ödeme 24-48 saat içinde yapılır.',
+      tr: 'Para çekme talebin onaylandı. Ödeme 24-48 saat içinde yapılır.',
     },
   },
   rejectedWithdraw: {
     headings: { en: 'Withdrawal rejected', tr: 'Para çekme reddedildi' },
     contents: {
       en: 'Your withdrawal request was rejected and the amount was returned to your balance.',
-      tr: 'Para çekme talebiniz reddedildi ve tutar bakiyenize iade edildi.',
+      tr: 'Para çekme talebin reddedildi ve tutar bakiyene iade edildi.',
     },
   },
 };

@@ -84,7 +84,7 @@ describe('POST /api/auth/forgot-password', () => {
     const user = await makeUser(t.deps.db, { email: fresh(), name: 'Ayşe', language: 'tr' });
     await forgot(user.email);
     const [mail] = await deliver();
-    expect(mail.parsed.subject).toBe('TaskReward şifrenizi sıfırlayın');
+    expect(mail.parsed.subject).toBe('TaskReward şifreni sıfırla');
     expect(mail.parsed.text).toContain('Merhaba Ayşe');
   });
 

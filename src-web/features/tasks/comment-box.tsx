@@ -29,9 +29,16 @@ export function CommentBox({ comment }: { comment: string }) {
   };
 
   return (
-    <section className="card comment-box" aria-labelledby="comment-title" data-testid="comment-box">
+    <section
+      className="card comment-box"
+      id="task-comment"
+      aria-labelledby="comment-title"
+      data-testid="comment-box"
+    >
       <div className="row-between">
-        <h2 id="comment-title">{t('comment.title')}</h2>
+        <h2 id="comment-title" tabIndex={-1}>
+          {t('comment.title')}
+        </h2>
         <button type="button" className="btn btn-outline btn-sm" onClick={copy} data-testid="copy-comment">
           {copiedAt ? t('comment.copied') : t('comment.copy')}
         </button>

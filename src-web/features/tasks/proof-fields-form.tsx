@@ -88,7 +88,9 @@ export function ProofFieldsForm({
       data-testid="proof-form"
       data-type={type}
     >
-      <h2 id="proof-title">{t(`proof.types.${type}.title`)}</h2>
+      <h2 id="proof-title" tabIndex={-1}>
+        {t(`proof.types.${type}.title`)}
+      </h2>
       <form onSubmit={submit} noValidate>
         {type !== 'none' && (
           <div className={`field${fieldError ? ' has-error' : ''}`}>

@@ -67,7 +67,9 @@ export function ProofForm({ taskId, onSent }: { taskId: string; onSent(): void }
       aria-labelledby="proof-title"
       data-testid="proof-form"
     >
-      <h2 id="proof-title">{t('proof.title')}</h2>
+      <h2 id="proof-title" tabIndex={-1}>
+        {t('proof.title')}
+      </h2>
       <form onSubmit={submit} noValidate>
         <div className="field">
           <label htmlFor="proof-description">{t('proof.description')}</label>

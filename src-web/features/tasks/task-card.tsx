@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { paths } from '../../app/paths';
 import { StarIcon } from '../../components/icons';
+import { humanDuration } from '../../lib/duration';
 import { formatDate, formatMoney } from '../../lib/format';
 import type { OfferState, TaskOffer } from '../../lib/task-offer';
 
@@ -57,7 +58,9 @@ export function TaskCard({ task, offer }: { task: TaskDto; offer?: TaskOffer }) 
       <div className="task-card-foot">
         <span className="task-reward">{formatMoney(task.reward)}</span>
         <span className="task-card-meta">
-          {task.estimatedTime !== null && <span>{t('card.minutes', { count: task.estimatedTime })}</span>}
+          {task.estimatedTime !== null && (
+            <span>{t('card.about', { duration: humanDuration(t, task.estimatedTime) })}</span>
+          )}
           <span>
             {task.deadline ? t('card.until', { date: formatDate(task.deadline) }) : t('card.noDeadline')}
           </span>

@@ -1,5 +1,5 @@
 import type { TaskDto } from '@contract/tasks';
-import { useEffect } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { paths } from '../../app/paths';
@@ -14,6 +14,7 @@ import { useNow } from '../../lib/use-now';
 import { CommentBox } from './comment-box';
 import { ProofFieldsForm } from './proof-fields-form';
 import { ProofForm } from './proof-form';
+import { goTo, nextStepOf, TaskActionBar } from './task-next-step';
 import { TaskLoadError, TaskNotFound } from './task-not-found';
 import { TaskSideCard } from './task-side-card';
 import { TaskStatusBanner } from './task-status-banner';
@@ -40,7 +41,9 @@ export function TaskDetailPage() {
 function TaskView({ task }: { task: TaskDto }) {
   const { t } = useTranslation(['tasks', 'common']);
   const { user } = useAuth();
-  const progress = useTaskProgress(task);
+  // each start (or restart) asks once to bring the worker to what they do next
+  const [startedTimes, setStartedTimes] = useState(0);
+  const progress = useTaskProgress(task, () => setStartedTimes((n) => n + 1));
   const record = task.userTask ?? null;
   // a record in progress counts down each second; at zero the page shows it expired
   const now = useNow(1000, record?.status === 'in_progress');
@@ -52,6 +55,13 @@ function TaskView({ task }: { task: TaskDto }) {
     // the server's own view (its slot gone back, the comment taken off) replaces the countdown's
     if (ranOut) void refresh();
   }, [ranOut, refresh]);
+  const broughtTo = useRef(0);
+  const nextStep = offer.action === 'finish' ? nextStepOf(record) : null;
+  useEffect(() => {
+    if (!nextStep || startedTimes === broughtTo.current) return;
+    broughtTo.current = startedTimes;
+    goTo(nextStep);
+  }, [nextStep, startedTimes]);
   return (
     <section className="container section task-detail" data-testid="task-detail">
       <Link to={paths.tasks} className="back-link">
@@ -147,6 +157,7 @@ function TaskView({ task }: { task: TaskDto }) {
           </section>
         </div>
       </div>
+      {user && offer.action === 'finish' && record && <TaskActionBar record={record} now={now} />}
     </section>
   );
 }

@@ -9,7 +9,7 @@ import { useAuth } from '../../lib/auth';
 import { actionError, restartTask, startTask, taskKeys } from './tasks-api';
 
 /** Start and restart of one task: the record replaces the old one at once, then all task data refreshes. */
-export function useTaskProgress(task: TaskDto) {
+export function useTaskProgress(task: TaskDto, onStarted?: () => void) {
   const { t } = useTranslation('tasks');
   const toast = useToast();
   const queryClient = useQueryClient();
@@ -28,6 +28,7 @@ export function useTaskProgress(task: TaskDto) {
     onSuccess: (record) => {
       keepRecord(record);
       toast.success(t('detail.startSuccess'), TIMINGS_MS.startToast);
+      onStarted?.();
       void refresh();
     },
     onError: (err) => {
@@ -40,6 +41,7 @@ export function useTaskProgress(task: TaskDto) {
     onSuccess: (record) => {
       keepRecord(record);
       toast.success(t('state.restartSuccess'));
+      onStarted?.();
       void refresh();
     },
     onError: (err) => {

@@ -296,7 +296,7 @@ export interface SessionsTable {
 /** An account's TOTP second factor; enabled_at is null while it is still being set up. */
 export interface TwoFactorTable {
   user_id: string;
-  /** the base32 secret, encrypted with the server's secret (features/two-factor/secret-box.ts) */
+  /** the base32 secret, encrypted with the server's secret (features/users/secret-box.ts) */
   secret: string;
   enabled_at: string | null;
   /** the last 30-second step a code was accepted for: no code is accepted twice */

@@ -1,8 +1,8 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { ERROR_MESSAGES } from '../contract/errors';
-import { findSignedIn, touchSession } from '../features/sessions/sessions.repository';
-import { adminTwoFactorRequired } from '../features/two-factor/two-factor-policy';
+import { findSignedIn, touchSession } from '../features/users/sessions.repository';
 import { tokenMatchesPassword, type VerifiedToken, verifyToken } from '../features/users/token';
+import { adminTwoFactorRequired } from '../features/users/two-factor-policy';
 import { touchLastActive } from '../features/users/users.repository';
 import { fail } from './app-error';
 import type { AppEnv, UserRow } from './env';

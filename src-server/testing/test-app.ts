@@ -6,7 +6,7 @@ import { createApp } from '../app';
 import { type Opened, openApp } from '../bootstrap';
 import { readConfig } from '../config';
 import { cloneTestDatabase, testDatabaseUrl } from '../db/test-databases';
-import { startSession } from '../features/sessions/sessions.service';
+import { startSession } from '../features/users/sessions.service';
 import type { ThrottleLimits } from '../features/users/throttle';
 import type { UserRow } from '../http/env';
 import type { expensiveWork } from '../http/expensive-work';

@@ -8,11 +8,11 @@ import type { UserRow } from '../../http/env';
 import { workKey } from '../../http/expensive-work';
 import { changedFields, recordAudit } from '../audit/audit.repository';
 import { type Adjustment, adjustBalance, type Tx } from '../money/ledger';
-import { deleteSessionsOf } from '../sessions/sessions.repository';
 import { toAdminUserDetail, toAdminUserSummary } from '../users/admin-users.mapper';
 import { countActiveAdmins } from '../users/admin-users.repository';
 import { isActiveAdmin, requireUserRow } from '../users/admin-users.service';
 import { hashPassword } from '../users/password';
+import { deleteSessionsOf } from '../users/sessions.repository';
 import {
   findUserByEmail,
   findUserById,

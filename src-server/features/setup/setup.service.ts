@@ -6,9 +6,9 @@ import { fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
 import { workKey } from '../../http/expensive-work';
 import { recordAudit } from '../audit/audit.repository';
-import { type SignInOrigin, startSession } from '../sessions/sessions.service';
 import { countActiveAdmins } from '../users/admin-users.repository';
 import { hashPassword } from '../users/password';
+import { type SignInOrigin, startSession } from '../users/sessions.service';
 import { findUserByEmail, findUserById, insertUser, newUserRow } from '../users/users.repository';
 
 type Parsed<T> = { [K in keyof T]-?: Exclude<T[K], undefined> };

@@ -11,10 +11,10 @@ import { clientIp, signInOrigin } from '../../http/client-ip';
 import type { AppEnv } from '../../http/env';
 import { publicBase } from '../../http/public-url';
 import { readJson } from '../../http/validate';
-import { toUserDto } from '../users/users.mapper';
-import { userTotals } from '../users/users.repository';
 import { requestPasswordReset, resendVerification, resetPassword, verifyEmail } from './account-mail.service';
 import { issueDeviceCookie } from './device-cookie';
+import { toUserDto } from './users.mapper';
+import { userTotals } from './users.repository';
 
 /** The mailed links of an account: password reset and address verification, under /api/auth. */
 export const accountMailRoutes = new Hono<AppEnv>()

@@ -7,11 +7,11 @@ import { bannedError } from '../../http/auth';
 import type { UserRow } from '../../http/env';
 import { workKey } from '../../http/expensive-work';
 import { flagAddressBurst, flagSharedDevice } from '../fraud/signals';
-import { type SignInOrigin, startSession } from '../sessions/sessions.service';
-import { checkSecondFactor, hasTwoFactor } from '../two-factor/two-factor.service';
 import { dummyVerify, hashPassword, verifyPassword } from './password';
+import { type SignInOrigin, startSession } from './sessions.service';
 import type { LoginAttempt } from './throttle';
 import { verifyDeviceToken } from './token';
+import { checkSecondFactor, hasTwoFactor } from './two-factor.service';
 import { findUserByEmail, findUserById, insertUser, newUserRow, updateUser } from './users.repository';
 
 type Parsed<T> = { [K in keyof T]-?: Exclude<T[K], undefined> };

@@ -4,9 +4,9 @@ import { requireUser } from '../../http/auth';
 import { clientIp } from '../../http/client-ip';
 import type { AppEnv } from '../../http/env';
 import { check, readJson } from '../../http/validate';
-import { keepSessionAfterPasswordChange } from '../sessions/sessions.service';
 import { myCompletedTasks, updateMyProfile } from './profile.service';
 import { receiveProfileForm } from './profile-photo';
+import { keepSessionAfterPasswordChange } from './sessions.service';
 
 /** PUT /api/users/me and GET /api/users/me/completed-tasks, mounted beside the users routes. */
 /**

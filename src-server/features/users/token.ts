@@ -33,7 +33,7 @@ export function passwordStamp(passwordHash: string, secret: Uint8Array): string 
 
 /**
  * An HS256 token carrying the user's id, email, name and role, and the id of its session row
- * (`sid`): the token is good only while that row lasts (features/sessions).
+ * (`sid`): the token is good only while that row lasts (sessions.repository.ts).
  */
 export async function signToken(
   user: UserRow,

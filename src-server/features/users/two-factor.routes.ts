@@ -4,7 +4,7 @@ import { allowEnrolment, requireAdmin, requireUser } from '../../http/auth';
 import { clientIp } from '../../http/client-ip';
 import type { AppEnv } from '../../http/env';
 import { readJson } from '../../http/validate';
-import { requireUserRow } from '../users/admin-users.service';
+import { requireUserRow } from './admin-users.service';
 import {
   disableOwnTwoFactor,
   enableTwoFactorWithCode,

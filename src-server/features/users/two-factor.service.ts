@@ -8,7 +8,7 @@ import { fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
 import { recordAudit } from '../audit/audit.repository';
 import { getSettings } from '../settings/settings.service';
-import { type CredentialCheck, checkCredentials } from '../users/auth.service';
+import { type CredentialCheck, checkCredentials } from './auth.service';
 import { openSecret, sealSecret } from './secret-box';
 import {
   deleteTwoFactor,

@@ -5,7 +5,6 @@ import type { AppDeps } from '../../deps';
 import { fail } from '../../http/app-error';
 import type { UserRow } from '../../http/env';
 import { recordAudit } from '../audit/audit.repository';
-import { passwordStamp, signToken } from '../users/token';
 import {
   deleteSession,
   deleteSessionsOf,
@@ -15,6 +14,7 @@ import {
   restampSession,
   sessionExists,
 } from './sessions.repository';
+import { passwordStamp, signToken } from './token';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'secret'>;
 

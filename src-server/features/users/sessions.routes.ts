@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { allowEnrolment, requireAdmin, requireUser } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { readJson } from '../../http/validate';
-import { hasTwoFactor } from '../two-factor/two-factor.service';
-import { requireUserRow } from '../users/admin-users.service';
+import { requireUserRow } from './admin-users.service';
 import { endOtherSessions, endOwnSession, endSessionsByAdmin, listSessions } from './sessions.service';
+import { hasTwoFactor } from './two-factor.service';
 
 /**
  * /api/users/me/sessions: the user's own sessions. Reachable while an admin enrols in

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppDeps } from './deps';
+import { fail } from './errors';
 import { adminAuditRoutes } from './features/audit/audit.routes';
 import { adminExportRoutes } from './features/exports/admin-exports.routes';
 import { statementRoutes } from './features/exports/statement.routes';
@@ -28,7 +29,6 @@ import { adminTwoFactorRoutes, twoFactorRoutes } from './features/users/two-fact
 import { usersRoutes } from './features/users/users.routes';
 import { adminWithdrawalsRoutes } from './features/withdrawals/admin-withdrawals.routes';
 import { withdrawalsRoutes } from './features/withdrawals/withdrawals.routes';
-import { fail } from './http/app-error';
 import { requireAdmin } from './http/auth';
 import type { AppEnv } from './http/env';
 import { onError } from './http/on-error';

@@ -1,10 +1,10 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { ERROR_MESSAGES } from '../contract/errors';
+import { fail } from '../errors';
 import { findSignedIn, touchSession } from '../features/users/sessions.repository';
 import { tokenMatchesPassword, type VerifiedToken, verifyToken } from '../features/users/token';
 import { adminTwoFactorRequired } from '../features/users/two-factor-policy';
 import { touchLastActive } from '../features/users/users.repository';
-import { fail } from './app-error';
 import type { AppEnv, UserRow } from './env';
 
 export const DEFAULT_BAN_REASON = 'Your account has been banned for violating the terms of use.';

@@ -2,6 +2,7 @@ import { MAX_PROOF_BYTES } from '../contract/constants';
 import { ERROR_MESSAGES } from '../contract/errors';
 import { FIELD_MESSAGES } from '../contract/schemas';
 import type { AppDeps } from '../deps';
+import { fail } from '../errors';
 import { fileStoreFor } from '../storage/file-store';
 import {
   ImageError,
@@ -14,7 +15,6 @@ import {
   sniffImage,
 } from '../storage/image';
 import { type ReceivedUpload, receiveUpload, UploadError } from '../storage/upload';
-import { fail } from './app-error';
 import { workKey } from './expensive-work';
 import type { Ticket } from './fair-queue';
 

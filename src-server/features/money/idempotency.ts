@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Db } from '../../db/database';
 import { nowIso } from '../../db/ids';
-import { fail } from '../../http/app-error';
+import { fail } from '../../errors';
 import {
   claimKey,
   findReply,

@@ -1,14 +1,14 @@
 import { Hono } from 'hono';
+import { notificationRequestSchema } from '../../contract/notifications';
 import { requireAdmin } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { readJson } from '../../http/validate';
-import { anyObject } from '../money/body';
 import { sendNotification } from './notifications.service';
 
 /** POST /api/auth/send-notification (admins), mounted beside the auth routes. */
 export const notificationsRoutes = new Hono<AppEnv>().post('/send-notification', requireAdmin, async (c) => {
-  const body = await readJson(c, anyObject);
-  return c.json({ success: true, data: await sendNotification(c.var.deps, c.var.user._id, body) });
+  const request = await readJson(c, notificationRequestSchema);
+  return c.json({ success: true, data: await sendNotification(c.var.deps, c.var.user._id, request) });
 });
 
 /**

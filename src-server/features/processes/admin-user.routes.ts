@@ -1,9 +1,12 @@
 import { Hono } from 'hono';
-import { adminUserHistoryQuerySchema, deleteUserQuerySchema } from '../../contract/admin';
+import {
+  adminUserHistoryQuerySchema,
+  adminUserUpdateSchema,
+  deleteUserQuerySchema,
+} from '../../contract/admin';
 import { requireAdmin } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { check, readJson } from '../../http/validate';
-import { anyObject } from '../money/body';
 import { deleteUserByAdmin } from './user-deletion';
 import { updateUserByAdmin } from './user-edit';
 import { userLinkedAccounts, userSubmissionsPage, userWithdrawalsPage } from './user-history.service';
@@ -17,8 +20,8 @@ import { userLinkedAccounts, userSubmissionsPage, userWithdrawalsPage } from './
 export const adminUserRoutes = new Hono<AppEnv>()
   .use('*', requireAdmin)
   .put('/:id', async (c) => {
-    const body = await readJson(c, anyObject);
-    const data = await updateUserByAdmin(c.var.deps, c.var.user._id, c.req.param('id'), body);
+    const input = await readJson(c, adminUserUpdateSchema);
+    const data = await updateUserByAdmin(c.var.deps, c.var.user._id, c.req.param('id'), input);
     return c.json({ success: true, data });
   })
   .delete('/:id', async (c) => {

@@ -3,7 +3,7 @@ import { kurusToTl } from '../../contract/money';
 import { nowIso } from '../../db/ids';
 import { lockForTransaction } from '../../db/locks';
 import type { AppDeps } from '../../deps';
-import { AppError, fail } from '../../http/app-error';
+import { AppError, fail } from '../../errors';
 import { recordAudit } from '../audit/audit.repository';
 import { credit, forfeitBalance, type Tx } from '../money/ledger';
 import { decideAppeal } from '../submissions/appeals.repository';

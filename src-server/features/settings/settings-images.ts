@@ -1,6 +1,6 @@
 import type { SettingsDto } from '../../contract/types';
 import type { AppDeps } from '../../deps';
-import { fail } from '../../http/app-error';
+import { fail } from '../../errors';
 import { receiveImageForm, sanitizeReceivedImage } from '../../http/image-upload';
 import { fileStoreFor } from '../../storage/file-store';
 import type { ImageFormat } from '../../storage/image';

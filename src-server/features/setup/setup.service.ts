@@ -2,7 +2,7 @@ import type { RegisterInput } from '../../contract/schemas';
 import { newId, nowIso } from '../../db/ids';
 import { lockForTransaction } from '../../db/locks';
 import type { AppDeps } from '../../deps';
-import { fail } from '../../http/app-error';
+import { fail } from '../../errors';
 import type { UserRow } from '../../http/env';
 import { workKey } from '../../http/expensive-work';
 import { recordAudit } from '../audit/audit.repository';

@@ -1,10 +1,9 @@
-import { appealDecisionSchema, appealSchema, isAppealable } from '../../contract/appeals';
+import { type AppealDecision, isAppealable } from '../../contract/appeals';
 import type { SubmissionDto } from '../../contract/submissions';
 import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
-import { fail } from '../../http/app-error';
+import { fail } from '../../errors';
 import type { UserRow } from '../../http/env';
-import { check } from '../../http/validate';
 import { recordAudit } from '../audit/audit.repository';
 import { queueEventMail } from '../mail/event-mail';
 import { type MoneyReply, runMoneyMove } from '../money/idempotency';
@@ -31,9 +30,8 @@ export async function appealRejection(
   deps: Deps,
   user: UserRow,
   submissionId: string,
-  body: unknown,
+  message: string,
 ): Promise<SubmissionDto> {
-  const { message } = check(appealSchema, body);
   const now = deps.clock();
   await deps.db.transaction().execute(async (trx) => {
     const head = await findSubmission(trx, submissionId);
@@ -67,10 +65,9 @@ export async function decideAppealFor(
   deps: Deps,
   adminId: string,
   submissionId: string,
-  body: unknown,
+  { decision, response }: AppealDecision,
   scope: IdempotencyScope | null,
 ): Promise<MoneyReply> {
-  const { decision, response } = check(appealDecisionSchema, body);
   let workerId: string | null = null;
   const reply = await runMoneyMove(deps.db, scope, async (tx) => {
     const row = await findSubmission(tx, submissionId);

@@ -4,7 +4,7 @@ import { checkProof, type SubmissionDto, submissionFieldsSchema } from '../../co
 import { isUniqueViolation } from '../../db/errors';
 import { newId, nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
-import { type AppError, fail } from '../../http/app-error';
+import { type AppError, fail } from '../../errors';
 import type { UserRow } from '../../http/env';
 import { type ImageUpload, receiveImageForm, sanitizeReceivedProof } from '../../http/image-upload';
 import { check } from '../../http/validate';

@@ -2,7 +2,7 @@ import type { UserTaskDto } from '../../contract/tasks';
 import { isUniqueViolation } from '../../db/errors';
 import { newId, nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
-import { fail } from '../../http/app-error';
+import { fail } from '../../errors';
 import type { UserRow } from '../../http/env';
 import { holdLiveUser } from '../users/users.repository';
 import { takeRandomComment } from './task-comments.repository';

@@ -1,6 +1,10 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
-import { taskCreateSchema, taskFeatureSchema, taskListQuerySchema } from '../../contract/tasks';
+import {
+  taskAdminUpdateSchema,
+  taskCreateSchema,
+  taskFeatureSchema,
+  taskListQuerySchema,
+} from '../../contract/tasks';
 import { optionalUser, requireActive, requireAdmin, requireTaskEditor, requireUser } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { check, readJson } from '../../http/validate';
@@ -13,9 +17,6 @@ import {
   listTasksJson,
   updateTaskFor,
 } from './tasks.service';
-
-/** Accepts any JSON object; the service checks it against the update schema. */
-const anyObject = z.record(z.string(), z.unknown());
 
 export const tasksRoutes = new Hono<AppEnv>()
   .get('/user', requireUser, async (c) => {
@@ -37,8 +38,8 @@ export const tasksRoutes = new Hono<AppEnv>()
     return c.json({ success: true, data: await getTaskFor(c.var.deps, c.var.user, c.req.param('id')) });
   })
   .put('/:id', requireTaskEditor, async (c) => {
-    const body = await readJson(c, anyObject);
-    const { task, removedComments } = await updateTaskFor(c.var.deps, c.var.user, c.req.param('id'), body);
+    const input = await readJson(c, taskAdminUpdateSchema);
+    const { task, removedComments } = await updateTaskFor(c.var.deps, c.var.user, c.req.param('id'), input);
     return c.json({ success: true, data: task, removedComments });
   })
   .delete('/:id', requireAdmin, async (c) => {

@@ -2,17 +2,16 @@ import type { z } from 'zod';
 import type { Page } from '../../contract';
 import {
   TASK_FIELD_MESSAGES,
+  type TaskAdminUpdate,
   type TaskDto,
   type TaskListQuery,
-  taskAdminUpdateSchema,
   type taskCreateSchema,
 } from '../../contract/tasks';
 import { newId, nowIso } from '../../db/ids';
 import { foldSearch } from '../../db/search';
 import type { AppDeps } from '../../deps';
-import { fail } from '../../http/app-error';
+import { fail } from '../../errors';
 import type { UserRow } from '../../http/env';
-import { check } from '../../http/validate';
 import { recordAudit } from '../audit/audit.repository';
 import { notifyAll } from '../notifications/notifications.service';
 import { taskAuditView, taskChanges } from './task-audit';
@@ -238,12 +237,11 @@ export async function createTask(deps: Deps & Pick<AppDeps, 'push'>, admin: User
  * or banned must not keep editing (the reward, the slots, the proof) what they made as an admin.
  * The route's guard refuses them; this is the same rule where the write happens.
  */
-export async function updateTaskFor(deps: Deps, user: UserRow, id: string, body: unknown) {
+export async function updateTaskFor(deps: Deps, user: UserRow, id: string, input: TaskAdminUpdate) {
   if (!isAdmin(user)) throw fail.forbidden(user.role === 'admin' ? 'suspended' : 'task_not_owner');
   const row = await findTask(deps.db, id);
   if (!row) throw fail.notFound('task_not_found');
   const now = nowIso(deps.clock);
-  const input = check(taskAdminUpdateSchema, body);
   const patch = {
     ...(input.title !== undefined && { title: input.title }),
     ...(input.description !== undefined && { description: input.description }),

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { EMAIL_VERIFY_HOURS, PASSWORD_RESET_MINUTES } from '../../contract/account';
 import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
-import { AppError, fail } from '../../http/app-error';
+import { AppError, fail } from '../../errors';
 import type { UserRow } from '../../http/env';
 import { workKey } from '../../http/expensive-work';
 import { queueUserMail, siteName } from '../mail/user-mail';

@@ -1,7 +1,7 @@
 import type { AdminUserDetailDto, AdminUserSummaryDto, AdminUsersQuery } from '../../contract/admin';
 import type { Page } from '../../contract/types';
 import type { AppDeps } from '../../deps';
-import { fail } from '../../http/app-error';
+import { fail } from '../../errors';
 import type { UserRow } from '../../http/env';
 import { toAdminUserDetail, toAdminUserSummary } from './admin-users.mapper';
 import { pageUsers } from './admin-users.repository';

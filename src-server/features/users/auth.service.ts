@@ -2,7 +2,7 @@ import type { LoginInput, RegisterInput } from '../../contract/schemas';
 import { isUniqueViolation } from '../../db/errors';
 import { newId, nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
-import { fail } from '../../http/app-error';
+import { fail } from '../../errors';
 import { bannedError } from '../../http/auth';
 import type { UserRow } from '../../http/env';
 import { workKey } from '../../http/expensive-work';

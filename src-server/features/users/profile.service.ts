@@ -4,7 +4,7 @@ import type { CompletedTaskDto, UpdateProfile } from '../../contract/profile';
 import type { UserDto } from '../../contract/types';
 import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
-import { fail } from '../../http/app-error';
+import { fail } from '../../errors';
 import type { UserRow } from '../../http/env';
 import { workKey } from '../../http/expensive-work';
 import type { ImageUpload } from '../../http/image-upload';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { SessionDto } from '../../contract/sessions';
 import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
-import { fail } from '../../http/app-error';
+import { fail } from '../../errors';
 import type { UserRow } from '../../http/env';
 import { recordAudit } from '../audit/audit.repository';
 import {

@@ -4,7 +4,7 @@ import { FIELD_MESSAGES } from '../../contract/field-messages';
 import type { TwoFactorSetupDto, TwoFactorStatusDto } from '../../contract/sessions';
 import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
-import { fail } from '../../http/app-error';
+import { fail } from '../../errors';
 import type { UserRow } from '../../http/env';
 import { recordAudit } from '../audit/audit.repository';
 import { getSettings } from '../settings/settings.service';

@@ -1,5 +1,6 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { ERROR_MESSAGES, type ErrorCode } from '../contract/errors';
+import { ERROR_MESSAGES, type ErrorCode } from './contract/errors';
+import type { RuleProblem } from './contract/rules';
 
 /** A failure with a status, a stable code and the English message of the contract. */
 export class AppError extends Error {
@@ -31,6 +32,12 @@ export const fail = {
     const text = message ?? ERROR_MESSAGES[code];
     return new AppError(422, code, text, field ? { ...extra, errors: { [field]: text } } : extra);
   },
+  /** the first broken rule of a body checked in order (contract/rules.ts), with its own code */
+  rule: (problem: RuleProblem) =>
+    new AppError(422, problem.code, problem.message, {
+      errors: { [problem.field]: problem.message },
+      ...problem.params,
+    }),
   unauthorized: (code: ErrorCode = 'unauthorized') => new AppError(401, code),
   forbidden: (code: ErrorCode = 'forbidden', message?: string, extra?: Record<string, unknown>) =>
     new AppError(403, code, message, extra),

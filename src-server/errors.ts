@@ -21,6 +21,9 @@ export class AppError extends Error {
   }
 }
 
+/** The reason a banned account is shown when the admin who banned it wrote none. */
+export const DEFAULT_BAN_REASON = 'Your account has been banned for violating the terms of use.';
+
 /** Factories for the errors every feature throws. */
 export const fail = {
   badRequest: (code: ErrorCode = 'bad_request', message?: string) => new AppError(400, code, message),
@@ -41,6 +44,9 @@ export const fail = {
   unauthorized: (code: ErrorCode = 'unauthorized') => new AppError(401, code),
   forbidden: (code: ErrorCode = 'forbidden', message?: string, extra?: Record<string, unknown>) =>
     new AppError(403, code, message, extra),
+  /** the 403 a banned account gets for everything, carrying the reason */
+  banned: (banReason: string | null) =>
+    new AppError(403, 'banned', ERROR_MESSAGES.banned, { banReason: banReason || DEFAULT_BAN_REASON }),
   notFound: (code: ErrorCode = 'not_found') => new AppError(404, code),
   conflict: (code: ErrorCode, message?: string) => new AppError(409, code, message),
   tooLarge: (code: ErrorCode = 'payload_too_large') => new AppError(413, code),

@@ -9,7 +9,7 @@ export function envelope<T, E extends Record<string, unknown> = Record<never, ne
   data: T,
   extra?: E,
 ): ApiSuccess<T> & E {
-  return { success: true, ...(extra as E), data };
+  return { success: true, ...(extra ?? ({} as E)), data };
 }
 
 /**

@@ -281,7 +281,7 @@ export interface ChangeCountersTable {
 export interface SessionsTable {
   id: string;
   user_id: string;
-  /** the keyed stamp of the password the session began under (features/auth/token.ts) */
+  /** the keyed stamp of the password the session began under (features/users/token.ts) */
   password_stamp: string;
   /** 1 when signed in with remember-me (30 days rather than 1) */
   remember: number;

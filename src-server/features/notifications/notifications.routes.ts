@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { envelope } from '../../contract/envelope';
 import { notificationRequestSchema } from '../../contract/notifications';
 import { requireAdmin } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
@@ -8,7 +9,7 @@ import { sendNotification } from './notifications.service';
 /** POST /api/auth/send-notification (admins), mounted beside the auth routes. */
 export const notificationsRoutes = new Hono<AppEnv>().post('/send-notification', requireAdmin, async (c) => {
   const request = await readJson(c, notificationRequestSchema);
-  return c.json({ success: true, data: await sendNotification(c.var.deps, c.var.user._id, request) });
+  return c.json(envelope(await sendNotification(c.var.deps, c.var.user._id, request)));
 });
 
 /**
@@ -16,5 +17,5 @@ export const notificationsRoutes = new Hono<AppEnv>().post('/send-notification',
  * say so when it opens rather than after the message is written.
  */
 export const notificationStatusRoutes = new Hono<AppEnv>().get('/status', requireAdmin, (c) =>
-  c.json({ success: true, data: { configured: c.var.deps.push.configured } }),
+  c.json(envelope({ configured: c.var.deps.push.configured })),
 );

@@ -4,8 +4,7 @@ import { nowIso } from '../../db/ids';
 import { lockForTransaction } from '../../db/locks';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../errors';
-import type { UserRow } from '../../http/env';
-import { workKey } from '../../http/expensive-work';
+import { workKey } from '../../work/expensive-work';
 import { changedFields, recordAudit } from '../audit/audit.repository';
 import { type Adjustment, adjustBalance, type Tx } from '../money/ledger';
 import { toAdminUserDetail, toAdminUserSummary } from '../users/admin-users.mapper';
@@ -13,6 +12,7 @@ import { countActiveAdmins } from '../users/admin-users.repository';
 import { isActiveAdmin, requireUserRow } from '../users/admin-users.service';
 import { hashPassword } from '../users/password';
 import { deleteSessionsOf } from '../users/sessions.repository';
+import type { UserRow } from '../users/users.repository';
 import {
   findUserByEmail,
   findUserById,

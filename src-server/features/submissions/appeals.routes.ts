@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { appealDecisionSchema, appealSchema } from '../../contract/appeals';
+import { envelope } from '../../contract/envelope';
 import { requireActive, requireAdmin, requireUser } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { readJson } from '../../http/validate';
@@ -9,10 +10,7 @@ import { appealRejection, decideAppealFor } from './appeals.service';
 /** POST /api/submissions/{id}/appeal (the worker), mounted beside the submissions routes. */
 export const appealRoutes = new Hono<AppEnv>().post('/:id/appeal', requireUser, requireActive, async (c) => {
   const { message } = await readJson(c, appealSchema);
-  return c.json(
-    { success: true, data: await appealRejection(c.var.deps, c.var.user, c.req.param('id'), message) },
-    201,
-  );
+  return c.json(envelope(await appealRejection(c.var.deps, c.var.user, c.req.param('id'), message)), 201);
 });
 
 /** PUT /api/admin/submissions/{id}/appeal (admins), mounted under /api/admin/submissions. */

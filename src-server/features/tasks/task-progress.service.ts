@@ -3,7 +3,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { newId, nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../errors';
-import type { UserRow } from '../../http/env';
+import type { UserRow } from '../users/users.repository';
 import { holdLiveUser } from '../users/users.repository';
 import { takeRandomComment } from './task-comments.repository';
 import { expireDue } from './task-expiry';

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Page } from '../../contract';
+import { envelopeText } from '../../contract/envelope';
 import {
   TASK_FIELD_MESSAGES,
   type TaskAdminUpdate,
@@ -11,9 +12,9 @@ import { newId, nowIso } from '../../db/ids';
 import { foldSearch } from '../../db/search';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../errors';
-import type { UserRow } from '../../http/env';
 import { recordAudit } from '../audit/audit.repository';
 import { notifyAll } from '../notifications/notifications.service';
+import type { UserRow } from '../users/users.repository';
 import { taskAuditView, taskChanges } from './task-audit';
 import { countComments, listComments, replaceUnusedComments } from './task-comments.repository';
 import { endRecordsOfTask } from './task-expiry';
@@ -148,7 +149,7 @@ export async function listTasksJson(
     limit: query.limit,
     pages: Math.ceil(page.total / query.limit),
   } satisfies Omit<Page<TaskDto>, 'items'>);
-  return `{"success":true,"data":{"items":[${items.join(',')}],${rest.slice(1)}}`;
+  return envelopeText(`{"items":[${items.join(',')}],${rest.slice(1)}`);
 }
 
 /** A row's fixed fields as JSON text without its braces, made once per row object. */

@@ -4,13 +4,13 @@ import { EMAIL_VERIFY_HOURS, PASSWORD_RESET_MINUTES } from '../../contract/accou
 import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { AppError, fail } from '../../errors';
-import type { UserRow } from '../../http/env';
-import { workKey } from '../../http/expensive-work';
+import { workKey } from '../../work/expensive-work';
 import { queueUserMail, siteName } from '../mail/user-mail';
 import { findLiveToken, issueAccountToken, useToken, voidAccountTokens } from './account-tokens.repository';
 import { hashPassword } from './password';
 import { type SignInOrigin, startSession } from './sessions.service';
 import { hasTwoFactor } from './two-factor.service';
+import type { UserRow } from './users.repository';
 import { findUserByEmail, findUserById, lockLiveUser, updateUser } from './users.repository';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'mail' | 'throttle' | 'work' | 'secret'>;

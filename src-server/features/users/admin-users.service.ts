@@ -2,9 +2,9 @@ import type { AdminUserDetailDto, AdminUserSummaryDto, AdminUsersQuery } from '.
 import type { Page } from '../../contract/types';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../errors';
-import type { UserRow } from '../../http/env';
 import { toAdminUserDetail, toAdminUserSummary } from './admin-users.mapper';
 import { pageUsers } from './admin-users.repository';
+import type { UserRow } from './users.repository';
 import { findUserById, userTotals } from './users.repository';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'work'>;

@@ -5,15 +5,15 @@ import type { UserDto } from '../../contract/types';
 import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../errors';
-import type { UserRow } from '../../http/env';
-import { workKey } from '../../http/expensive-work';
-import type { ImageUpload } from '../../http/image-upload';
+import type { ImageUpload } from '../../storage/received-image';
+import { workKey } from '../../work/expensive-work';
 import { checkPassword } from './auth.service';
 import { hashPassword } from './password';
 import { approvedSubmissions, type ProfilePatch, updateProfile } from './profile.repository';
 import { auditOwnProfile } from './profile-audit';
 import { removeProfilePhoto, storeProfilePhoto } from './profile-photo';
 import { toUserDto } from './users.mapper';
+import type { UserRow } from './users.repository';
 import { findUserById, userTotals } from './users.repository';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'throttle' | 'work'>;

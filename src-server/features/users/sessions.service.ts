@@ -3,7 +3,6 @@ import type { SessionDto } from '../../contract/sessions';
 import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../errors';
-import type { UserRow } from '../../http/env';
 import { recordAudit } from '../audit/audit.repository';
 import {
   deleteSession,
@@ -15,6 +14,7 @@ import {
   sessionExists,
 } from './sessions.repository';
 import { passwordStamp, signToken } from './token';
+import type { UserRow } from './users.repository';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'secret'>;
 

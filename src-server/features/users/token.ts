@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import type { TokenClaims } from '../../contract/types';
-import type { UserRow } from '../../http/env';
+import type { UserRow } from '../users/users.repository';
 
 // jose imports a Uint8Array secret as a WebCrypto key on every call (~0.2 ms, a tenth of an
 // approval's CPU in npm run bench); the key is imported once per secret instead.

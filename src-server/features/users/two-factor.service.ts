@@ -5,7 +5,6 @@ import type { TwoFactorSetupDto, TwoFactorStatusDto } from '../../contract/sessi
 import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../errors';
-import type { UserRow } from '../../http/env';
 import { recordAudit } from '../audit/audit.repository';
 import { getSettings } from '../settings/settings.service';
 import { type CredentialCheck, checkCredentials } from './auth.service';
@@ -20,6 +19,7 @@ import {
   takeStep,
 } from './two-factor.repository';
 import { adminTwoFactorRequired } from './two-factor-policy';
+import type { UserRow } from './users.repository';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'secret' | 'throttle' | 'work'>;
 

@@ -1,6 +1,6 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_BAN_REASON } from '../../http/auth';
+import { DEFAULT_BAN_REASON } from '../../errors';
 import { makeUser } from '../../testing/factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { signToken } from './token';

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { envelope } from '../../contract/envelope';
 import {
   adminWithdrawalsQuerySchema,
   withdrawalApprovalSchema,
@@ -15,7 +16,7 @@ export const adminWithdrawalsRoutes = new Hono<AppEnv>()
   .use('*', requireAdmin)
   .get('/', async (c) => {
     const query = check(adminWithdrawalsQuerySchema, c.req.query());
-    return c.json({ success: true, data: await listWithdrawals(c.var.deps, query) });
+    return c.json(envelope(await listWithdrawals(c.var.deps, query)));
   })
   .put('/:id/approve', async (c) => {
     await readJson(c, withdrawalApprovalSchema);

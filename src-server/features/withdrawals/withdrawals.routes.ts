@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { envelope } from '../../contract/envelope';
 import { withdrawalRequestSchema } from '../../contract/withdrawals';
 import { requireActive, requireUser } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
@@ -14,5 +15,5 @@ export const withdrawalsRoutes = new Hono<AppEnv>()
     return sendMoneyReply(c, await requestWithdrawal(c.var.deps, c.var.user, request, scope));
   })
   .get('/', requireUser, async (c) => {
-    return c.json({ success: true, data: await myWithdrawals(c.var.deps, c.var.user) });
+    return c.json(envelope(await myWithdrawals(c.var.deps, c.var.user)));
   });

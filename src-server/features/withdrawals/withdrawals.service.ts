@@ -9,12 +9,12 @@ import {
 import { newId, nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../errors';
-import type { UserRow } from '../../http/env';
 import { flagSharedPayout } from '../fraud/signals';
 import { type MoneyReply, runMoneyMove } from '../money/idempotency';
 import type { IdempotencyScope } from '../money/idempotency.repository';
 import { debit } from '../money/ledger';
 import { getSettings } from '../settings/settings.service';
+import type { UserRow } from '../users/users.repository';
 import { holdLiveUser } from '../users/users.repository';
 import { toWithdrawalDto } from './withdrawals.mapper';
 import {

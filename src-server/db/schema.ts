@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { FeedbackCode, ProofType } from '../contract/constants';
+import type { Category, Difficulty, FeedbackCode, ProofType, TaskStatus } from '../contract/constants';
 
 /** Row types of the tables created by the migrations. Money columns are integer kuruş. */
 export interface UsersTable {
@@ -38,13 +38,13 @@ export interface TasksTable {
   _id: string;
   title: string;
   description: string;
-  category: string;
+  category: Category;
   reward: number;
   deadline: string | null;
-  difficulty: string;
-  status: string;
+  difficulty: Difficulty;
+  status: TaskStatus;
   max_completions: number;
-  required_proof: string;
+  required_proof: ProofType;
   task_link: string | null;
   is_featured: Generated<number>;
   steps: Generated<string>;

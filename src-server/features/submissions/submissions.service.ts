@@ -1,5 +1,5 @@
 import type { Page } from '../../contract';
-import type { ProofType, ReviewStatus } from '../../contract/constants';
+import type { ReviewStatus } from '../../contract/constants';
 import { checkProof, type SubmissionDto, type SubmissionFields } from '../../contract/submissions';
 import { isUniqueViolation } from '../../db/errors';
 import { newId, nowIso } from '../../db/ids';
@@ -83,7 +83,7 @@ export async function submitProof(
   if (refusal) throw refusal;
 
   // the proof its task asks for: an image, a link, a code, a text or nothing
-  const proofType = task.required_proof as ProofType;
+  const proofType = task.required_proof;
   const checked = checkProof(proofType, {
     proofUrl: upload.fields.proofUrl,
     proofText: upload.fields.proofText,

@@ -13,7 +13,7 @@ import { PNG } from 'pngjs';
 import { ADMIN, freshDataDir, type ServerProcess, startServerProcess } from '../faults/server';
 import { CATEGORIES, DIFFICULTIES, REWARD_RANGES, TASK_SORTS } from '../src-server/contract/constants';
 import { signToken } from '../src-server/features/users/token';
-import type { UserRow } from '../src-server/http/env';
+import type { UserRow } from '../src-server/features/users/users.repository';
 import { type Answer, type LoadResult, type RequestSpec, rounds, runLoad, send } from './load';
 import type { CpuProbe, CpuSplit, WaitProfile, WaitSampler } from './probes';
 import { benchSessionId, SEED_PASSWORD, type SeedScale, taskStride } from './seed';

@@ -34,7 +34,7 @@ import {
 import { closeProofs, proofCandidates } from '../src-server/features/fraud/fraud.repository';
 import { findDuplicateProofs, flagSharedPayout } from '../src-server/features/fraud/signals';
 import { signToken } from '../src-server/features/users/token';
-import type { UserRow } from '../src-server/http/env';
+import type { UserRow } from '../src-server/features/users/users.repository';
 import type { ContentPrints } from '../src-server/storage/content-print';
 import { sanitizeProof } from '../src-server/storage/image';
 import { multipart, proofPng, seededFixtures } from './app';

@@ -9,11 +9,11 @@ import { removeOrphanedProofs } from './features/submissions/orphaned-proofs';
 import { ensureBootstrapAdmin } from './features/users/admin-account';
 import { databaseLimiters } from './features/users/database-limiter';
 import { LoginThrottle, memoryLimiters, type ThrottleLimits } from './features/users/throttle';
-import { expensiveWork } from './http/expensive-work';
 import { loadWebAssets, type WebAssets } from './http/web-assets';
 import { log } from './observability/logger';
 import { DataFolder } from './storage/data-folder';
 import { removeOrphanedImages } from './storage/orphaned-images';
+import { expensiveWork } from './work/expensive-work';
 
 export interface Opened {
   deps: AppDeps;

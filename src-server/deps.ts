@@ -4,8 +4,8 @@ import type { MailService } from './features/mail/mail-service';
 import type { PushNotifier } from './features/notifications/push';
 import type { SetupGate } from './features/setup/setup-gate';
 import type { LoginThrottle } from './features/users/throttle';
-import type { ExpensiveWork } from './http/expensive-work';
 import type { WebAssets } from './http/web-assets';
+import type { ExpensiveWork } from './work/expensive-work';
 
 /** What createApp needs; tests and the desktop shell build their own. */
 export interface AppDeps {

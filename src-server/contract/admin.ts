@@ -10,6 +10,7 @@ import {
 } from './constants';
 import { ERROR_MESSAGES, type ErrorCode } from './errors';
 import { tlToKurus } from './money';
+import { ruleSchema } from './rules';
 import { FIELD_MESSAGES } from './schemas';
 import type { SubmissionDto } from './submissions';
 import type { UserDto } from './types';
@@ -250,6 +251,9 @@ export function checkAdminUserUpdate(
   }
   return { ok: true, value };
 }
+
+/** The body of PUT /api/admin/users/{id}, read through the user edit rules. */
+export const adminUserUpdateSchema = ruleSchema(checkAdminUserUpdate);
 
 // ---- settings ----
 

@@ -33,6 +33,7 @@ export const appealDecisionSchema = z.object({
     .min(1, M.appealResponseRequired)
     .max(APPEAL_RESPONSE_MAX, FIELD_MESSAGES.tooLong),
 });
+export type AppealDecision = z.output<typeof appealDecisionSchema>;
 
 /** An appeal as its worker and the admins see it. */
 export interface AppealDto {

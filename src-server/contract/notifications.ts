@@ -1,5 +1,6 @@
 import { NOTIFICATION_TYPES, type NotificationType } from './constants';
 import { ERROR_MESSAGES, type ErrorCode } from './errors';
+import { ruleSchema } from './rules';
 import { FIELD_MESSAGES } from './schemas';
 
 export const MAX_NOTIFICATION_TITLE = 100;
@@ -92,3 +93,6 @@ export function checkNotificationRequest(
   }
   return { ok: true, value: { notificationType, title, message, target: 'user', playerId } };
 }
+
+/** The body of POST /api/auth/send-notification, read through the dialog's rules. */
+export const notificationRequestSchema = ruleSchema(checkNotificationRequest);

@@ -7,6 +7,7 @@ import {
   type ReviewStatus,
 } from './constants';
 import { ERROR_MESSAGES, type ErrorCode } from './errors';
+import { ruleSchema } from './rules';
 import { FIELD_MESSAGES } from './schemas';
 
 export const MAX_FEEDBACK_LENGTH = 2000;
@@ -113,3 +114,6 @@ export function checkReviewRequest(
   }
   return { ok: true, value: { status, feedback, rejectionReason: reason, feedbackCode: code } };
 }
+
+/** The body of PUT /api/submissions/{id}/review, read through the review rules. */
+export const reviewRequestSchema = ruleSchema(checkReviewRequest);

@@ -89,6 +89,7 @@ export const submissionFieldsSchema = z.object({
     .optional()
     .transform((v) => (v ? v : null)),
 });
+export type SubmissionFields = z.output<typeof submissionFieldsSchema>;
 
 const statusFilter = z.preprocess(
   (v) => (v === '' || v === 'all' || v === null ? undefined : v),

@@ -199,6 +199,7 @@ export const taskAdminUpdateSchema = z.object({
   minSeconds: z.preprocess(blankToNull, minSeconds.nullable()),
   isFeatured: z.boolean({ error: M.invalidValue }).optional(),
 });
+export type TaskAdminUpdate = z.output<typeof taskAdminUpdateSchema>;
 
 /** The statuses the owner edit screen offers. */
 export const OWNER_TASK_STATUSES = ['active', 'completed', 'cancelled'] as const;

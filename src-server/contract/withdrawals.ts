@@ -3,7 +3,8 @@ import { PAYMENT_METHODS, type PaymentMethod, REVIEW_STATUSES, type ReviewStatus
 import { ERROR_MESSAGES, type ErrorCode } from './errors';
 import type { FlagDto } from './fraud';
 import { tlToKurus } from './money';
-import { FIELD_MESSAGES } from './schemas';
+import { type RuleResult, ruleSchema } from './rules';
+import { FIELD_MESSAGES, fieldErrors } from './schemas';
 
 /** A withdrawal as the API shows it; `accountNumber` is masked except for admins. */
 export interface WithdrawalDto {
@@ -162,6 +163,33 @@ export function checkWithdrawalRequest(
   return { ok: true, value: { amount, paymentMethod, fullName, accountNumber } };
 }
 
+/** Rules that let every well-formed request through: what the form alone can be judged on. */
+const OPEN_RULES: WithdrawalRules = {
+  minimumPayout: 0,
+  balance: Number.MAX_SAFE_INTEGER,
+  methods: PAYMENT_METHODS,
+};
+
+/**
+ * The body of POST /api/withdraws as a well-formed request: the amount, the account details
+ * and a known method (with a valid IBAN or Papara number). The rules that depend on what is
+ * stored (the minimum, the methods on offer, the balance read inside the transaction) are
+ * checkWithdrawalRules, judged after it.
+ */
+export const withdrawalRequestSchema = ruleSchema((body) => checkWithdrawalRequest(body, OPEN_RULES));
+
+/** The stored rules for a well-formed request, in the order checkWithdrawalRequest reports them. */
+export function checkWithdrawalRules(
+  request: WithdrawalRequest,
+  rules: WithdrawalRules,
+): WithdrawalProblem | null {
+  if (request.amount < rules.minimumPayout)
+    return problem('below_minimum', 'amount', { amount: formatLiraPlain(rules.minimumPayout) });
+  if (request.amount > rules.balance) return problem('insufficient_balance', 'amount');
+  if (!rules.methods.includes(request.paymentMethod)) return problem('method_unavailable', 'paymentMethod');
+  return null;
+}
+
 /** PUT /api/admin/withdraws/{id}/reject */
 export const rejectWithdrawalSchema = z.object({
   reason: z
@@ -171,6 +199,24 @@ export const rejectWithdrawalSchema = z.object({
     .max(MAX_REJECTION_REASON_LENGTH, FIELD_MESSAGES.tooLong),
 });
 export type RejectWithdrawalInput = z.input<typeof rejectWithdrawalSchema>;
+export type WithdrawalRejection = z.output<typeof rejectWithdrawalSchema>;
+
+/** A rejection's reason, checked: a missing or blank one is its own code, reason_required. */
+export function checkWithdrawalRejection(body: unknown): RuleResult<WithdrawalRejection> {
+  const parsed = rejectWithdrawalSchema.safeParse(body);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const [field = 'reason', message = ERROR_MESSAGES.validation_error] =
+    Object.entries(fieldErrors(parsed.error))[0] ?? [];
+  const code =
+    field === 'reason' && message === ERROR_MESSAGES.reason_required ? 'reason_required' : 'validation_error';
+  return { ok: false, problem: { code, field, message } };
+}
+
+/** The body of PUT /api/admin/withdraws/{id}/reject. */
+export const withdrawalRejectionSchema = ruleSchema(checkWithdrawalRejection);
+
+/** The body of PUT /api/admin/withdraws/{id}/approve: no fields are read (any sent are ignored). */
+export const withdrawalApprovalSchema = z.object({});
 
 const isoDate = z
   .string()

@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { FeedbackCode, ProofType } from '../contract/constants';
+import type { Category, Difficulty, FeedbackCode, ProofType, TaskStatus } from '../contract/constants';
 
 /** Row types of the tables created by the migrations. Money columns are integer kuruş. */
 export interface UsersTable {
@@ -38,13 +38,13 @@ export interface TasksTable {
   _id: string;
   title: string;
   description: string;
-  category: string;
+  category: Category;
   reward: number;
   deadline: string | null;
-  difficulty: string;
-  status: string;
+  difficulty: Difficulty;
+  status: TaskStatus;
   max_completions: number;
-  required_proof: string;
+  required_proof: ProofType;
   task_link: string | null;
   is_featured: Generated<number>;
   steps: Generated<string>;
@@ -281,7 +281,7 @@ export interface ChangeCountersTable {
 export interface SessionsTable {
   id: string;
   user_id: string;
-  /** the keyed stamp of the password the session began under (features/auth/token.ts) */
+  /** the keyed stamp of the password the session began under (features/users/token.ts) */
   password_stamp: string;
   /** 1 when signed in with remember-me (30 days rather than 1) */
   remember: number;
@@ -296,7 +296,7 @@ export interface SessionsTable {
 /** An account's TOTP second factor; enabled_at is null while it is still being set up. */
 export interface TwoFactorTable {
   user_id: string;
-  /** the base32 secret, encrypted with the server's secret (features/two-factor/secret-box.ts) */
+  /** the base32 secret, encrypted with the server's secret (features/users/secret-box.ts) */
   secret: string;
   enabled_at: string | null;
   /** the last 30-second step a code was accepted for: no code is accepted twice */

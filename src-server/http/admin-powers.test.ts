@@ -9,6 +9,7 @@ import { nowIso } from '../db/ids';
 import { flagSharedDevice } from '../features/fraud/signals';
 import { multipart } from '../features/submissions/submission-test-helpers';
 import { taskBody } from '../features/tasks/task-test-helpers';
+import type { UserRow } from '../features/users/users.repository';
 import { FILE_KINDS, fileStoreFor } from '../storage/file-store';
 import { pngFile } from '../storage/image-fixtures';
 import { sharedDatabase } from '../testing/cluster';
@@ -16,7 +17,6 @@ import { makeUser } from '../testing/factories';
 import { fund, makePendingSubmission, makeTask, makeWithdrawal } from '../testing/money-factories';
 import { createTestApp, type TestApp, testsOnPostgres } from '../testing/test-app';
 import { ADMIN_GUARDS, requireTaskEditor } from './auth';
-import type { UserRow } from './env';
 
 /**
  * A role or status change ends an account's admin powers on its next request, on every node:

@@ -1,20 +1,11 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { ERROR_MESSAGES } from '../contract/errors';
-import { findSignedIn, touchSession } from '../features/sessions/sessions.repository';
-import { adminTwoFactorRequired } from '../features/two-factor/two-factor-policy';
+import { fail } from '../errors';
+import { findSignedIn, touchSession } from '../features/users/sessions.repository';
 import { tokenMatchesPassword, type VerifiedToken, verifyToken } from '../features/users/token';
+import { adminTwoFactorRequired } from '../features/users/two-factor-policy';
+import type { UserRow } from '../features/users/users.repository';
 import { touchLastActive } from '../features/users/users.repository';
-import { fail } from './app-error';
-import type { AppEnv, UserRow } from './env';
-
-export const DEFAULT_BAN_REASON = 'Your account has been banned for violating the terms of use.';
-
-/** The 403 a banned user gets for everything, carrying the reason. */
-export function bannedError(user: UserRow) {
-  return fail.forbidden('banned', ERROR_MESSAGES.banned, {
-    banReason: user.ban_reason || DEFAULT_BAN_REASON,
-  });
-}
+import type { AppEnv } from './env';
 
 /** How often a user's activity is written at most (SPEC: lastActive follows the user's activity). */
 export const LAST_ACTIVE_INTERVAL_MS = 60_000;
@@ -101,7 +92,7 @@ export const allowEnrolment: MiddlewareHandler<AppEnv> = async (c, next) => {
 export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
   const user = await userFromRequest(c);
   if (!user) throw fail.unauthorized();
-  if (user.status === 'banned') throw bannedError(user);
+  if (user.status === 'banned') throw fail.banned(user.ban_reason);
   c.set('user', user);
   await next();
 };
@@ -128,7 +119,7 @@ function adminGuard(notAdmin: 'forbidden' | 'task_not_owner'): MiddlewareHandler
   const guard: MiddlewareHandler<AppEnv> = async (c, next) => {
     const user = await userFromRequest(c);
     if (!user) throw fail.unauthorized();
-    if (user.status === 'banned') throw bannedError(user);
+    if (user.status === 'banned') throw fail.banned(user.ban_reason);
     if (user.role !== 'admin') throw fail.forbidden(notAdmin);
     // a suspended admin keeps a signed-in session but no admin powers
     if (user.status === 'suspended') throw fail.forbidden('suspended');

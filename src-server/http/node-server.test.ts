@@ -5,7 +5,7 @@ import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '../testing/factories';
 import { serveTestApp } from '../testing/http-server';
-import { workKey } from './expensive-work';
+import { workKey } from '../work/expensive-work';
 import { HOLD_MS, heldRefusals, holdRefusal } from './held-refusal';
 import { HTTP_TIMEOUTS } from './node-server';
 

@@ -4,9 +4,9 @@ import { routePath } from 'hono/route';
 import { ERROR_MESSAGES } from '../contract/errors';
 import { BUSY_RETRY_AFTER_SECONDS, isBusyError } from '../db/database';
 import { isUnstorableText } from '../db/errors';
+import { AppError } from '../errors';
 import { log } from '../observability/logger';
 import { dbBusyRefusals } from '../observability/metrics';
-import { AppError } from './app-error';
 import { holdRefusal } from './held-refusal';
 import { MAX_DISCARDED_BODY_BYTES } from './node-server';
 

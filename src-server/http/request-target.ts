@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { fail } from './app-error';
+import { fail } from '../errors';
 
 /**
  * Refuses an absolute-form request target carrying credentials (`GET http://u:p@host/...`):

@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError, fail } from '../errors';
 import { captureLines, createLogger, log, setLogger } from '../observability/logger';
 import { createTestApp, type TestApp } from '../testing/test-app';
-import { AppError, fail } from './app-error';
 import { onError } from './on-error';
 import { securityHeaders } from './security';
 import { webAssetsFrom } from './web-assets';

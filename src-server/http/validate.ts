@@ -1,14 +1,21 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
+import { ruleProblemOf } from '../contract/rules';
 import { fieldErrors } from '../contract/schemas';
-import { fail } from './app-error';
+import { fail } from '../errors';
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
-/** Checks a value against a contract schema; a 422 with the field messages when it does not fit. */
+/**
+ * Checks a value against a contract schema; a 422 with the field messages when it does not fit,
+ * or with the broken rule's own code for a schema of ordered rules (contract/rules.ts).
+ */
 export function check<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw fail.validation(fieldErrors(parsed.error));
+  if (!parsed.success) {
+    const problem = ruleProblemOf(parsed.error);
+    throw problem ? fail.rule(problem) : fail.validation(fieldErrors(parsed.error));
+  }
   return parsed.data;
 }
 

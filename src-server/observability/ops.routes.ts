@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
-import { fail } from '../http/app-error';
+import { fail } from '../errors';
 import type { AppEnv } from '../http/env';
 import { registry } from './metrics';
 import { readiness } from './readiness';

@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { Db } from '../db/database';
 import { publicImageUrl } from '../features/files/file-urls';
-import type { UserRow } from '../http/env';
+import type { UserRow } from '../features/users/users.repository';
 import { makeUser } from '../testing/factories';
 import { fund, makePendingSubmission } from '../testing/money-factories';
 import type { DataFolder } from './data-folder';

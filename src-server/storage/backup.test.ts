@@ -10,7 +10,7 @@ import { openApp } from '../bootstrap';
 import { runDoctor } from '../cli/doctor';
 import { readConfig } from '../config';
 import { latestMigrationName } from '../db/migrate';
-import type { UserRow } from '../http/env';
+import type { UserRow } from '../features/users/users.repository';
 import { makeUser } from '../testing/factories';
 import { listen } from '../testing/money-factories';
 import { createTestApp, type TestApp, testsOnPostgres } from '../testing/test-app';

@@ -36,7 +36,7 @@ export function sniffImage(head: Uint8Array): ImageFormat | null {
 
 /**
  * libvips, through sharp, decodes and encodes the images. One image at a time uses
- * one libvips thread: the fair CPU queue (http/expensive-work.ts) already lets one image job
+ * one libvips thread: the fair CPU queue (work/expensive-work.ts) already lets one image job
  * run at once on this 2-core machine, so the other core stays with the event loop. Its operation
  * cache is off: every upload is a new image, and the cache would only hold memory.
  */

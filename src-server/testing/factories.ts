@@ -3,8 +3,8 @@ import type { Db } from '../db/database';
 import { newId, nowIso } from '../db/ids';
 import type { UsersTable } from '../db/schema';
 import { hashPassword } from '../features/users/password';
+import type { UserRow } from '../features/users/users.repository';
 import { findUserById, insertUser, newUserRow } from '../features/users/users.repository';
-import type { UserRow } from '../http/env';
 
 let cachedHash: Promise<string> | null = null;
 /** Every factory user's password. */

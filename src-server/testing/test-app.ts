@@ -6,11 +6,11 @@ import { createApp } from '../app';
 import { type Opened, openApp } from '../bootstrap';
 import { readConfig } from '../config';
 import { cloneTestDatabase, testDatabaseUrl } from '../db/test-databases';
-import { startSession } from '../features/sessions/sessions.service';
+import { startSession } from '../features/users/sessions.service';
 import type { ThrottleLimits } from '../features/users/throttle';
-import type { UserRow } from '../http/env';
-import type { expensiveWork } from '../http/expensive-work';
+import type { UserRow } from '../features/users/users.repository';
 import type { WebAssets } from '../http/web-assets';
+import type { expensiveWork } from '../work/expensive-work';
 import { CLUSTER_ENV } from './cluster';
 import { makeUser } from './factories';
 

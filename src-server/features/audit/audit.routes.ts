@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { auditQuerySchema } from '../../contract/audit';
+import { envelope } from '../../contract/envelope';
 import { requireAdmin } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { check } from '../../http/validate';
@@ -8,5 +9,5 @@ import { listAudit } from './audit.service';
 /** /api/admin/audit: the audit log, read-only (it is append-only: no route changes it). */
 export const adminAuditRoutes = new Hono<AppEnv>().use('*', requireAdmin).get('/', async (c) => {
   const query = check(auditQuerySchema, c.req.query());
-  return c.json({ success: true, data: await listAudit(c.var.deps, query) });
+  return c.json(envelope(await listAudit(c.var.deps, query)));
 });

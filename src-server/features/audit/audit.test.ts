@@ -5,7 +5,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import reviewEn from '../../../src-web/locales/en/adminReview.json';
 import reviewTr from '../../../src-web/locales/tr/adminReview.json';
-import type { UserRow } from '../../http/env';
 import { pngFile } from '../../storage/image-fixtures';
 import { makeUser } from '../../testing/factories';
 import { makeWithdrawal } from '../../testing/money-factories';
@@ -14,6 +13,7 @@ import { autoApproveDue } from '../submissions/auto-approve';
 import { multipart, submit } from '../submissions/submission-test-helpers';
 import { createTask } from '../tasks/task-test-helpers';
 import { createOrPromoteAdmin } from '../users/admin-account';
+import type { UserRow } from '../users/users.repository';
 import { checkAuditLedger } from './audit-doctor';
 
 let t: TestApp;

@@ -5,7 +5,7 @@ import type { ExportKind } from '../../contract/exports';
 import { FIELD_MESSAGES } from '../../contract/schemas';
 import { submissionListQuerySchema } from '../../contract/submissions';
 import { adminWithdrawalsQuerySchema } from '../../contract/withdrawals';
-import { fail } from '../../http/app-error';
+import { fail } from '../../errors';
 import { requireAdmin } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { check } from '../../http/validate';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UserRow } from '../../http/env';
 import { makeUser } from '../../testing/factories';
 import { fund, makePendingSubmission, makeTask, makeWithdrawal } from '../../testing/money-factories';
 import { createAdminTestApp, type TestApp } from '../../testing/test-app';
+import type { UserRow } from '../users/users.repository';
 import { EXPORT_BATCH } from './admin-exports.service';
 import { csvCell, lira, trDate } from './csv';
 

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { envelope } from '../../contract/envelope';
 import { FIELD_MESSAGES } from '../../contract/schemas';
 import { statementQuerySchema } from '../../contract/statement';
 import { requireUser } from '../../http/auth';
@@ -27,7 +28,7 @@ const csvQuerySchema = z.object({
 export const statementRoutes = new Hono<AppEnv>()
   .get('/me/statement', requireUser, async (c) => {
     const query = check(statementQuerySchema, c.req.query());
-    return c.json({ success: true, data: await myStatement(c.var.deps, c.var.user._id, query) });
+    return c.json(envelope(await myStatement(c.var.deps, c.var.user._id, query)));
   })
   .get('/me/statement.csv', requireUser, async (c) => {
     const { month, format, lang } = check(csvQuerySchema, c.req.query());

@@ -1,11 +1,11 @@
 // The worker's earnings statement: the ledger as its owner may see it, with the balance after
 // each row. Its sums are the ledger's own (whole history, each month, each page) on either engine.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UserRow } from '../../http/env';
 import { makeUser } from '../../testing/factories';
 import { burst, fund, makePendingSubmission, makeWithdrawal } from '../../testing/money-factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { credit } from '../money/ledger';
+import type { UserRow } from '../users/users.repository';
 
 let t: TestApp;
 let admin: UserRow;

@@ -1,5 +1,5 @@
 import { type Context, Hono } from 'hono';
-import { fail } from '../../http/app-error';
+import { fail } from '../../errors';
 import type { AppEnv } from '../../http/env';
 import { FILE_CSP } from '../../http/security';
 import { fileStoreFor, isStoredName, type StoredFile } from '../../storage/file-store';

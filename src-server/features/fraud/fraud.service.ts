@@ -2,7 +2,7 @@ import type { FlagDto, FlagKind, LinkedAccountDto, LinkedAccountsDto } from '../
 import { nowIso } from '../../db/ids';
 import { textList } from '../../db/json';
 import type { AppDeps } from '../../deps';
-import { fail } from '../../http/app-error';
+import { fail } from '../../errors';
 import { recordAudit } from '../audit/audit.repository';
 import { dismissFlagRow, type FlagRow, findFlag, flagsOn, linkedAccounts } from './fraud.repository';
 

@@ -3,7 +3,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FLAG_RELATED } from '../../contract/fraud';
-import type { UserRow } from '../../http/env';
 import { proofPrints } from '../../storage/image';
 import { makeUser, TEST_PASSWORD } from '../../testing/factories';
 import { burst, fund, makeIban } from '../../testing/money-factories';
@@ -13,6 +12,7 @@ import { createTestApp, type TestApp } from '../../testing/test-app';
 import { startedTask, submit } from '../submissions/submission-test-helpers';
 import { insertSubmission } from '../submissions/submissions.repository';
 import { createTask, settleLatest } from '../tasks/task-test-helpers';
+import type { UserRow } from '../users/users.repository';
 import { proofLookupColumns } from './fingerprint-bands';
 import { checkFlags } from './flag-doctor';
 import { insertFlag } from './fraud.repository';

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMoney } from '../../../src-web/lib/format';
-import type { UserRow } from '../../http/env';
 import { makeUser } from '../../testing/factories';
 import { fund, makePendingSubmission, makeTask, makeWithdrawal } from '../../testing/money-factories';
 import { linkIn, SmtpSink } from '../../testing/smtp-sink';
 import { createAdminTestApp, type TestApp } from '../../testing/test-app';
+import type { UserRow } from '../users/users.repository';
 import { formatKurus } from './money-format';
 import { onMailJobRun, sendDueMail } from './outbox.job';
 

@@ -11,12 +11,12 @@ import { openApp } from '../../bootstrap';
 import { runDoctor } from '../../cli/doctor';
 import { readConfig } from '../../config';
 import { isPostgres } from '../../db/dialect';
-import type { UserRow } from '../../http/env';
 import { DataFolder } from '../../storage/data-folder';
 import { sharedDatabase } from '../../testing/cluster';
 import { makeUser } from '../../testing/factories';
 import { burst, fund, makePendingSubmission, makeWithdrawal } from '../../testing/money-factories';
 import { createAdminTestApp, sessionToken, type TestApp } from '../../testing/test-app';
+import type { UserRow } from '../users/users.repository';
 import { runMoneyChecks } from './doctor';
 
 let t: TestApp;

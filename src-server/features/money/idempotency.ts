@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { envelope } from '../../contract/envelope';
 import type { Db } from '../../db/database';
 import { nowIso } from '../../db/ids';
-import { fail } from '../../http/app-error';
+import { fail } from '../../errors';
 import {
   claimKey,
   findReply,
@@ -89,7 +90,7 @@ export async function runMoneyMove<T>(
     const replay = scope ? await claimOrReplay(tx, scope, nowIso()) : null;
     if (replay) return replay;
     const { status, data } = await work(tx);
-    const body = JSON.stringify({ success: true, data });
+    const body = JSON.stringify(envelope(data));
     if (scope) await storeReply(tx, scope, status, body);
     return { status, body, replayed: false };
   });
@@ -132,7 +133,7 @@ export async function runClaimed<T>(
     if (scope) await releaseClaim(db, scope);
     throw err;
   }
-  const body = JSON.stringify({ success: true, data: reply.data });
+  const body = JSON.stringify(envelope(reply.data));
   if (scope) await storeReply(db, scope, reply.status, body);
   return { status: reply.status, body, replayed: false };
 }

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import { nowIso } from '../../db/ids';
 import type { DB, LedgerTable } from '../../db/schema';
-import { fail } from '../../http/app-error';
+import { fail } from '../../errors';
 import { addToBalance, setBalanceIfStill, takeFromBalance } from '../users/users.repository';
 
 /**

@@ -1,6 +1,6 @@
 import { forNoKeyUpdate } from '../../db/locks';
 import type { UsersTable } from '../../db/schema';
-import { AppError, fail } from '../../http/app-error';
+import { AppError, fail } from '../../errors';
 import type { Tx } from './ledger';
 
 export interface Payee {

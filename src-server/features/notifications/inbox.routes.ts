@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { envelope } from '../../contract/envelope';
 import { inboxQuerySchema } from '../../contract/inbox';
 import { requireUser } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
@@ -14,14 +15,14 @@ export const inboxRoutes = new Hono<AppEnv>()
   .use('*', requireUser)
   .get('/', async (c) => {
     const query = check(inboxQuerySchema, c.req.query());
-    return c.json({ success: true, data: await listInbox(c.var.deps, c.var.user, query) });
+    return c.json(envelope(await listInbox(c.var.deps, c.var.user, query)));
   })
-  .get('/unread', async (c) => c.json({ success: true, data: await unreadCount(c.var.deps, c.var.user) }))
+  .get('/unread', async (c) => c.json(envelope(await unreadCount(c.var.deps, c.var.user))))
   .put('/read-all', async (c) => {
     await readJson(c, noFields);
-    return c.json({ success: true, data: await readAll(c.var.deps, c.var.user) });
+    return c.json(envelope(await readAll(c.var.deps, c.var.user)));
   })
   .put('/:id/read', async (c) => {
     await readJson(c, noFields);
-    return c.json({ success: true, data: await readOne(c.var.deps, c.var.user, c.req.param('id')) });
+    return c.json(envelope(await readOne(c.var.deps, c.var.user, c.req.param('id'))));
   });

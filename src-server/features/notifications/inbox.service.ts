@@ -2,7 +2,7 @@ import type { InboxContextDto, InboxItemDto, InboxPageDto, InboxType } from '../
 import { kurusToTl } from '../../contract/money';
 import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
-import { fail } from '../../http/app-error';
+import { fail } from '../../errors';
 import {
   countUnread,
   markAllRead,

@@ -2,13 +2,13 @@
 // the transaction of the event (a replay or a lost race writes nothing twice); the list, the
 // unread count and marking read are the reader's own; it works with OneSignal unconfigured.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UserRow } from '../../http/env';
 import { pngFile } from '../../storage/image-fixtures';
 import { makeUser } from '../../testing/factories';
 import { fund, makeWithdrawal } from '../../testing/money-factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { submit } from '../submissions/submission-test-helpers';
 import { createTask } from '../tasks/task-test-helpers';
+import type { UserRow } from '../users/users.repository';
 import { addMessage } from './inbox.repository';
 
 let t: TestApp;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { UserRow } from '../../http/env';
 import { makeUser } from '../../testing/factories';
 import { fund, makePendingSubmission, makeWithdrawal } from '../../testing/money-factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
+import type { UserRow } from '../users/users.repository';
 import { NOTIFICATION_TEXTS } from './notification-texts';
 import { ALL_SUBSCRIBERS_SEGMENT } from './push';
 import { closedPortUrl, type PushRecorder, startPushRecorder } from './push-recorder';

@@ -1,14 +1,15 @@
 import { Hono } from 'hono';
+import { envelope } from '../../contract/envelope';
+import { notificationRequestSchema } from '../../contract/notifications';
 import { requireAdmin } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { readJson } from '../../http/validate';
-import { anyObject } from '../money/body';
 import { sendNotification } from './notifications.service';
 
 /** POST /api/auth/send-notification (admins), mounted beside the auth routes. */
 export const notificationsRoutes = new Hono<AppEnv>().post('/send-notification', requireAdmin, async (c) => {
-  const body = await readJson(c, anyObject);
-  return c.json({ success: true, data: await sendNotification(c.var.deps, c.var.user._id, body) });
+  const request = await readJson(c, notificationRequestSchema);
+  return c.json(envelope(await sendNotification(c.var.deps, c.var.user._id, request)));
 });
 
 /**
@@ -16,5 +17,5 @@ export const notificationsRoutes = new Hono<AppEnv>().post('/send-notification',
  * say so when it opens rather than after the message is written.
  */
 export const notificationStatusRoutes = new Hono<AppEnv>().get('/status', requireAdmin, (c) =>
-  c.json({ success: true, data: { configured: c.var.deps.push.configured } }),
+  c.json(envelope({ configured: c.var.deps.push.configured })),
 );

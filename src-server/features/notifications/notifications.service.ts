@@ -1,8 +1,8 @@
 import type { NotificationType } from '../../contract/constants';
-import { checkNotificationRequest, type NotificationSentDto } from '../../contract/notifications';
+import type { NotificationRequest, NotificationSentDto } from '../../contract/notifications';
 import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
-import { AppError, fail } from '../../http/app-error';
+import { AppError } from '../../errors';
 import { recordAudit } from '../audit/audit.repository';
 import { addMessage, userByPushId } from './inbox.repository';
 import { NOTIFICATION_TEXTS } from './notification-texts';
@@ -26,11 +26,8 @@ function fixedMessage(type: AutoType, target: PushMessage['target']): PushMessag
 export async function sendNotification(
   deps: Pick<AppDeps, 'push' | 'db' | 'clock'>,
   actorId: string,
-  body: unknown,
+  request: NotificationRequest,
 ): Promise<NotificationSentDto> {
-  const checked = checkNotificationRequest(body);
-  if (!checked.ok) throw fail.invalid(checked.problem.code, checked.problem.field, checked.problem.message);
-  const request = checked.value;
   const target = request.target === 'all' ? 'all' : { playerId: request.playerId };
   const custom = request.notificationType === 'customMessage';
   const message: PushMessage = custom

@@ -1,9 +1,13 @@
 import { Hono } from 'hono';
-import { adminUserHistoryQuerySchema, deleteUserQuerySchema } from '../../contract/admin';
+import {
+  adminUserHistoryQuerySchema,
+  adminUserUpdateSchema,
+  deleteUserQuerySchema,
+} from '../../contract/admin';
+import { envelope } from '../../contract/envelope';
 import { requireAdmin } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { check, readJson } from '../../http/validate';
-import { anyObject } from '../money/body';
 import { deleteUserByAdmin } from './user-deletion';
 import { updateUserByAdmin } from './user-edit';
 import { userLinkedAccounts, userSubmissionsPage, userWithdrawalsPage } from './user-history.service';
@@ -17,23 +21,23 @@ import { userLinkedAccounts, userSubmissionsPage, userWithdrawalsPage } from './
 export const adminUserRoutes = new Hono<AppEnv>()
   .use('*', requireAdmin)
   .put('/:id', async (c) => {
-    const body = await readJson(c, anyObject);
-    const data = await updateUserByAdmin(c.var.deps, c.var.user._id, c.req.param('id'), body);
-    return c.json({ success: true, data });
+    const input = await readJson(c, adminUserUpdateSchema);
+    const data = await updateUserByAdmin(c.var.deps, c.var.user._id, c.req.param('id'), input);
+    return c.json(envelope(data));
   })
   .delete('/:id', async (c) => {
     const { forfeit } = check(deleteUserQuerySchema, c.req.query());
     const data = await deleteUserByAdmin(c.var.deps, c.var.user._id, c.req.param('id'), { forfeit });
-    return c.json({ success: true, data });
+    return c.json(envelope(data));
   })
   .get('/:id/submissions', async (c) => {
     const query = check(adminUserHistoryQuerySchema, c.req.query());
-    return c.json({ success: true, data: await userSubmissionsPage(c.var.deps, c.req.param('id'), query) });
+    return c.json(envelope(await userSubmissionsPage(c.var.deps, c.req.param('id'), query)));
   })
   .get('/:id/withdrawals', async (c) => {
     const query = check(adminUserHistoryQuerySchema, c.req.query());
-    return c.json({ success: true, data: await userWithdrawalsPage(c.var.deps, c.req.param('id'), query) });
+    return c.json(envelope(await userWithdrawalsPage(c.var.deps, c.req.param('id'), query)));
   })
   .get('/:id/linked', async (c) => {
-    return c.json({ success: true, data: await userLinkedAccounts(c.var.deps, c.req.param('id')) });
+    return c.json(envelope(await userLinkedAccounts(c.var.deps, c.req.param('id'))));
   });

@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
+import { bulkSubmissionsReviewSchema, bulkWithdrawalsReviewSchema } from '../../contract/bulk-review';
 import { requireAdmin } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { readJson } from '../../http/validate';
-import { anyObject } from '../money/body';
 import { idempotencyScope, sendMoneyReply } from '../money/idempotency';
 import { bulkReviewSubmissions, bulkReviewWithdrawals } from './bulk-actions.service';
 
@@ -12,12 +12,12 @@ import { bulkReviewSubmissions, bulkReviewWithdrawals } from './bulk-actions.ser
  */
 export const adminBulkRoutes = new Hono<AppEnv>()
   .put('/submissions/review', requireAdmin, async (c) => {
-    const body = await readJson(c, anyObject);
+    const body = await readJson(c, bulkSubmissionsReviewSchema);
     const scope = await idempotencyScope(c, c.var.user._id);
     return sendMoneyReply(c, await bulkReviewSubmissions(c.var.deps, c.var.user._id, body, scope));
   })
   .put('/withdraws/review', requireAdmin, async (c) => {
-    const body = await readJson(c, anyObject);
+    const body = await readJson(c, bulkWithdrawalsReviewSchema);
     const scope = await idempotencyScope(c, c.var.user._id);
     return sendMoneyReply(c, await bulkReviewWithdrawals(c.var.deps, c.var.user._id, body, scope));
   });

@@ -1,15 +1,11 @@
-import {
-  type BulkResult,
-  type BulkReviewDto,
-  bulkIdsSchema,
-  bulkWithdrawalsSchema,
+import type {
+  BulkResult,
+  BulkReviewDto,
+  BulkSubmissionsReview,
+  BulkWithdrawalsReview,
 } from '../../contract/bulk-review';
-import { ERROR_MESSAGES } from '../../contract/errors';
-import { checkReviewRequest } from '../../contract/review';
-import { fieldErrors } from '../../contract/schemas';
-import { rejectWithdrawalSchema } from '../../contract/withdrawals';
 import type { AppDeps } from '../../deps';
-import { AppError, fail } from '../../http/app-error';
+import { AppError } from '../../errors';
 import { type MoneyReply, runClaimed } from '../money/idempotency';
 import type { IdempotencyScope } from '../money/idempotency.repository';
 import { reviewSubmission } from '../submissions/review.service';
@@ -75,54 +71,28 @@ function remembered(
   return runClaimed(deps.db, scope, deps.clock, async () => ({ status: 200, data: await run() }));
 }
 
-function parseIds(input: Record<string, unknown>): string[] {
-  const parsed = bulkIdsSchema.safeParse(input.ids);
-  if (!parsed.success) {
-    const message = parsed.error.issues[0]?.message ?? ERROR_MESSAGES.validation_error;
-    throw fail.validation({ ids: message });
-  }
-  return parsed.data;
-}
-
-/** PUT /api/admin/submissions/review: `{ ids, status, feedback, rejectionReason, feedbackCode? }`. */
+/** PUT /api/admin/submissions/review: each id decided with the one verdict the route checked. */
 export async function bulkReviewSubmissions(
   deps: Deps,
   adminId: string,
-  body: Record<string, unknown>,
+  { ids, review }: BulkSubmissionsReview,
   scope: IdempotencyScope | null,
 ): Promise<MoneyReply> {
-  const ids = parseIds(body);
-  const { ids: _ids, ...verdict } = body;
-  // the verdict is checked once, as the single review checks it
-  const checked = checkReviewRequest(verdict);
-  if (!checked.ok) throw fail.invalid(checked.problem.code, checked.problem.field, checked.problem.message);
   return remembered(deps, scope, () =>
-    each(ids, checked.value.status, (id) => reviewSubmission(deps, adminId, id, verdict, null)),
+    each(ids, review.status, (id) => reviewSubmission(deps, adminId, id, review, null)),
   );
 }
 
-/** PUT /api/admin/withdraws/review: `{ ids, status, reason }` (reason for a rejection). */
+/** PUT /api/admin/withdraws/review: each id approved, or rejected with the one reason (refunded). */
 export async function bulkReviewWithdrawals(
   deps: Deps,
   adminId: string,
-  body: Record<string, unknown>,
+  body: BulkWithdrawalsReview,
   scope: IdempotencyScope | null,
 ): Promise<MoneyReply> {
-  const ids = parseIds(body);
-  const parsed = bulkWithdrawalsSchema.safeParse(body);
-  if (!parsed.success) throw fail.validation(fieldErrors(parsed.error));
-  const { status } = parsed.data;
-  if (status === 'rejected') {
-    const reason = rejectWithdrawalSchema.safeParse({ reason: body.reason });
-    if (!reason.success) {
-      const errors = fieldErrors(reason.error);
-      if (errors.reason === ERROR_MESSAGES.reason_required) throw fail.invalid('reason_required', 'reason');
-      throw fail.validation(errors);
-    }
-  }
   return remembered(deps, scope, () =>
-    each(ids, status, (id) =>
-      status === 'approved'
+    each(body.ids, body.status, (id) =>
+      body.status === 'approved'
         ? approveWithdrawal(deps, adminId, id, null)
         : rejectWithdrawal(deps, adminId, id, { reason: body.reason }, null),
     ),

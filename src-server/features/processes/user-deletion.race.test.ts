@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDoctor } from '../../cli/doctor';
-import type { UserRow } from '../../http/env';
 import { sharedDatabase } from '../../testing/cluster';
 import { makeUser } from '../../testing/factories';
 import { burst, fund } from '../../testing/money-factories';
 import { createTestApp, type TestApp, testsOnPostgres } from '../../testing/test-app';
+import type { UserRow } from '../users/users.repository';
 import { DELETED_USER_NAME } from './user-deletion';
 
 // A deletion with forfeit racing the writes that change an account: an admin's balance edit, and

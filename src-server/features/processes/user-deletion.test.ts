@@ -1,5 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { UserRow } from '../../http/env';
 import { fileStoreFor } from '../../storage/file-store';
 import { pngFile } from '../../storage/image-fixtures';
 import { makeUser } from '../../testing/factories';
@@ -13,6 +12,7 @@ import { submit } from '../submissions/submission-test-helpers';
 import { checkTaskRecords } from '../tasks/task-doctor';
 import { createTask, taskRow } from '../tasks/task-test-helpers';
 import { checkDeletedUsers } from '../users/deleted-user-doctor';
+import type { UserRow } from '../users/users.repository';
 
 let t: TestApp;
 let admin: UserRow;

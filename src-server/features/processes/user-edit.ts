@@ -1,18 +1,18 @@
-import { type AdminUserDetailDto, type AdminUserUpdate, checkAdminUserUpdate } from '../../contract/admin';
+import type { AdminUserDetailDto, AdminUserUpdate } from '../../contract/admin';
 import { isUniqueViolation } from '../../db/errors';
 import { nowIso } from '../../db/ids';
 import { lockForTransaction } from '../../db/locks';
 import type { AppDeps } from '../../deps';
-import { fail } from '../../http/app-error';
-import type { UserRow } from '../../http/env';
-import { workKey } from '../../http/expensive-work';
+import { fail } from '../../errors';
+import { workKey } from '../../work/expensive-work';
 import { changedFields, recordAudit } from '../audit/audit.repository';
 import { type Adjustment, adjustBalance, type Tx } from '../money/ledger';
-import { deleteSessionsOf } from '../sessions/sessions.repository';
 import { toAdminUserDetail, toAdminUserSummary } from '../users/admin-users.mapper';
 import { countActiveAdmins } from '../users/admin-users.repository';
 import { isActiveAdmin, requireUserRow } from '../users/admin-users.service';
 import { hashPassword } from '../users/password';
+import { deleteSessionsOf } from '../users/sessions.repository';
+import type { UserRow } from '../users/users.repository';
 import {
   findUserByEmail,
   findUserById,
@@ -82,11 +82,8 @@ export async function updateUserByAdmin(
   deps: Deps,
   adminId: string,
   id: string,
-  body: unknown,
+  input: AdminUserUpdate,
 ): Promise<AdminUserDetailDto> {
-  const checked = checkAdminUserUpdate(body);
-  if (!checked.ok) throw fail.invalid(checked.problem.code, checked.problem.field, checked.problem.message);
-  const input = checked.value;
   nextStanding(await requireUserRow(deps, id), input);
   const holder = await findUserByEmail(deps.db, input.email);
   if (holder && holder._id !== id) throw fail.conflict('email_in_use');

@@ -1,9 +1,9 @@
 import type { SettingsDto } from '../../contract/types';
 import type { AppDeps } from '../../deps';
-import { fail } from '../../http/app-error';
-import { receiveImageForm, sanitizeReceivedImage } from '../../http/image-upload';
+import { fail } from '../../errors';
 import { fileStoreFor } from '../../storage/file-store';
 import type { ImageFormat } from '../../storage/image';
+import { type ImageUpload, sanitizeReceivedImage } from '../../storage/received-image';
 import { publicImageUrl } from '../files/file-urls';
 import { updateSettings } from './settings.service';
 
@@ -29,46 +29,43 @@ export async function removeStoredImages(
   }
 }
 
+/** The upload form of a site image: its field and the formats it takes. */
+export function siteImageForm(field: SiteImage): { fileField: SiteImage; formats: readonly ImageFormat[] } {
+  return { fileField: field, formats: SITE_IMAGES[field] };
+}
+
 /**
- * PUT /api/settings/logo and /favicon: the file is streamed in under the file rules (5 MB,
- * judged by its first bytes), re-encoded, stored as a public image, and its URL set as
- * site.logo or site.favicon. The image it replaces is deleted after the change commits.
+ * PUT /api/settings/logo and /favicon, once the route has streamed the file in under the file
+ * rules (5 MB, judged by its first bytes): re-encoded, stored as a public image, and its URL set
+ * as site.logo or site.favicon. The image it replaces is deleted after the change commits.
  */
 export async function uploadSiteImage(
   deps: Deps,
   adminId: string,
   field: SiteImage,
-  request: Request,
+  upload: ImageUpload,
 ): Promise<SettingsDto> {
   const formats: readonly ImageFormat[] = SITE_IMAGES[field];
   const store = fileStoreFor(deps.config);
-  const upload = await receiveImageForm(deps, adminId, request, {
-    fileField: field,
-    formats,
-  });
+  if (!upload.file) throw fail.invalid('image_required', field);
+  const image = await sanitizeReceivedImage(upload, formats, field);
+  const name = await store.save('images', image.bytes, image.contentType);
+  const url = publicImageUrl(name);
+  let result: Awaited<ReturnType<typeof updateSettings>>;
   try {
-    if (!upload.file) throw fail.invalid('image_required', field);
-    const image = await sanitizeReceivedImage(upload, formats, field);
-    const name = await store.save('images', image.bytes, image.contentType);
-    const url = publicImageUrl(name);
-    let result: Awaited<ReturnType<typeof updateSettings>>;
-    try {
-      result = await updateSettings(
-        deps,
-        { site: { [field]: url } },
-        {
-          imagesFromUpload: true,
-          actorId: adminId,
-          action: field === 'logo' ? 'settings.logo' : 'settings.favicon',
-        },
-      );
-    } catch (err) {
-      await store.remove('images', name);
-      throw err;
-    }
-    await removeStoredImages(deps, result.dropped);
-    return result.settings;
-  } finally {
-    await upload.discard();
+    result = await updateSettings(
+      deps,
+      { site: { [field]: url } },
+      {
+        imagesFromUpload: true,
+        actorId: adminId,
+        action: field === 'logo' ? 'settings.logo' : 'settings.favicon',
+      },
+    );
+  } catch (err) {
+    await store.remove('images', name);
+    throw err;
   }
+  await removeStoredImages(deps, result.dropped);
+  return result.settings;
 }

@@ -1,27 +1,34 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { settingsUpdateSchema } from '../../contract/admin';
+import { envelope } from '../../contract/envelope';
 import { requireAdmin } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
+import { receiveImageForm } from '../../http/image-upload';
 import { readJson } from '../../http/validate';
 import { getSettings, updateSettings } from './settings.service';
-import { removeStoredImages, uploadSiteImage } from './settings-images';
+import { removeStoredImages, type SiteImage, siteImageForm, uploadSiteImage } from './settings-images';
+
+/** Streams a site image in under the file rules, then sets it; the staged file goes either way. */
+async function siteImage(c: Context<AppEnv>, field: SiteImage): Promise<Response> {
+  const { deps, user } = c.var;
+  const upload = await receiveImageForm(deps, user._id, c.req.raw, siteImageForm(field));
+  try {
+    return c.json(envelope(await uploadSiteImage(deps, user._id, field, upload)));
+  } finally {
+    await upload.discard();
+  }
+}
 
 /** GET is public (the footer and the payout rules need it); changes are for admins. */
 export const settingsRoutes = new Hono<AppEnv>()
   .get('/', async (c) => {
-    return c.json({ success: true, data: await getSettings(c.var.deps.db) });
+    return c.json(envelope(await getSettings(c.var.deps.db)));
   })
   .put('/', requireAdmin, async (c) => {
     const patch = await readJson(c, settingsUpdateSchema);
     const { settings, dropped } = await updateSettings(c.var.deps, patch, { actorId: c.var.user._id });
     await removeStoredImages(c.var.deps, dropped);
-    return c.json({ success: true, data: settings });
+    return c.json(envelope(settings));
   })
-  .put('/logo', requireAdmin, async (c) => {
-    const data = await uploadSiteImage(c.var.deps, c.var.user._id, 'logo', c.req.raw);
-    return c.json({ success: true, data });
-  })
-  .put('/favicon', requireAdmin, async (c) => {
-    const data = await uploadSiteImage(c.var.deps, c.var.user._id, 'favicon', c.req.raw);
-    return c.json({ success: true, data });
-  });
+  .put('/logo', requireAdmin, (c) => siteImage(c, 'logo'))
+  .put('/favicon', requireAdmin, (c) => siteImage(c, 'favicon'));

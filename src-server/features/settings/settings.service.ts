@@ -6,7 +6,7 @@ import type { Db } from '../../db/database';
 import { nowIso } from '../../db/ids';
 import { lockForTransaction } from '../../db/locks';
 import type { AppDeps } from '../../deps';
-import { fail } from '../../http/app-error';
+import { fail } from '../../errors';
 import { changedFields, recordAudit } from '../audit/audit.repository';
 import { readSections, writeSection } from './settings.repository';
 

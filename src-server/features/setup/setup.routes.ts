@@ -1,9 +1,10 @@
 import { Hono } from 'hono';
+import { envelope } from '../../contract/envelope';
 import { registerSchema } from '../../contract/schemas';
 import { signInOrigin } from '../../http/client-ip';
+import { issueDeviceCookie } from '../../http/device-cookie';
 import type { AppEnv } from '../../http/env';
 import { readJson } from '../../http/validate';
-import { issueDeviceCookie } from '../users/device-cookie';
 import { toUserDto } from '../users/users.mapper';
 import { userTotals } from '../users/users.repository';
 import { checkSetup, createFirstAdmin, SETUP_TOKEN_HEADER } from './setup.service';
@@ -12,7 +13,7 @@ import { checkSetup, createFirstAdmin, SETUP_TOKEN_HEADER } from './setup.servic
 export const setupRoutes = new Hono<AppEnv>()
   .get('/', async (c) => {
     await checkSetup(c.var.deps, c.req.header(SETUP_TOKEN_HEADER));
-    return c.json({ success: true, data: { open: true } });
+    return c.json(envelope({ open: true }));
   })
   .post('/', async (c) => {
     const token = c.req.header(SETUP_TOKEN_HEADER);
@@ -23,5 +24,5 @@ export const setupRoutes = new Hono<AppEnv>()
     // the site owner's own device, like a sign-in's: it signs in while strangers are locked out
     await issueDeviceCookie(c, user._id);
     const data = toUserDto(user, await userTotals(c.var.deps.db, user._id));
-    return c.json({ success: true, token: session, message: 'Admin account created', data }, 201);
+    return c.json(envelope(data, { token: session, message: 'Admin account created' }), 201);
   });

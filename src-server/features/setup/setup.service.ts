@@ -2,13 +2,13 @@ import type { RegisterInput } from '../../contract/schemas';
 import { newId, nowIso } from '../../db/ids';
 import { lockForTransaction } from '../../db/locks';
 import type { AppDeps } from '../../deps';
-import { fail } from '../../http/app-error';
-import type { UserRow } from '../../http/env';
-import { workKey } from '../../http/expensive-work';
+import { fail } from '../../errors';
+import { workKey } from '../../work/expensive-work';
 import { recordAudit } from '../audit/audit.repository';
-import { type SignInOrigin, startSession } from '../sessions/sessions.service';
 import { countActiveAdmins } from '../users/admin-users.repository';
 import { hashPassword } from '../users/password';
+import { type SignInOrigin, startSession } from '../users/sessions.service';
+import type { UserRow } from '../users/users.repository';
 import { findUserByEmail, findUserById, insertUser, newUserRow } from '../users/users.repository';
 
 type Parsed<T> = { [K in keyof T]-?: Exclude<T[K], undefined> };

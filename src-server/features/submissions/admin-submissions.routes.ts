@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { recentSubmissionsQuerySchema } from '../../contract/admin';
+import { envelope } from '../../contract/envelope';
 import { pendingIdsQuerySchema, submissionListQuerySchema } from '../../contract/submissions';
 import { requireAdmin } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
@@ -16,16 +17,16 @@ export const adminSubmissionsRoutes = new Hono<AppEnv>()
   .use('*', requireAdmin)
   .get('/recent', async (c) => {
     const { limit } = check(recentSubmissionsQuerySchema, c.req.query());
-    return c.json({ success: true, data: await recentSubmissions(c.var.deps, limit) });
+    return c.json(envelope(await recentSubmissions(c.var.deps, limit)));
   })
   .get('/pending-ids', async (c) => {
     const filter = check(pendingIdsQuerySchema, c.req.query());
-    return c.json({ success: true, data: await reviewableIds(c.var.deps, c.var.user._id, filter) });
+    return c.json(envelope(await reviewableIds(c.var.deps, c.var.user._id, filter)));
   })
   .get('/:id', async (c) => {
-    return c.json({ success: true, data: await adminSubmission(c.var.deps, c.req.param('id')) });
+    return c.json(envelope(await adminSubmission(c.var.deps, c.req.param('id'))));
   })
   .get('/', async (c) => {
     const query = check(submissionListQuerySchema, c.req.query());
-    return c.json({ success: true, data: await adminSubmissions(c.var.deps, query) });
+    return c.json(envelope(await adminSubmissions(c.var.deps, query)));
   });

@@ -3,7 +3,7 @@ import { MAX_BULK_IDS } from '../../contract/bulk-review';
 import type { SubmissionDto } from '../../contract/submissions';
 import type { Page } from '../../contract/types';
 import type { AppDeps } from '../../deps';
-import { fail } from '../../http/app-error';
+import { fail } from '../../errors';
 import { withFlags } from '../fraud/fraud.service';
 import { type AccountOf, accountsOf, commentsOf } from './admin-submissions.repository';
 import { toSubmissionDto } from './submissions.mapper';

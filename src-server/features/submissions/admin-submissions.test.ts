@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UserRow } from '../../http/env';
 import { makeUser } from '../../testing/factories';
 import { makePendingSubmission } from '../../testing/money-factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { verifyProofUrl } from '../files/file-urls';
+import type { UserRow } from '../users/users.repository';
 
 let t: TestApp;
 let adminToken: string;

@@ -1,10 +1,8 @@
-import { appealDecisionSchema, appealSchema, isAppealable } from '../../contract/appeals';
+import { type AppealDecision, isAppealable } from '../../contract/appeals';
 import type { SubmissionDto } from '../../contract/submissions';
 import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
-import { fail } from '../../http/app-error';
-import type { UserRow } from '../../http/env';
-import { check } from '../../http/validate';
+import { fail } from '../../errors';
 import { recordAudit } from '../audit/audit.repository';
 import { queueEventMail } from '../mail/event-mail';
 import { type MoneyReply, runMoneyMove } from '../money/idempotency';
@@ -15,6 +13,7 @@ import { addMessage } from '../notifications/inbox.repository';
 import { notifyUser } from '../notifications/notifications.service';
 import { countCompletion, retakeSlot } from '../tasks/tasks.repository';
 import { lockUserTask, markUserTaskCompleted } from '../tasks/user-tasks.repository';
+import type { UserRow } from '../users/users.repository';
 import { holdLiveUser } from '../users/users.repository';
 import { decideAppeal, insertAppeal, overturnSubmission } from './appeals.repository';
 import { toSubmissionDto } from './submissions.mapper';
@@ -31,9 +30,8 @@ export async function appealRejection(
   deps: Deps,
   user: UserRow,
   submissionId: string,
-  body: unknown,
+  message: string,
 ): Promise<SubmissionDto> {
-  const { message } = check(appealSchema, body);
   const now = deps.clock();
   await deps.db.transaction().execute(async (trx) => {
     const head = await findSubmission(trx, submissionId);
@@ -67,10 +65,9 @@ export async function decideAppealFor(
   deps: Deps,
   adminId: string,
   submissionId: string,
-  body: unknown,
+  { decision, response }: AppealDecision,
   scope: IdempotencyScope | null,
 ): Promise<MoneyReply> {
-  const { decision, response } = check(appealDecisionSchema, body);
   let workerId: string | null = null;
   const reply = await runMoneyMove(deps.db, scope, async (tx) => {
     const row = await findSubmission(tx, submissionId);

@@ -2,11 +2,11 @@
 // restarted; an admin overturns it (approved and paid exactly once, also when two decide at the
 // same moment) or upholds it; restarting waits for the decision.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UserRow } from '../../http/env';
 import { pngFile } from '../../storage/image-fixtures';
 import { makeUser } from '../../testing/factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { createTask } from '../tasks/task-test-helpers';
+import type { UserRow } from '../users/users.repository';
 import { submit } from './submission-test-helpers';
 
 let t: TestApp;

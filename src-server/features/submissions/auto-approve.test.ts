@@ -1,6 +1,7 @@
 // Auto-approval. A proof pending review.autoApproveDays after it was sent is approved
 // by the system, paid once through the ledger with no admin as the actor, the worker told when.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ReviewRequest } from '../../contract/review';
 import { makeUser } from '../../testing/factories';
 import { makePendingSubmission } from '../../testing/money-factories';
 import { screenshot } from '../../testing/screenshots';
@@ -209,7 +210,12 @@ describe('proofs that wait for a person', () => {
     const worker = await makeUser(t.deps.db);
     const own = await makePendingSubmission(t.deps.db, admin._id);
     const later = await makePendingSubmission(t.deps.db, worker._id);
-    const auto = { status: 'approved', feedback: 'ok', feedbackCode: 'task_completed' };
+    const auto: ReviewRequest = {
+      status: 'approved',
+      feedback: 'ok',
+      rejectionReason: null,
+      feedbackCode: 'task_completed',
+    };
     await expect(reviewSubmission(t.deps, null, own.submissionId, auto, null)).rejects.toBeInstanceOf(
       LeftForAPerson,
     );

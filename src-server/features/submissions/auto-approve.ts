@@ -1,6 +1,6 @@
 import { QUICK_APPROVE_FEEDBACK } from '../../contract/constants';
 import type { AppDeps } from '../../deps';
-import { AppError } from '../../http/app-error';
+import { AppError } from '../../errors';
 import { getSettings } from '../settings/settings.service';
 import { pendingOlderThan } from './review.repository';
 import { LeftForAPerson, reviewSubmission } from './review.service';
@@ -36,7 +36,12 @@ export async function autoApproveDue(deps: Deps, limit = AUTO_APPROVE_BATCH): Pr
         deps,
         null,
         _id,
-        { status: 'approved', feedback: QUICK_APPROVE_FEEDBACK, feedbackCode: 'task_completed' },
+        {
+          status: 'approved',
+          feedback: QUICK_APPROVE_FEEDBACK,
+          rejectionReason: null,
+          feedbackCode: 'task_completed',
+        },
         null,
       );
       approved++;

@@ -1,9 +1,9 @@
 import { kurusToTl } from '../../contract/money';
-import { checkReviewRequest, type ReviewedSubmissionDto } from '../../contract/review';
+import type { ReviewedSubmissionDto, ReviewRequest } from '../../contract/review';
 import { isConstraintViolation } from '../../db/errors';
 import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
-import { fail } from '../../http/app-error';
+import { fail } from '../../errors';
 import { recordAudit } from '../audit/audit.repository';
 import { queueEventMail } from '../mail/event-mail';
 import { type MoneyReply, runMoneyMove } from '../money/idempotency';
@@ -61,13 +61,11 @@ export async function reviewSubmission(
   /** null: the system, approving a proof left pending past the auto-approval days */
   adminId: string | null,
   submissionId: string,
-  body: unknown,
+  review: ReviewRequest,
   scope: IdempotencyScope | null,
 ): Promise<MoneyReply> {
-  const checked = checkReviewRequest(body);
-  if (!checked.ok) throw fail.invalid(checked.problem.code, checked.problem.field, checked.problem.message);
-  const { status, feedback, rejectionReason } = checked.value;
-  const feedbackCode = checked.value.feedbackCode ?? null;
+  const { status, feedback, rejectionReason } = review;
+  const feedbackCode = review.feedbackCode ?? null;
 
   let userId: string | null = null;
   const reply = await runMoneyMove(deps.db, scope, async (tx) => {

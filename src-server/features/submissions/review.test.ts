@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUICK_APPROVE_FEEDBACK } from '../../contract/constants';
-import type { UserRow } from '../../http/env';
 import { makeUser } from '../../testing/factories';
 import { makePendingSubmission, makeTask } from '../../testing/money-factories';
 import { createAdminTestApp, type TestApp } from '../../testing/test-app';
 import { runMoneyChecks } from '../money/doctor';
+import type { UserRow } from '../users/users.repository';
 
 let t: TestApp;
 let admin: UserRow;

@@ -1,15 +1,13 @@
 import type { Page } from '../../contract';
-import type { ProofType, ReviewStatus } from '../../contract/constants';
-import { checkProof, type SubmissionDto, submissionFieldsSchema } from '../../contract/submissions';
+import type { ReviewStatus } from '../../contract/constants';
+import { checkProof, type SubmissionDto, type SubmissionFields } from '../../contract/submissions';
 import { isUniqueViolation } from '../../db/errors';
 import { newId, nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
-import { type AppError, fail } from '../../http/app-error';
-import type { UserRow } from '../../http/env';
-import { type ImageUpload, receiveImageForm, sanitizeReceivedProof } from '../../http/image-upload';
-import { check } from '../../http/validate';
+import { type AppError, fail } from '../../errors';
 import { type FileStore, fileStoreFor } from '../../storage/file-store';
 import type { ProofPrints, SanitizedImage } from '../../storage/image';
+import { type ImageUpload, sanitizeReceivedProof } from '../../storage/received-image';
 import { proofLookupColumns } from '../fraud/fingerprint-bands';
 import { insertFlag } from '../fraud/fraud.repository';
 import { duplicateProofFlag, findDuplicateProofs, tooFastFlag } from '../fraud/signals';
@@ -21,6 +19,7 @@ import {
   latestSubmission,
   type UserTaskRow,
 } from '../tasks/user-tasks.repository';
+import type { UserRow } from '../users/users.repository';
 import { holdLiveUser } from '../users/users.repository';
 import { toSubmissionDto } from './submissions.mapper';
 import {
@@ -54,14 +53,12 @@ async function submitRefusal(
     : fail.conflict('submission_not_allowed');
 }
 
-/** Streams the multipart body into the temp folder, refusing a wrong or too large file on the way. */
-export function receiveProof(deps: Deps, user: UserRow, request: Request) {
-  return receiveImageForm(deps, user._id, request, {
-    fileField: 'proofImage',
-    formats: PROOF_FORMATS,
-    textField: 'description',
-  });
-}
+/** The proof form: its image field, the image formats it takes, and its one long text field. */
+export const PROOF_FORM = {
+  fileField: 'proofImage',
+  formats: PROOF_FORMATS,
+  textField: 'description',
+} as const;
 
 /**
  * POST /api/submissions: checks the record, re-encodes the image (outside any transaction),
@@ -72,9 +69,9 @@ export async function submitProof(
   deps: Deps,
   user: UserRow,
   upload: ImageUpload,
+  fields: SubmissionFields,
   arrivedAt = nowIso(deps.clock),
 ): Promise<SubmissionDto> {
-  const fields = check(submissionFieldsSchema, upload.fields);
   const task = await findTask(deps.db, fields.task);
   if (!task) {
     // deleted while the worker had it in their list: say so, not "not found"
@@ -86,7 +83,7 @@ export async function submitProof(
   if (refusal) throw refusal;
 
   // the proof its task asks for: an image, a link, a code, a text or nothing
-  const proofType = task.required_proof as ProofType;
+  const proofType = task.required_proof;
   const checked = checkProof(proofType, {
     proofUrl: upload.fields.proofUrl,
     proofText: upload.fields.proofText,

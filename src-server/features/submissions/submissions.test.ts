@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UserRow } from '../../http/env';
 import { pngFile } from '../../storage/image-fixtures';
 import { makeUser } from '../../testing/factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { createTask, makeRecord, settleLatest } from '../tasks/task-test-helpers';
+import type { UserRow } from '../users/users.repository';
 import { onDisk, submit } from './submission-test-helpers';
 
 let t: TestApp;

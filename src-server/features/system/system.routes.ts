@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { envelope } from '../../contract/envelope';
 import { requireAdmin } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { systemStatus } from './system.service';
@@ -6,4 +7,4 @@ import { systemStatus } from './system.service';
 /** /api/admin/system: the System screen (read-only; admins only, checked against the account now). */
 export const systemRoutes = new Hono<AppEnv>()
   .use('*', requireAdmin)
-  .get('/', async (c) => c.json({ success: true, data: await systemStatus(c.var.deps) }));
+  .get('/', async (c) => c.json(envelope(await systemStatus(c.var.deps))));

@@ -27,8 +27,8 @@ export function taskSearchTitle(title: string): string {
  * tasks.search_body: the folded description, then the category's words, one per line. A folded
  * query never holds a line break, so no match runs from one part into the next.
  */
-export function taskSearchBody(description: string, category: string): string {
-  const words = CATEGORY_SEARCH_WORDS[category as Category] ?? [];
+export function taskSearchBody(description: string, category: Category): string {
+  const words = CATEGORY_SEARCH_WORDS[category] ?? [];
   const parts = new Set([category.replace(/_/g, ' '), ...words].map(foldSearch));
   return [foldSearch(description), ...parts].join('\n');
 }

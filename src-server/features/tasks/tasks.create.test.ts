@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TASK_FIELD_MESSAGES as M } from '../../contract/tasks';
-import type { UserRow } from '../../http/env';
 import { makeUser } from '../../testing/factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
+import type { UserRow } from '../users/users.repository';
 import { taskBody, taskRow } from './task-test-helpers';
 
 let t: TestApp;

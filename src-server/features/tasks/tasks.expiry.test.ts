@@ -2,11 +2,11 @@
 // the task exactly once (also under races), a late proof is refused, and an expired record can
 // be started again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UserRow } from '../../http/env';
 import { pngFile } from '../../storage/image-fixtures';
 import { makeUser } from '../../testing/factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { submit } from '../submissions/submission-test-helpers';
+import type { UserRow } from '../users/users.repository';
 import { checkTaskRecords } from './task-doctor';
 import { expireDue, SWEEP_GRACE_MS } from './task-expiry';
 import { createTask, settleLatest, taskRow } from './task-test-helpers';

@@ -1,5 +1,5 @@
 import { isAppealable } from '../../contract/appeals';
-import type { Category, Difficulty, ProofType, ReviewStatus, TaskStatus } from '../../contract/constants';
+import type { ReviewStatus } from '../../contract/constants';
 import { derivedMinSeconds } from '../../contract/fraud';
 import { kurusToTl } from '../../contract/money';
 import type { TaskDto, UserTaskDto } from '../../contract/tasks';
@@ -26,10 +26,10 @@ export function taskFixedFields(row: TaskRow) {
     _id: row._id,
     title: row.title,
     description: row.description,
-    category: row.category as Category,
+    category: row.category,
     reward: kurusToTl(row.reward),
-    difficulty: row.difficulty as Difficulty,
-    requiredProof: row.required_proof as ProofType,
+    difficulty: row.difficulty,
+    requiredProof: row.required_proof,
     taskLink: row.task_link,
     isFeatured: row.is_featured === 1,
     steps: textList(row.steps),
@@ -53,7 +53,7 @@ export function taskLiveFields(
 ) {
   return {
     deadline: row.deadline,
-    status: row.status as TaskStatus,
+    status: row.status,
     maxCompletions: row.max_completions,
     totalCompleted: row.total_completed,
     remainingSlots: Math.max(0, row.max_completions - row.reserved),
@@ -92,7 +92,7 @@ export function toUserTaskDto(row: UserTaskRecordRow, now: string): UserTaskDto 
       _id: row.task_id,
       title: row.task_title,
       reward: kurusToTl(row.task_reward),
-      status: row.task_status as TaskStatus,
+      status: row.task_status,
       deadline: row.task_deadline,
     },
     status: overdue ? 'expired' : row.status,

@@ -156,7 +156,7 @@ export async function countCompletion(db: Conn, taskId: string, now: string): Pr
       status: eb
         .case()
         .when(eb('total_completed', '+', 1), '>=', eb.ref('max_completions'))
-        .then('completed')
+        .then(eb.val<TasksTable['status']>('completed'))
         .else(eb.ref('status'))
         .end(),
       updated_at: now,
@@ -191,8 +191,8 @@ export interface TaskFilter {
   publicOnly: boolean;
   now: string;
   status?: TaskStatus;
-  category?: string;
-  difficulty?: string;
+  category?: TasksTable['category'];
+  difficulty?: TasksTable['difficulty'];
   rewardRange?: RewardRange;
   /** the search, folded (db/search.ts foldSearch); empty or absent: no search */
   q?: string;

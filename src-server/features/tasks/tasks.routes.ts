@@ -1,6 +1,11 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
-import { taskCreateSchema, taskFeatureSchema, taskListQuerySchema } from '../../contract/tasks';
+import { envelope } from '../../contract/envelope';
+import {
+  taskAdminUpdateSchema,
+  taskCreateSchema,
+  taskFeatureSchema,
+  taskListQuerySchema,
+} from '../../contract/tasks';
 import { optionalUser, requireActive, requireAdmin, requireTaskEditor, requireUser } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { check, readJson } from '../../http/validate';
@@ -14,12 +19,9 @@ import {
   updateTaskFor,
 } from './tasks.service';
 
-/** Accepts any JSON object; the service checks it against the update schema. */
-const anyObject = z.record(z.string(), z.unknown());
-
 export const tasksRoutes = new Hono<AppEnv>()
   .get('/user', requireUser, async (c) => {
-    return c.json({ success: true, data: await myTaskRecords(c.var.deps, c.var.user) });
+    return c.json(envelope(await myTaskRecords(c.var.deps, c.var.user)));
   })
   .get('/', optionalUser, async (c) => {
     const query = check(taskListQuerySchema, c.req.query());
@@ -31,31 +33,28 @@ export const tasksRoutes = new Hono<AppEnv>()
   .post('/', requireAdmin, async (c) => {
     const input = await readJson(c, taskCreateSchema);
     const { task, removedComments } = await createTask(c.var.deps, c.var.user, input);
-    return c.json({ success: true, data: task, removedComments }, 201);
+    return c.json(envelope(task, { removedComments }), 201);
   })
   .get('/:id', optionalUser, async (c) => {
-    return c.json({ success: true, data: await getTaskFor(c.var.deps, c.var.user, c.req.param('id')) });
+    return c.json(envelope(await getTaskFor(c.var.deps, c.var.user, c.req.param('id'))));
   })
   .put('/:id', requireTaskEditor, async (c) => {
-    const body = await readJson(c, anyObject);
-    const { task, removedComments } = await updateTaskFor(c.var.deps, c.var.user, c.req.param('id'), body);
-    return c.json({ success: true, data: task, removedComments });
+    const input = await readJson(c, taskAdminUpdateSchema);
+    const { task, removedComments } = await updateTaskFor(c.var.deps, c.var.user, c.req.param('id'), input);
+    return c.json(envelope(task, { removedComments }));
   })
   .delete('/:id', requireAdmin, async (c) => {
     await deleteTask(c.var.deps, c.var.user._id, c.req.param('id'));
-    return c.json({ success: true, data: { _id: c.req.param('id'), deleted: true } });
+    return c.json(envelope({ _id: c.req.param('id'), deleted: true }));
   })
   .put('/:id/feature', requireAdmin, async (c) => {
     const { isFeatured } = await readJson(c, taskFeatureSchema);
-    return c.json({
-      success: true,
-      data: await featureTask(c.var.deps, c.var.user, c.req.param('id'), isFeatured),
-    });
+    return c.json(envelope(await featureTask(c.var.deps, c.var.user, c.req.param('id'), isFeatured)));
   })
   .post('/:id/start', requireUser, requireActive, async (c) => {
     const record = await startTask(c.var.deps, c.var.user, c.req.param('id'));
-    return c.json({ success: true, data: record }, 201);
+    return c.json(envelope(record), 201);
   })
   .post('/:id/restart', requireUser, requireActive, async (c) => {
-    return c.json({ success: true, data: await restartTask(c.var.deps, c.var.user, c.req.param('id')) });
+    return c.json(envelope(await restartTask(c.var.deps, c.var.user, c.req.param('id'))));
   });

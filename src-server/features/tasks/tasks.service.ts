@@ -1,20 +1,20 @@
 import type { z } from 'zod';
 import type { Page } from '../../contract';
+import { envelopeText } from '../../contract/envelope';
 import {
   TASK_FIELD_MESSAGES,
+  type TaskAdminUpdate,
   type TaskDto,
   type TaskListQuery,
-  taskAdminUpdateSchema,
   type taskCreateSchema,
 } from '../../contract/tasks';
 import { newId, nowIso } from '../../db/ids';
 import { foldSearch } from '../../db/search';
 import type { AppDeps } from '../../deps';
-import { fail } from '../../http/app-error';
-import type { UserRow } from '../../http/env';
-import { check } from '../../http/validate';
+import { fail } from '../../errors';
 import { recordAudit } from '../audit/audit.repository';
 import { notifyAll } from '../notifications/notifications.service';
+import type { UserRow } from '../users/users.repository';
 import { taskAuditView, taskChanges } from './task-audit';
 import { countComments, listComments, replaceUnusedComments } from './task-comments.repository';
 import { endRecordsOfTask } from './task-expiry';
@@ -149,7 +149,7 @@ export async function listTasksJson(
     limit: query.limit,
     pages: Math.ceil(page.total / query.limit),
   } satisfies Omit<Page<TaskDto>, 'items'>);
-  return `{"success":true,"data":{"items":[${items.join(',')}],${rest.slice(1)}}`;
+  return envelopeText(`{"items":[${items.join(',')}],${rest.slice(1)}`);
 }
 
 /** A row's fixed fields as JSON text without its braces, made once per row object. */
@@ -238,12 +238,11 @@ export async function createTask(deps: Deps & Pick<AppDeps, 'push'>, admin: User
  * or banned must not keep editing (the reward, the slots, the proof) what they made as an admin.
  * The route's guard refuses them; this is the same rule where the write happens.
  */
-export async function updateTaskFor(deps: Deps, user: UserRow, id: string, body: unknown) {
+export async function updateTaskFor(deps: Deps, user: UserRow, id: string, input: TaskAdminUpdate) {
   if (!isAdmin(user)) throw fail.forbidden(user.role === 'admin' ? 'suspended' : 'task_not_owner');
   const row = await findTask(deps.db, id);
   if (!row) throw fail.notFound('task_not_found');
   const now = nowIso(deps.clock);
-  const input = check(taskAdminUpdateSchema, body);
   const patch = {
     ...(input.title !== undefined && { title: input.title }),
     ...(input.description !== undefined && { description: input.description }),

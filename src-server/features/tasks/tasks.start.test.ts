@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UserRow } from '../../http/env';
 import { makeUser } from '../../testing/factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
+import type { UserRow } from '../users/users.repository';
 import { createTask, makeRecord, patchTask, taskRow } from './task-test-helpers';
 
 let t: TestApp;

@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { FeedbackCode } from '../../contract/constants';
 import { forUpdate } from '../../db/locks';
-import type { SubmissionsTable, UserTasksTable } from '../../db/schema';
+import type { SubmissionsTable, TasksTable, UserTasksTable } from '../../db/schema';
 import type { Conn } from './tasks.repository';
 
 export type UserTaskRow = Selectable<UserTasksTable>;
@@ -10,7 +10,7 @@ export type UserTaskRow = Selectable<UserTasksTable>;
 export interface UserTaskRecordRow extends UserTaskRow {
   task_title: string;
   task_reward: number;
-  task_status: string;
+  task_status: TasksTable['status'];
   task_deadline: string | null;
   sub_id: string | null;
   sub_status: SubmissionsTable['status'] | null;

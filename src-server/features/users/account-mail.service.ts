@@ -3,15 +3,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { EMAIL_VERIFY_HOURS, PASSWORD_RESET_MINUTES } from '../../contract/account';
 import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
-import { AppError, fail } from '../../http/app-error';
-import type { UserRow } from '../../http/env';
-import { workKey } from '../../http/expensive-work';
+import { AppError, fail } from '../../errors';
+import { workKey } from '../../work/expensive-work';
 import { queueUserMail, siteName } from '../mail/user-mail';
-import { type SignInOrigin, startSession } from '../sessions/sessions.service';
-import { hasTwoFactor } from '../two-factor/two-factor.service';
-import { findUserByEmail, findUserById, lockLiveUser, updateUser } from '../users/users.repository';
 import { findLiveToken, issueAccountToken, useToken, voidAccountTokens } from './account-tokens.repository';
 import { hashPassword } from './password';
+import { type SignInOrigin, startSession } from './sessions.service';
+import { hasTwoFactor } from './two-factor.service';
+import type { UserRow } from './users.repository';
+import { findUserByEmail, findUserById, lockLiveUser, updateUser } from './users.repository';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'mail' | 'throttle' | 'work' | 'secret'>;
 

@@ -1,8 +1,7 @@
 import type { AdminUserDetailDto, AdminUserSummaryDto } from '../../contract/admin';
 import { kurusToTl } from '../../contract/money';
-import type { UserRow } from '../../http/env';
 import { toUserDto } from './users.mapper';
-import type { UserTotals } from './users.repository';
+import type { UserRow, UserTotals } from './users.repository';
 
 /** A row of the admin user list: money in TL, never the password hash. */
 export function toAdminUserSummary(row: UserRow): AdminUserSummaryDto {

@@ -5,7 +5,7 @@ import type { Db } from '../../db/database';
 import { pageWindow } from '../../db/paging';
 import type { DB } from '../../db/schema';
 import { foldSearch, likeFolded } from '../../db/search';
-import type { UserRow } from '../../http/env';
+import type { UserRow } from './users.repository';
 
 type Tx = Transaction<DB>;
 

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { adminUsersQuerySchema } from '../../contract/admin';
+import { envelope } from '../../contract/envelope';
 import { requireAdmin } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { check } from '../../http/validate';
@@ -13,8 +14,8 @@ export const adminUsersRoutes = new Hono<AppEnv>()
   .use('*', requireAdmin)
   .get('/', async (c) => {
     const query = check(adminUsersQuerySchema, c.req.query());
-    return c.json({ success: true, data: await listUsers(c.var.deps, query) });
+    return c.json(envelope(await listUsers(c.var.deps, query)));
   })
   .get('/:id', async (c) => {
-    return c.json({ success: true, data: await getUserDetail(c.var.deps, c.req.param('id')) });
+    return c.json(envelope(await getUserDetail(c.var.deps, c.req.param('id'))));
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UserRow } from '../../http/env';
 import { makeUser, TEST_PASSWORD } from '../../testing/factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
+import type { UserRow } from '../users/users.repository';
 
 // The admin's user search folds Turkish like the task search: name or email,
 // İ/i and I/ı, with or without accents; and every way a name is written keeps it findable.

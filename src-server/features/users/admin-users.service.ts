@@ -1,10 +1,10 @@
 import type { AdminUserDetailDto, AdminUserSummaryDto, AdminUsersQuery } from '../../contract/admin';
 import type { Page } from '../../contract/types';
 import type { AppDeps } from '../../deps';
-import { fail } from '../../http/app-error';
-import type { UserRow } from '../../http/env';
+import { fail } from '../../errors';
 import { toAdminUserDetail, toAdminUserSummary } from './admin-users.mapper';
 import { pageUsers } from './admin-users.repository';
+import type { UserRow } from './users.repository';
 import { findUserById, userTotals } from './users.repository';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'work'>;

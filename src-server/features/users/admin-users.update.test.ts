@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { UserRow } from '../../http/env';
 import { makeUser } from '../../testing/factories';
 import { fund } from '../../testing/money-factories';
 import { createAdminTestApp, type TestApp } from '../../testing/test-app';
 import { runMoneyChecks } from '../money/doctor';
+import type { UserRow } from '../users/users.repository';
 
 let t: TestApp;
 let admin: UserRow;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIELD_MESSAGES } from '../../contract/schemas';
-import { DEFAULT_BAN_REASON } from '../../http/auth';
+import { DEFAULT_BAN_REASON } from '../../errors';
 import { NODE_MODES } from '../../testing/cluster';
 import { makeUser, TEST_PASSWORD } from '../../testing/factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';

@@ -1,12 +1,13 @@
 import { Hono } from 'hono';
+import { envelope } from '../../contract/envelope';
 import { loginSchema, registerSchema } from '../../contract/schemas';
 import { signInOrigin } from '../../http/client-ip';
+import { issueDeviceCookie, presentedDevice } from '../../http/device-cookie';
 import type { AppEnv } from '../../http/env';
 import { publicBase } from '../../http/public-url';
 import { readJson } from '../../http/validate';
 import { queueVerification } from './account-mail.service';
 import { login, register } from './auth.service';
-import { issueDeviceCookie, presentedDevice } from './device-cookie';
 import { toUserDto } from './users.mapper';
 import { userTotals } from './users.repository';
 
@@ -23,12 +24,12 @@ export const authRoutes = new Hono<AppEnv>()
       });
     }
     const data = toUserDto(user, await userTotals(c.var.deps.db, user._id));
-    return c.json({ success: true, token, message: 'Registration successful', data }, 201);
+    return c.json(envelope(data, { token, message: 'Registration successful' }), 201);
   })
   .post('/login', async (c) => {
     const input = await readJson(c, loginSchema);
     const { user, token } = await login(c.var.deps, input, signInOrigin(c), presentedDevice(c));
     await issueDeviceCookie(c, user._id);
     const data = toUserDto(user, await userTotals(c.var.deps.db, user._id));
-    return c.json({ success: true, token, message: 'Login successful', data });
+    return c.json(envelope(data, { token, message: 'Login successful' }));
   });

@@ -2,16 +2,15 @@ import type { LoginInput, RegisterInput } from '../../contract/schemas';
 import { isUniqueViolation } from '../../db/errors';
 import { newId, nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
-import { fail } from '../../http/app-error';
-import { bannedError } from '../../http/auth';
-import type { UserRow } from '../../http/env';
-import { workKey } from '../../http/expensive-work';
+import { fail } from '../../errors';
+import { workKey } from '../../work/expensive-work';
 import { flagAddressBurst, flagSharedDevice } from '../fraud/signals';
-import { type SignInOrigin, startSession } from '../sessions/sessions.service';
-import { checkSecondFactor, hasTwoFactor } from '../two-factor/two-factor.service';
 import { dummyVerify, hashPassword, verifyPassword } from './password';
+import { type SignInOrigin, startSession } from './sessions.service';
 import type { LoginAttempt } from './throttle';
 import { verifyDeviceToken } from './token';
+import { checkSecondFactor, hasTwoFactor } from './two-factor.service';
+import type { UserRow } from './users.repository';
 import { findUserByEmail, findUserById, insertUser, newUserRow, updateUser } from './users.repository';
 
 type Parsed<T> = { [K in keyof T]-?: Exclude<T[K], undefined> };
@@ -160,7 +159,7 @@ export async function login(
   if (!user || check === 'bad_password') throw fail.unauthorized('invalid_credentials');
   if (check === 'no_code') throw fail.unauthorized('two_factor_required');
   if (check === 'bad_code') throw fail.unauthorized('two_factor_invalid');
-  if (user.status === 'banned') throw bannedError(user);
+  if (user.status === 'banned') throw fail.banned(user.ban_reason);
   const now = nowIso(deps.clock);
   await updateUser(deps.db, user._id, {
     last_active: now,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateProfileSchema } from '../../contract/profile';
-import type { UserRow } from '../../http/env';
+import { receiveImageForm } from '../../http/image-upload';
 import { fileStoreFor } from '../../storage/file-store';
 import { pngFile } from '../../storage/image-fixtures';
 import { makeUser } from '../../testing/factories';
@@ -9,7 +9,8 @@ import { createAdminTestApp, type TestApp } from '../../testing/test-app';
 import { adjustBalance } from '../money/ledger';
 import { multipart } from '../submissions/submission-test-helpers';
 import { updateMyProfile } from './profile.service';
-import { receiveProfileForm } from './profile-photo';
+import { PROFILE_PHOTO_FORM } from './profile-photo';
+import type { UserRow } from './users.repository';
 import { touchLastActive, updateUser } from './users.repository';
 
 // Every write path on an account, reached after the account was deleted by one that read it just
@@ -57,7 +58,7 @@ describe('a deleted account', () => {
       headers: { 'Content-Type': form.contentType },
       body: form.body,
     });
-    const upload = await receiveProfileForm(t.deps, stale._id, request);
+    const upload = await receiveImageForm(t.deps, stale._id, request, PROFILE_PHOTO_FORM);
     try {
       await expect(updateMyProfile(t.deps, stale, input, '127.0.0.1', upload)).rejects.toMatchObject({
         status: 404,

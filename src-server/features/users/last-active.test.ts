@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { plantFailure, plantTrigger } from '../../db/test-triggers';
-import type { UserRow } from '../../http/env';
 import { makeUser } from '../../testing/factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
+import type { UserRow } from './users.repository';
 
 // the app's clock, moved by the tests; `step` advances it on every read when set
 let now = Date.parse('2026-03-10T12:00:00.000Z');

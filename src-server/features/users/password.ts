@@ -4,7 +4,7 @@ import argon2 from 'argon2';
 const OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
 // Hashing is the most expensive thing the server does: requests run these through the fair
-// queues of deps.work (sign-ins in their own, each account its share; http/expensive-work.ts).
+// queues of deps.work (sign-ins in their own, each account its share; work/expensive-work.ts).
 
 export function hashPassword(password: string): Promise<string> {
   return argon2.hash(password, OPTIONS);

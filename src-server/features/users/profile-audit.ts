@@ -1,9 +1,9 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/schema';
-import type { UserRow } from '../../http/env';
 import { changedFields, recordAudit } from '../audit/audit.repository';
 import type { ProfilePatch } from './profile.repository';
 import { toUserDto } from './users.mapper';
+import type { UserRow } from './users.repository';
 
 // the totals are the same on both sides of the comparison: none are read
 const NO_TOTALS = { pendingBalance: 0, completedTasks: 0, pendingTasks: 0 };

@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../deps';
-import { type ImageUpload, receiveImageForm, sanitizeReceivedImage } from '../../http/image-upload';
 import { fileStoreFor } from '../../storage/file-store';
+import { type ImageUpload, sanitizeReceivedImage } from '../../storage/received-image';
 import { publicImageUrl } from '../files/file-urls';
 
 type Deps = Pick<AppDeps, 'config' | 'work'>;
@@ -8,13 +8,8 @@ type Deps = Pick<AppDeps, 'config' | 'work'>;
 const PHOTO_FORMATS = ['png', 'jpeg'] as const;
 const STORED_PREFIX = publicImageUrl('');
 
-/** Streams the multipart form into the temp folder; a wrong or too large photo is refused on the way. */
-export function receiveProfileForm(deps: Deps, userId: string, request: Request): Promise<ImageUpload> {
-  return receiveImageForm(deps, userId, request, {
-    fileField: 'profileImage',
-    formats: PHOTO_FORMATS,
-  });
-}
+/** The profile form's photo field and the formats it takes. */
+export const PROFILE_PHOTO_FORM = { fileField: 'profileImage', formats: PHOTO_FORMATS } as const;
 
 /**
  * Re-encodes the received photo (dropping EXIF, GPS and anything hidden in it) and stores

@@ -1,12 +1,14 @@
 import { type Context, Hono } from 'hono';
+import { envelope } from '../../contract/envelope';
 import { updateProfileSchema } from '../../contract/profile';
 import { requireUser } from '../../http/auth';
 import { clientIp } from '../../http/client-ip';
 import type { AppEnv } from '../../http/env';
+import { receiveImageForm } from '../../http/image-upload';
 import { check, readJson } from '../../http/validate';
-import { keepSessionAfterPasswordChange } from '../sessions/sessions.service';
 import { myCompletedTasks, updateMyProfile } from './profile.service';
-import { receiveProfileForm } from './profile-photo';
+import { PROFILE_PHOTO_FORM } from './profile-photo';
+import { keepSessionAfterPasswordChange } from './sessions.service';
 
 /** PUT /api/users/me and GET /api/users/me/completed-tasks, mounted beside the users routes. */
 /**
@@ -18,7 +20,7 @@ async function saved(c: Context<AppEnv>, result: Awaited<ReturnType<typeof updat
   const token = result.passwordChanged
     ? await keepSessionAfterPasswordChange(deps, result.row, session.sessionId, session.rememberMe)
     : undefined;
-  return c.json({ success: true, ...(token ? { token } : {}), data: result.data });
+  return c.json(envelope(result.data, token ? { token } : {}));
 }
 
 export const profileRoutes = new Hono<AppEnv>()
@@ -29,7 +31,7 @@ export const profileRoutes = new Hono<AppEnv>()
       const input = await readJson(c, updateProfileSchema);
       return saved(c, await updateMyProfile(deps, user, input, clientIp(c)));
     }
-    const upload = await receiveProfileForm(deps, user._id, c.req.raw);
+    const upload = await receiveImageForm(deps, user._id, c.req.raw, PROFILE_PHOTO_FORM);
     try {
       const input = check(updateProfileSchema, upload.fields);
       return saved(c, await updateMyProfile(deps, user, input, clientIp(c), upload));
@@ -38,5 +40,5 @@ export const profileRoutes = new Hono<AppEnv>()
     }
   })
   .get('/me/completed-tasks', requireUser, async (c) => {
-    return c.json({ success: true, data: await myCompletedTasks(c.var.deps, c.var.user) });
+    return c.json(envelope(await myCompletedTasks(c.var.deps, c.var.user)));
   });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openApp } from '../../bootstrap';
 import { readConfig } from '../../config';
-import { AppError } from '../../http/app-error';
+import { AppError } from '../../errors';
 import { NODE_MODES, sharedDatabase } from '../../testing/cluster';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { databaseLimiters, RATE_LIMIT_CLEANUP_MS } from './database-limiter';

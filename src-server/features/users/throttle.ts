@@ -1,5 +1,5 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { fail } from '../../http/app-error';
+import { fail } from '../../errors';
 
 export interface ThrottleLimits {
   /** Failed sign-ins of one account from one address before a 429: the strict limit. */

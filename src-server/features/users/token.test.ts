@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { UserRow } from '../../http/env';
+import type { UserRow } from '../users/users.repository';
 import { passwordStamp, signToken, tokenMatchesPassword, verifyToken } from './token';
 
 const secret = new TextEncoder().encode('a-test-secret-of-at-least-thirty-two-bytes');

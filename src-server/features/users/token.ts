@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import type { TokenClaims } from '../../contract/types';
-import type { UserRow } from '../../http/env';
+import type { UserRow } from '../users/users.repository';
 
 // jose imports a Uint8Array secret as a WebCrypto key on every call (~0.2 ms, a tenth of an
 // approval's CPU in npm run bench); the key is imported once per secret instead.
@@ -33,7 +33,7 @@ export function passwordStamp(passwordHash: string, secret: Uint8Array): string 
 
 /**
  * An HS256 token carrying the user's id, email, name and role, and the id of its session row
- * (`sid`): the token is good only while that row lasts (features/sessions).
+ * (`sid`): the token is good only while that row lasts (sessions.repository.ts).
  */
 export async function signToken(
   user: UserRow,

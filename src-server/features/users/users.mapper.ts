@@ -1,7 +1,6 @@
 import { kurusToTl } from '../../contract/money';
 import type { UserDto } from '../../contract/types';
-import type { UserRow } from '../../http/env';
-import type { UserTotals } from './users.repository';
+import type { UserRow, UserTotals } from './users.repository';
 
 /** The API shape of a user: camelCase, lira numbers, and never the password hash. */
 export function toUserDto(row: UserRow, totals: UserTotals): UserDto {

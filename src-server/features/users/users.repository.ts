@@ -3,9 +3,20 @@ import type { Db } from '../../db/database';
 import { forKeyShare, forUpdate } from '../../db/locks';
 import type { DB, UsersTable } from '../../db/schema';
 import { withNameSearch } from '../../db/search';
-import type { UserRow } from '../../http/env';
 
 type Conn = Db | Transaction<DB>;
+
+/** A user's row as the features read it: the money columns as plain numbers, the folded name left out. */
+export type UserRow = Omit<
+  UsersTable,
+  'balance' | 'total_earned' | 'name_search' | 'language' | 'email_notifications'
+> & {
+  balance: number;
+  total_earned: number;
+  /** 'tr' or 'en' (contract/constants.ts MAIL_LANGUAGES) */
+  language: string;
+  email_notifications: number;
+};
 
 export function findUserById(db: Conn, id: string): Promise<UserRow | undefined> {
   return db

@@ -1,6 +1,8 @@
 import { SignJWT } from 'jose';
+import type { Insertable } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_BAN_REASON } from '../../http/auth';
+import type { TasksTable } from '../../db/schema';
+import { DEFAULT_BAN_REASON } from '../../errors';
 import { makeUser } from '../../testing/factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { signToken } from './token';
@@ -129,7 +131,7 @@ describe('GET /api/users/me', () => {
   it('shows money in lira and the totals derived from submissions', async () => {
     const user = await makeUser(t.deps.db, { balance: 1250, total_earned: 3029 });
     const now = new Date().toISOString();
-    const task = (reward: number) => ({
+    const task = (reward: number): Insertable<TasksTable> => ({
       _id: `task-${reward}-${user._id}`,
       title: 't',
       description: 'd',

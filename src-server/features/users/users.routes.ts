@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { envelope } from '../../contract/envelope';
 import { allowEnrolment, requireUser } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { toUserDto } from './users.mapper';
@@ -7,5 +8,5 @@ import { userTotals } from './users.repository';
 /** GET /api/users/me: reachable while an admin enrols in two-factor (the screen needs who they are). */
 export const usersRoutes = new Hono<AppEnv>().get('/me', allowEnrolment, requireUser, async (c) => {
   const user = c.var.user;
-  return c.json({ success: true, data: toUserDto(user, await userTotals(c.var.deps.db, user._id)) });
+  return c.json(envelope(toUserDto(user, await userTotals(c.var.deps.db, user._id))));
 });

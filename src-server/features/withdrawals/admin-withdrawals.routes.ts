@@ -1,9 +1,13 @@
 import { Hono } from 'hono';
-import { adminWithdrawalsQuerySchema } from '../../contract/withdrawals';
+import { envelope } from '../../contract/envelope';
+import {
+  adminWithdrawalsQuerySchema,
+  withdrawalApprovalSchema,
+  withdrawalRejectionSchema,
+} from '../../contract/withdrawals';
 import { requireAdmin } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { check, readJson } from '../../http/validate';
-import { anyObject } from '../money/body';
 import { idempotencyScope, sendMoneyReply } from '../money/idempotency';
 import { approveWithdrawal, listWithdrawals, rejectWithdrawal } from './admin-withdrawals.service';
 
@@ -12,18 +16,18 @@ export const adminWithdrawalsRoutes = new Hono<AppEnv>()
   .use('*', requireAdmin)
   .get('/', async (c) => {
     const query = check(adminWithdrawalsQuerySchema, c.req.query());
-    return c.json({ success: true, data: await listWithdrawals(c.var.deps, query) });
+    return c.json(envelope(await listWithdrawals(c.var.deps, query)));
   })
   .put('/:id/approve', async (c) => {
-    await readJson(c, anyObject);
+    await readJson(c, withdrawalApprovalSchema);
     const scope = await idempotencyScope(c, c.var.user._id);
     return sendMoneyReply(c, await approveWithdrawal(c.var.deps, c.var.user._id, c.req.param('id'), scope));
   })
   .put('/:id/reject', async (c) => {
-    const body = await readJson(c, anyObject);
+    const rejection = await readJson(c, withdrawalRejectionSchema);
     const scope = await idempotencyScope(c, c.var.user._id);
     return sendMoneyReply(
       c,
-      await rejectWithdrawal(c.var.deps, c.var.user._id, c.req.param('id'), body, scope),
+      await rejectWithdrawal(c.var.deps, c.var.user._id, c.req.param('id'), rejection, scope),
     );
   });

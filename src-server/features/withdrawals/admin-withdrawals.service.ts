@@ -1,14 +1,8 @@
-import { ERROR_MESSAGES } from '../../contract/errors';
-import { fieldErrors } from '../../contract/schemas';
 import type { Page } from '../../contract/types';
-import {
-  type AdminWithdrawalsQuery,
-  rejectWithdrawalSchema,
-  type WithdrawalDto,
-} from '../../contract/withdrawals';
+import type { AdminWithdrawalsQuery, WithdrawalDto, WithdrawalRejection } from '../../contract/withdrawals';
 import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
-import { fail } from '../../http/app-error';
+import { fail } from '../../errors';
 import { recordAudit } from '../audit/audit.repository';
 import { withFlags } from '../fraud/fraud.service';
 import { queueEventMail } from '../mail/event-mail';
@@ -89,16 +83,9 @@ export async function rejectWithdrawal(
   deps: Pick<AppDeps, 'db' | 'clock' | 'push' | 'mail'>,
   adminId: string,
   id: string,
-  body: unknown,
+  { reason }: WithdrawalRejection,
   scope: IdempotencyScope | null,
 ): Promise<MoneyReply> {
-  const parsed = rejectWithdrawalSchema.safeParse(body);
-  if (!parsed.success) {
-    const errors = fieldErrors(parsed.error);
-    if (errors.reason === ERROR_MESSAGES.reason_required) throw fail.invalid('reason_required', 'reason');
-    throw fail.validation(errors);
-  }
-  const { reason } = parsed.data;
   let userId: string | null = null;
   const reply = await runMoneyMove(deps.db, scope, async (tx) => {
     const withdrawal = await findWithdrawal(tx, id);

@@ -1,20 +1,20 @@
 import { DEFAULT_MINIMUM_PAYOUT_TL, PAYMENT_METHODS } from '../../contract/constants';
 import { tlToKurus } from '../../contract/money';
 import {
-  checkWithdrawalRequest,
+  checkWithdrawalRules,
   type WithdrawalDto,
-  type WithdrawalProblem,
+  type WithdrawalRequest,
   type WithdrawalRules,
 } from '../../contract/withdrawals';
 import { newId, nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
-import { AppError, fail } from '../../http/app-error';
-import type { UserRow } from '../../http/env';
+import { fail } from '../../errors';
 import { flagSharedPayout } from '../fraud/signals';
 import { type MoneyReply, runMoneyMove } from '../money/idempotency';
 import type { IdempotencyScope } from '../money/idempotency.repository';
 import { debit } from '../money/ledger';
 import { getSettings } from '../settings/settings.service';
+import type { UserRow } from '../users/users.repository';
 import { holdLiveUser } from '../users/users.repository';
 import { toWithdrawalDto } from './withdrawals.mapper';
 import {
@@ -23,11 +23,6 @@ import {
   insertWithdrawal,
   listUserWithdrawals,
 } from './withdrawals.repository';
-
-/** The 422 of a broken withdrawal rule, with its field and the message's values (the web interpolates them). */
-export function withdrawalError(p: WithdrawalProblem): AppError {
-  return new AppError(422, p.code, p.message, { errors: { [p.field]: p.message }, ...p.params });
-}
 
 /** Minimum payout and offered methods from the settings (20 TL and both methods when unset or damaged). */
 async function payoutRules(
@@ -41,14 +36,14 @@ async function payoutRules(
 }
 
 /**
- * Requests a withdrawal and holds its amount at once: the rules are checked against the
- * balance read inside the transaction, then the conditional debit, the hold row and the
+ * Requests a withdrawal and holds its amount at once: the stored rules are checked against the
+ * balance read inside the transaction (the route has read a well-formed request), then the conditional debit, the hold row and the
  * withdrawal are written together. A debit that finds too little balance writes nothing.
  */
 export async function requestWithdrawal(
   deps: Pick<AppDeps, 'db' | 'clock'>,
   user: UserRow,
-  body: unknown,
+  request: WithdrawalRequest,
   scope: IdempotencyScope | null,
 ): Promise<MoneyReply> {
   const { requireVerifiedEmail, ...rules } = await payoutRules(deps);
@@ -57,9 +52,9 @@ export async function requestWithdrawal(
   return runMoneyMove(deps.db, scope, async (tx) => {
     if (!(await holdLiveUser(tx, user._id))) throw fail.unauthorized();
     const balance = (await currentBalance(tx, user._id)) ?? 0;
-    const checked = checkWithdrawalRequest(body, { ...rules, balance });
-    if (!checked.ok) throw withdrawalError(checked.problem);
-    const { amount, paymentMethod, fullName, accountNumber } = checked.value;
+    const problem = checkWithdrawalRules(request, { ...rules, balance });
+    if (problem) throw fail.rule(problem);
+    const { amount, paymentMethod, fullName, accountNumber } = request;
     const id = newId();
     const now = nowIso(deps.clock);
     const held = await debit(tx, {

@@ -4,11 +4,10 @@ import { FIELD_MESSAGES } from '../../contract/field-messages';
 import type { TwoFactorSetupDto, TwoFactorStatusDto } from '../../contract/sessions';
 import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
-import { fail } from '../../http/app-error';
-import type { UserRow } from '../../http/env';
+import { fail } from '../../errors';
 import { recordAudit } from '../audit/audit.repository';
 import { getSettings } from '../settings/settings.service';
-import { type CredentialCheck, checkCredentials } from '../users/auth.service';
+import { type CredentialCheck, checkCredentials } from './auth.service';
 import { openSecret, sealSecret } from './secret-box';
 import {
   deleteTwoFactor,
@@ -20,6 +19,7 @@ import {
   takeStep,
 } from './two-factor.repository';
 import { adminTwoFactorRequired } from './two-factor-policy';
+import type { UserRow } from './users.repository';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'secret' | 'throttle' | 'work'>;
 

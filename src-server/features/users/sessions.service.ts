@@ -2,10 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { SessionDto } from '../../contract/sessions';
 import { nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
-import { fail } from '../../http/app-error';
-import type { UserRow } from '../../http/env';
+import { fail } from '../../errors';
 import { recordAudit } from '../audit/audit.repository';
-import { passwordStamp, signToken } from '../users/token';
 import {
   deleteExpiredSessions,
   deleteSession,
@@ -16,6 +14,8 @@ import {
   restampSession,
   sessionExists,
 } from './sessions.repository';
+import { passwordStamp, signToken } from './token';
+import type { UserRow } from './users.repository';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'secret'>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from './app-error';
+import { AppError } from '../errors';
 import { workLimits } from './expensive-work';
 import { FairQueue } from './fair-queue';
 

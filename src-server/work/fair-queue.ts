@@ -1,4 +1,4 @@
-import { fail } from './app-error';
+import { fail } from '../errors';
 
 export interface FairQueueOptions {
   /** Jobs running at once (the cores or threads the work may take). */

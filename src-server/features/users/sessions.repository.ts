@@ -2,7 +2,7 @@ import type { Insertable, Transaction } from 'kysely';
 import type { Db } from '../../db/database';
 import { forNoKeyUpdate } from '../../db/locks';
 import type { DB, SessionsTable } from '../../db/schema';
-import type { UserRow } from '../../http/env';
+import type { UserRow } from './users.repository';
 
 type Conn = Db | Transaction<DB>;
 

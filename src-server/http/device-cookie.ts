@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
-import type { AppEnv } from '../../http/env';
-import { DEVICE_TOKEN_DAYS, deviceCookieName, signDeviceToken } from './token';
+import { DEVICE_TOKEN_DAYS, deviceCookieName, signDeviceToken } from '../features/users/token';
+import type { AppEnv } from './env';
 
 /** The only path the browser sends a device cookie to: the sign-in routes, nothing else. */
 export const DEVICE_COOKIE_PATH = '/api/auth';

@@ -1,9 +1,9 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UserRow } from '../../http/env';
 import { makeUser, TEST_PASSWORD } from '../../testing/factories';
 import { burst } from '../../testing/money-factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
+import type { UserRow } from './users.repository';
 
 // the app's clock, moved by the tests: a code belongs to a 30-second step of it
 let now = Date.parse('2026-06-01T10:00:00.000Z');

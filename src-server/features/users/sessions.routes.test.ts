@@ -5,11 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app';
 import { openApp } from '../../bootstrap';
 import { readConfig } from '../../config';
-import type { UserRow } from '../../http/env';
 import { sharedDatabase } from '../../testing/cluster';
 import { makeUser, TEST_PASSWORD } from '../../testing/factories';
 import { burst, listen } from '../../testing/money-factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
+import type { UserRow } from './users.repository';
 
 // the app's clock, moved by the tests
 let now = Date.parse('2026-06-01T10:00:00.000Z');

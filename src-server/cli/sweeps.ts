@@ -1,6 +1,6 @@
 import { withJobLock } from '../db/locks';
 import type { AppDeps } from '../deps';
-import { removeExpiredSessions } from '../features/sessions/sessions.service';
+import { removeExpiredSessions } from '../features/users/sessions.service';
 import { autoApprovePass } from '../features/submissions/auto-approve';
 import { removeOrphanedProofs } from '../features/submissions/orphaned-proofs';
 import { expiryPass, SWEEP_INTERVAL_MS } from '../features/tasks/task-expiry';

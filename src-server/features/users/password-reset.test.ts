@@ -411,10 +411,10 @@ describe('two-factor through every way of signing in', () => {
       .map((f) => f.replaceAll('\\', '/'))
       .sort();
     expect(callers).toEqual([
-      'features/sessions/sessions.service.ts',
       'features/setup/setup.service.ts',
       'features/users/account-mail.service.ts',
       'features/users/auth.service.ts',
+      'features/users/sessions.service.ts',
     ]);
   });
 });

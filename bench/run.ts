@@ -19,6 +19,7 @@
 //               may create databases (a superuser); the bench makes its own databases there and
 //               drops them. Prints the comparison (and, with --json FILE, writes every figure there);
 //               BENCHMARKS.md is not written
+//   --fraction N  a scale of 1/N of the full one (or of --quick's): 10 seeds 10,000 users...
 //   --pg-report FILE  prints the comparison again from a --json FILE of an earlier --postgres run
 import { execSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -443,7 +444,19 @@ async function main(): Promise<void> {
   }
   const started = new Date();
   const t0 = performance.now();
-  const scale = quick ? QUICK_SCALE : FULL_SCALE;
+  const divisor = Number(option('--fraction') ?? 1);
+  if (!Number.isInteger(divisor) || divisor < 1)
+    throw new Error('--fraction takes a whole number (10: a tenth)');
+  const base = quick ? QUICK_SCALE : FULL_SCALE;
+  const scale =
+    divisor === 1
+      ? base
+      : {
+          users: base.users / divisor,
+          tasks: base.tasks / divisor,
+          submissions: base.submissions / divisor,
+          withdrawals: base.withdrawals / divisor,
+        };
   const fixed =
     option('--data') ??
     (flag('--keep') ? join(os.tmpdir(), `taskreward-bench-${quick ? 'quick' : 'full'}`) : undefined);

@@ -1,5 +1,5 @@
 import { type Command, configWith } from './command';
-import { MoveRefused, moveToPostgres } from './move/move';
+import { doctorInChild, MoveRefused, moveToPostgres } from './move/move';
 import { progressFor } from './move/progress';
 
 /** `move-to-postgres`: the SQLite data folder into DATABASE_URL, and its files into the nodes' store. */
@@ -22,7 +22,7 @@ export const moveToPostgresCommand: Command = {
     const config = configWith(v);
     const progress = progressFor();
     try {
-      const report = await moveToPostgres(config, progress);
+      const report = await moveToPostgres(config, progress, { sourceDoctor: doctorInChild });
       progress.stop();
       const rows = report.tables.reduce((n, t) => n + t.rows, 0);
       const files = report.files.copied

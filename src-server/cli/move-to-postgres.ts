@@ -1,6 +1,6 @@
 import { type Command, configWith } from './command';
 import { doctorInChild, MoveRefused, moveToPostgres } from './move/move';
-import { progressFor } from './move/progress';
+import { memory, progressFor } from './move/progress';
 
 /** `move-to-postgres`: the SQLite data folder into DATABASE_URL, and its files into the nodes' store. */
 export const moveToPostgresCommand: Command = {
@@ -30,7 +30,7 @@ export const moveToPostgresCommand: Command = {
         : `the files stay in ${report.files.store}`;
       console.log(
         `moved ${config.dataDir} to PostgreSQL: ${report.tables.length} tables, ${rows} rows; ${files}; ` +
-          `in ${report.seconds.toFixed(1)} s. The folder is unchanged: keep it as the backup of this moment.`,
+          `in ${report.seconds.toFixed(1)} s, ${memory()}. The folder is unchanged: keep it as the backup of this moment.`,
       );
       return 0;
     } catch (err) {

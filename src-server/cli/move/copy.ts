@@ -40,16 +40,47 @@ export function copyEncoder(column: MovedColumn): (v: unknown) => string {
   };
 }
 
+/** What the move takes off the target while the rows arrive, to put back over them after. */
+export interface Dropped {
+  /** CREATE INDEX statements of the indexes that back no constraint. */
+  indexes: string[];
+  /** The foreign keys: their table, name and definition. */
+  foreignKeys: { table: string; name: string; def: string }[];
+}
+
 /**
  * Clears what the migrations put into the fresh target (their first audit entry, the change
  * counters) so the folder's own rows take their place, with the tables' own triggers off for the
  * transaction: the append-only guards, and the counters the twin keeps by triggers, whose values
- * are copied from the folder instead of being counted again as the rows arrive.
+ * are copied from the folder instead of being counted again as the rows arrive. Then takes off
+ * the indexes that back no constraint and the foreign keys (see below).
  */
-export async function prepareTarget(client: pg.ClientBase, tables: MovedTable[]): Promise<string[]> {
+export async function prepareTarget(client: pg.ClientBase, tables: MovedTable[]): Promise<Dropped> {
   for (const t of tables) await client.query(`ALTER TABLE ${quote(t.name)} DISABLE TRIGGER USER`);
   for (const t of [...tables].reverse()) await client.query(`DELETE FROM ${quote(t.name)}`);
-  return dropIndexes(client, tables);
+  const foreignKeys = await dropForeignKeys(client, tables);
+  const indexes = await dropIndexes(client, tables);
+  return { indexes, foreignKeys };
+}
+
+/**
+ * Drops the foreign keys between the moved tables and returns their definitions. Kept, each row
+ * of a million is looked up in its parents as it arrives (the user, the task...); added back after
+ * the rows, each key is checked once over the whole table, in one join. The check is the same,
+ * and a row naming a missing parent still fails the move. Inside the transaction: a rollback
+ * brings them back.
+ */
+async function dropForeignKeys(client: pg.ClientBase, tables: MovedTable[]): Promise<Dropped['foreignKeys']> {
+  const { rows } = await client.query<{ table: string; name: string; def: string }>(
+    `SELECT c.relname AS table, k.conname AS name, pg_get_constraintdef(k.oid) AS def
+     FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid
+     WHERE k.contype = 'f' AND c.relname = ANY($1::text[])
+       AND c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
+     ORDER BY 1, 2`,
+    [tables.map((t) => t.name)],
+  );
+  for (const r of rows) await client.query(`ALTER TABLE ${quote(r.table)} DROP CONSTRAINT ${quote(r.name)}`);
+  return rows;
 }
 
 /**
@@ -72,19 +103,28 @@ async function dropIndexes(client: pg.ClientBase, tables: MovedTable[]): Promise
   return rows.map((r) => r.def);
 }
 
-/** Builds the dropped indexes again over the copied rows and turns the triggers back on. */
+/**
+ * Builds the dropped indexes again over the copied rows, adds the foreign keys back (each checked
+ * over its whole table) and turns the triggers back on.
+ */
 export async function finishTarget(
   client: pg.ClientBase,
   tables: MovedTable[],
-  indexes: string[],
+  dropped: Dropped,
   progress: Progress,
 ): Promise<void> {
-  const step = progress.step('indexes', indexes.length, 'indexes');
-  for (const def of indexes) {
+  const step = progress.step('indexes', dropped.indexes.length, 'indexes');
+  for (const def of dropped.indexes) {
     await client.query(def);
     step.add(1);
   }
   step.end();
+  const keys = progress.step('foreign keys', dropped.foreignKeys.length, 'keys');
+  for (const k of dropped.foreignKeys) {
+    await client.query(`ALTER TABLE ${quote(k.table)} ADD CONSTRAINT ${quote(k.name)} ${k.def}`);
+    keys.add(1);
+  }
+  keys.end();
   for (const t of tables) await client.query(`ALTER TABLE ${quote(t.name)} ENABLE TRIGGER USER`);
 }
 

@@ -248,14 +248,14 @@ export async function moveToPostgres(
     try {
       // index builds may use more of the server's memory than its default 64 MB, for this transaction only
       await client.query("SET LOCAL maintenance_work_mem = '256MB'");
-      const indexes = await prepareTarget(client, tables);
+      const dropped = await prepareTarget(client, tables);
       for (const t of tables) {
         const copied = await copyTable(sqlite, client, t, counts.get(t.name) ?? 0, progress);
         if (copied !== counts.get(t.name))
           throw new Error(`${t.name}: ${copied} rows copied of ${counts.get(t.name)}`);
       }
       const sequences = await carrySequences(sqlite, client, tables);
-      await finishTarget(client, tables, indexes, progress);
+      await finishTarget(client, tables, dropped, progress);
 
       // the checks, on the uncommitted rows: a difference rolls everything back
       const problems: string[] = [];

@@ -20,6 +20,10 @@
 //               drops them. Prints the comparison (and, with --json FILE, writes every figure there);
 //               BENCHMARKS.md is not written
 //   --fraction N  a scale of 1/N of the full one (or of --quick's): 10 seeds 10,000 users...
+//   --move URL  after seeding, only the move to PostgreSQL (bench/move.ts): `move-to-postgres` of the
+//               folder into a new database on URL's server (a role that may create databases),
+//               timed with its peak RSS by /usr/bin/time -v; writes the move's block of
+//               BENCHMARKS.md at the full scale unless --no-write
 //   --pg-report FILE  prints the comparison again from a --json FILE of an earlier --postgres run
 import { execSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,6 +38,7 @@ import { type AppBench, benchApp, proofPng, type Scenario } from './app';
 import { type FraudBench, fraudMarkdown, measureFraud } from './fraud';
 import { type Limits, type LoopResult, measureLimits, measureTransactionAtScale } from './limits';
 import type { LoadResult } from './load';
+import { benchMove, moveMarkdown, writeMoveBlock } from './move';
 import { benchPostgres, type PgBench, pgMarkdown } from './pg-bench';
 import { FULL_SCALE, QUICK_SCALE, type SeedResult, seed } from './seed';
 import { measureStartup, type Startup } from './startup';
@@ -471,6 +476,19 @@ async function main(): Promise<void> {
     const command = `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`;
     if (flag('--admin-only')) {
       await measureAdminVolume({ dataDir, quick, log: (m) => log(`  ${m}`) });
+      return;
+    }
+    const moveUrl = option('--move');
+    if (moveUrl) {
+      const moved = await benchMove({ adminUrl: moveUrl, dataDir, log });
+      const markdown = moveMarkdown(moved, seeded, command.replace(moveUrl, 'URL'), started);
+      console.log(`\n${markdown}\n`);
+      if (!moved.ok) log(moved.output.slice(-3000));
+      // a part of the full scale (--fraction, --quick) is printed, not written
+      if (write && scale === FULL_SCALE) {
+        writeMoveBlock(markdown);
+        log('wrote the move block of BENCHMARKS.md');
+      }
       return;
     }
     const postgres = option('--postgres');

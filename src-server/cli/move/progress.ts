@@ -59,7 +59,11 @@ function bars(): Progress {
 /** The process's resident memory now and at its peak: a log shows where a move's memory goes. */
 export function memory(): string {
   const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
-  return `at ${process.uptime().toFixed(1)} s, RSS ${mb(process.memoryUsage.rss())} MB (peak ${mb(process.resourceUsage().maxRSS * 1024)} MB)`;
+  const { rss, heapTotal, external, arrayBuffers } = process.memoryUsage();
+  return (
+    `at ${process.uptime().toFixed(1)} s, RSS ${mb(rss)} MB (peak ${mb(process.resourceUsage().maxRSS * 1024)} MB; ` +
+    `heap ${mb(heapTotal)} MB, outside it ${mb(external + arrayBuffers)} MB)`
+  );
 }
 
 /** Plain lines: one as a step ends, and one every 10 s of a long step. */

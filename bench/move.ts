@@ -108,10 +108,13 @@ function steps(output: string): MoveStep[] {
     } else if (/^doctor on the folder|^compared|^doctor on the target|^migrating/.test(text)) {
       out.push({
         label: text.split(':')[0],
-        detail: text
-          .slice(text.indexOf(':') + 1)
-          .trim()
-          .slice(0, 120),
+        // (a line with no colon says it all in its label)
+        detail: text.includes(':')
+          ? text
+              .slice(text.indexOf(':') + 1)
+              .trim()
+              .slice(0, 120)
+          : '',
         seconds: now - last,
       });
     } else continue;

@@ -1,5 +1,6 @@
 import { type Command, configWith } from './command';
 import { doctorInChild, MoveRefused, moveToPostgres } from './move/move';
+import { restartWithNodeFlags } from './move/node-flags';
 import { memory, progressFor } from './move/progress';
 
 /** `move-to-postgres`: the SQLite data folder into DATABASE_URL, and its files into the nodes' store. */
@@ -19,6 +20,7 @@ export const moveToPostgresCommand: Command = {
       console.error('move-to-postgres needs --data DIR (the SQLite data folder to move)');
       return 2;
     }
+    restartWithNodeFlags();
     const config = configWith(v);
     const progress = progressFor();
     try {

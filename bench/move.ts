@@ -58,7 +58,10 @@ export async function benchMove(options: {
     child.stderr.on('data', (b: Buffer) => {
       output += b.toString();
     });
-    const code = await new Promise<number | null>((done) => child.on('close', done));
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((done) =>
+      child.on('close', (c, s) => done([c, s])),
+    );
+    if (code !== 0) output += `\n(the timed command ended with ${signal ?? `exit ${code}`})\n`;
     const measured = (performance.now() - started) / 1000;
     const elapsed = /Elapsed \(wall clock\) time[^:]*: (?:(\d+):)?(\d+):([\d.]+)/.exec(output);
     const seconds = elapsed

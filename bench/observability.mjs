@@ -96,7 +96,9 @@ try {
   const on = median(results.on);
   const overhead = costOf('on');
   for (const mode of modes.filter((m) => m !== 'off'))
-    console.log(`  ${mode}: median ${median(results[mode]).toFixed(0)} req/s, cost against off in the same round: median ${costOf(mode).toFixed(1)}%`);
+    console.log(
+      `  ${mode}: median ${median(results[mode]).toFixed(0)} req/s, cost against off in the same round: median ${costOf(mode).toFixed(1)}%`,
+    );
   console.log(
     `task list under wrk (c=16, ${seconds} s, ${rounds} rounds): off ${off.toFixed(0)} req/s, on ${on.toFixed(0)} req/s, overhead ${overhead.toFixed(1)}% (median of the rounds' paired ratios)`,
   );

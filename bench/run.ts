@@ -19,6 +19,11 @@
 //               may create databases (a superuser); the bench makes its own databases there and
 //               drops them. Prints the comparison (and, with --json FILE, writes every figure there);
 //               BENCHMARKS.md is not written
+//   --fraction N  a scale of 1/N of the full one (or of --quick's): 10 seeds 10,000 users...
+//   --move URL  after seeding, only the move to PostgreSQL (bench/move.ts): `move-to-postgres` of the
+//               folder into a new database on URL's server (a role that may create databases),
+//               timed with its peak RSS by /usr/bin/time -v; writes the move's block of
+//               BENCHMARKS.md at the full scale unless --no-write
 //   --pg-report FILE  prints the comparison again from a --json FILE of an earlier --postgres run
 import { execSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,6 +38,7 @@ import { type AppBench, benchApp, proofPng, type Scenario } from './app';
 import { type FraudBench, fraudMarkdown, measureFraud } from './fraud';
 import { type Limits, type LoopResult, measureLimits, measureTransactionAtScale } from './limits';
 import type { LoadResult } from './load';
+import { benchMove, moveMarkdown, writeMoveBlock } from './move';
 import { benchPostgres, type PgBench, pgMarkdown } from './pg-bench';
 import { FULL_SCALE, QUICK_SCALE, type SeedResult, seed } from './seed';
 import { measureStartup, type Startup } from './startup';
@@ -443,7 +449,19 @@ async function main(): Promise<void> {
   }
   const started = new Date();
   const t0 = performance.now();
-  const scale = quick ? QUICK_SCALE : FULL_SCALE;
+  const divisor = Number(option('--fraction') ?? 1);
+  if (!Number.isInteger(divisor) || divisor < 1)
+    throw new Error('--fraction takes a whole number (10: a tenth)');
+  const base = quick ? QUICK_SCALE : FULL_SCALE;
+  const scale =
+    divisor === 1
+      ? base
+      : {
+          users: base.users / divisor,
+          tasks: base.tasks / divisor,
+          submissions: base.submissions / divisor,
+          withdrawals: base.withdrawals / divisor,
+        };
   const fixed =
     option('--data') ??
     (flag('--keep') ? join(os.tmpdir(), `taskreward-bench-${quick ? 'quick' : 'full'}`) : undefined);
@@ -458,6 +476,19 @@ async function main(): Promise<void> {
     const command = `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`;
     if (flag('--admin-only')) {
       await measureAdminVolume({ dataDir, quick, log: (m) => log(`  ${m}`) });
+      return;
+    }
+    const moveUrl = option('--move');
+    if (moveUrl) {
+      const moved = await benchMove({ adminUrl: moveUrl, dataDir, log });
+      const markdown = moveMarkdown(moved, seeded, command.replace(moveUrl, 'URL'), started);
+      console.log(`\n${markdown}\n`);
+      if (!moved.ok) log(moved.output.slice(-3000));
+      // a part of the full scale (--fraction, --quick) is printed, not written
+      if (write && scale === FULL_SCALE) {
+        writeMoveBlock(markdown);
+        log('wrote the move block of BENCHMARKS.md');
+      }
       return;
     }
     const postgres = option('--postgres');

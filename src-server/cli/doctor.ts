@@ -155,18 +155,22 @@ export async function runDoctor(
 /** `doctor`: prints what is wrong with the data folder; exit code 1 when anything is. */
 export const doctorCommand: Command = {
   summary: 'check the database, the money rules and the stored files; exit 1 on a problem',
-  usage: 'doctor [--data DIR]',
+  usage: 'doctor [--data DIR] [--json]',
   details:
     "Runs SQLite's integrity and foreign-key checks (on PostgreSQL: its encoding, extensions and\n" +
     'that the text columns order byte by byte), checks the migrations and the money\n' +
     "invariants, recounts the dashboard's counters, checks the audit log and the fraud flags, and compares stored files\n" +
-    'with the rows that name them. Changes nothing.',
-  options: { data: { type: 'string' } },
+    'with the rows that name them. Changes nothing. --json prints the findings as one JSON array.',
+  options: { data: { type: 'string' }, json: { type: 'boolean' } },
   async run(v) {
     const config = configWith(v);
     const folder = new DataFolder(config.dataDir);
     const store = fileStoreFor(config);
     const findings = await runDoctor(folder, { databaseUrl: config.databaseUrl, store });
+    if (v.json) {
+      console.log(JSON.stringify(findings));
+      return findings.length === 0 ? 0 : 1;
+    }
     if (findings.length === 0) {
       console.log(`all checks passed for ${folder.root}${store.shared ? ` and ${store.description}` : ''}`);
       return 0;

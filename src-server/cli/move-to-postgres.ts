@@ -1,6 +1,7 @@
 import { type Command, configWith } from './command';
-import { MoveRefused, moveToPostgres } from './move/move';
-import { progressFor } from './move/progress';
+import { doctorInChild, MoveRefused, moveToPostgres } from './move/move';
+import { restartWithNodeFlags } from './move/node-flags';
+import { memory, progressFor } from './move/progress';
 
 /** `move-to-postgres`: the SQLite data folder into DATABASE_URL, and its files into the nodes' store. */
 export const moveToPostgresCommand: Command = {
@@ -19,10 +20,11 @@ export const moveToPostgresCommand: Command = {
       console.error('move-to-postgres needs --data DIR (the SQLite data folder to move)');
       return 2;
     }
+    restartWithNodeFlags();
     const config = configWith(v);
     const progress = progressFor();
     try {
-      const report = await moveToPostgres(config, progress);
+      const report = await moveToPostgres(config, progress, { sourceDoctor: doctorInChild });
       progress.stop();
       const rows = report.tables.reduce((n, t) => n + t.rows, 0);
       const files = report.files.copied
@@ -30,7 +32,7 @@ export const moveToPostgresCommand: Command = {
         : `the files stay in ${report.files.store}`;
       console.log(
         `moved ${config.dataDir} to PostgreSQL: ${report.tables.length} tables, ${rows} rows; ${files}; ` +
-          `in ${report.seconds.toFixed(1)} s. The folder is unchanged: keep it as the backup of this moment.`,
+          `in ${report.seconds.toFixed(1)} s, ${memory()}. The folder is unchanged: keep it as the backup of this moment.`,
       );
       return 0;
     } catch (err) {

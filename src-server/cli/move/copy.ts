@@ -1,31 +1,86 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type Database from 'better-sqlite3';
 import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import type { Progress } from './progress';
 import { type MovedColumn, type MovedTable, quote } from './tables';
 
-/** Rows per INSERT: big enough to keep round trips few, small enough to keep memory flat. */
-const BATCH_ROWS = 5_000;
+/**
+ * Bytes of COPY text gathered before they are handed to the stream: big enough to keep the
+ * writes few, small enough that memory stays flat whatever the table's size.
+ */
+const CHUNK_CHARS = 256 * 1024;
+
+/** The characters COPY's text format gives a meaning to, escaped with a backslash. */
+const SPECIAL = /[\\\t\n\r]/;
+const SPECIAL_ALL = /[\\\t\n\r]/g;
+const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+/** Text in COPY's text format: a backslash, tab, newline or carriage return escaped, the rest as is. */
+export function copyText(text: string): string {
+  return SPECIAL.test(text) ? text.replace(SPECIAL_ALL, (c) => ESCAPES[c]) : text;
+}
 
 /**
- * A SQLite value as the twin's column takes it. SQLite keeps flags as 0/1 integers, times as ISO
- * text and bytes as blobs; the twin names the type, and only a boolean needs turning (text,
- * numbers and Buffers go through the unnest arrays as they are).
+ * How a SQLite value is written in COPY's text format for the twin's column. SQLite keeps flags
+ * as 0/1 integers, times as ISO text and bytes as blobs; NULL is \N (an empty string stays
+ * empty), a boolean t or f, bytes bytea's hex form (its backslash escaped), integers as their
+ * digits (read as BigInt: none rounds through a double), every other value as its text, escaped.
  */
-function converter(column: MovedColumn): (v: unknown) => unknown {
-  if (column.pgType === 'boolean') return (v) => (v === null ? null : v !== 0 && v !== '0' && v !== false);
-  return (v) => v;
+export function copyEncoder(column: MovedColumn): (v: unknown) => string {
+  if (column.pgType === 'boolean')
+    return (v) => (v === null ? '\\N' : v === 0 || v === 0n || v === '0' || v === false ? 'f' : 't');
+  return (v) => {
+    if (v === null || v === undefined) return '\\N';
+    if (typeof v === 'string') return copyText(v);
+    if (typeof v === 'bigint' || typeof v === 'number') return String(v);
+    if (Buffer.isBuffer(v)) return `\\\\x${v.toString('hex')}`;
+    return copyText(String(v));
+  };
+}
+
+/** What the move takes off the target while the rows arrive, to put back over them after. */
+export interface Dropped {
+  /** CREATE INDEX statements of the indexes that back no constraint. */
+  indexes: string[];
+  /** The foreign keys: their table, name and definition. */
+  foreignKeys: { table: string; name: string; def: string }[];
 }
 
 /**
  * Clears what the migrations put into the fresh target (their first audit entry, the change
  * counters) so the folder's own rows take their place, with the tables' own triggers off for the
  * transaction: the append-only guards, and the counters the twin keeps by triggers, whose values
- * are copied from the folder instead of being counted again as the rows arrive.
+ * are copied from the folder instead of being counted again as the rows arrive. Then takes off
+ * the indexes that back no constraint and the foreign keys (see below).
  */
-export async function prepareTarget(client: pg.ClientBase, tables: MovedTable[]): Promise<string[]> {
+export async function prepareTarget(client: pg.ClientBase, tables: MovedTable[]): Promise<Dropped> {
   for (const t of tables) await client.query(`ALTER TABLE ${quote(t.name)} DISABLE TRIGGER USER`);
   for (const t of [...tables].reverse()) await client.query(`DELETE FROM ${quote(t.name)}`);
-  return dropIndexes(client, tables);
+  const foreignKeys = await dropForeignKeys(client, tables);
+  const indexes = await dropIndexes(client, tables);
+  return { indexes, foreignKeys };
+}
+
+/**
+ * Drops the foreign keys between the moved tables and returns their definitions. Kept, each row
+ * of a million is looked up in its parents as it arrives (the user, the task...); added back after
+ * the rows, each key is checked once over the whole table, in one join. The check is the same,
+ * and a row naming a missing parent still fails the move. Inside the transaction: a rollback
+ * brings them back.
+ */
+async function dropForeignKeys(client: pg.ClientBase, tables: MovedTable[]): Promise<Dropped['foreignKeys']> {
+  const { rows } = await client.query<{ table: string; name: string; def: string }>(
+    `SELECT c.relname AS table, k.conname AS name, pg_get_constraintdef(k.oid) AS def
+     FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid
+     WHERE k.contype = 'f' AND c.relname = ANY($1::text[])
+       AND c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
+     ORDER BY 1, 2`,
+    [tables.map((t) => t.name)],
+  );
+  for (const r of rows) await client.query(`ALTER TABLE ${quote(r.table)} DROP CONSTRAINT ${quote(r.name)}`);
+  return rows;
 }
 
 /**
@@ -48,19 +103,28 @@ async function dropIndexes(client: pg.ClientBase, tables: MovedTable[]): Promise
   return rows.map((r) => r.def);
 }
 
-/** Builds the dropped indexes again over the copied rows and turns the triggers back on. */
+/**
+ * Builds the dropped indexes again over the copied rows, adds the foreign keys back (each checked
+ * over its whole table) and turns the triggers back on.
+ */
 export async function finishTarget(
   client: pg.ClientBase,
   tables: MovedTable[],
-  indexes: string[],
+  dropped: Dropped,
   progress: Progress,
 ): Promise<void> {
-  const step = progress.step('indexes', indexes.length, 'indexes');
-  for (const def of indexes) {
+  const step = progress.step('indexes', dropped.indexes.length, 'indexes');
+  for (const def of dropped.indexes) {
     await client.query(def);
     step.add(1);
   }
   step.end();
+  const keys = progress.step('foreign keys', dropped.foreignKeys.length, 'keys');
+  for (const k of dropped.foreignKeys) {
+    await client.query(`ALTER TABLE ${quote(k.table)} ADD CONSTRAINT ${quote(k.name)} ${k.def}`);
+    keys.add(1);
+  }
+  keys.end();
   for (const t of tables) await client.query(`ALTER TABLE ${quote(t.name)} ENABLE TRIGGER USER`);
 }
 
@@ -75,9 +139,9 @@ export function sqliteCounts(sqlite: Database.Database, tables: MovedTable[]): M
 }
 
 /**
- * Copies one table: its rows streamed from the SQLite snapshot in batches, each batch one
- * INSERT … SELECT FROM unnest(column arrays) (one parameter per column, whatever the batch's
- * size). Returns the rows copied.
+ * Copies one table with COPY … FROM STDIN: its rows streamed from the SQLite snapshot (one row in
+ * memory at a time, gathered into chunks of text) into COPY's text format, written as the server
+ * takes them. Returns the rows copied, as the server counted them.
  */
 export async function copyTable(
   sqlite: Database.Database,
@@ -88,33 +152,34 @@ export async function copyTable(
 ): Promise<number> {
   const step = progress.step(table.name, total, 'rows');
   const names = table.columns.map((c) => quote(c.name)).join(', ');
-  const casts = table.columns.map((c, i) => `$${i + 1}::${c.pgType}[]`).join(', ');
-  const insert = `INSERT INTO ${quote(table.name)} (${names}) SELECT * FROM unnest(${casts})`;
-  const convert = table.columns.map(converter);
+  const encode = table.columns.map(copyEncoder);
   const order = table.identity ? ` ORDER BY ${quote(table.identity)}` : '';
-  const rows = sqlite
+  const select = sqlite
     .prepare(`SELECT ${names} FROM ${quote(table.name)}${order}`)
     .raw(true)
-    .iterate() as IterableIterator<unknown[]>;
-  let copied = 0;
-  let arrays: unknown[][] = table.columns.map(() => []);
-  let inBatch = 0;
-  const flush = async () => {
-    if (inBatch === 0) return;
-    await client.query(insert, arrays);
-    copied += inBatch;
-    step.add(inBatch);
-    arrays = table.columns.map(() => []);
-    inBatch = 0;
-  };
-  for (const row of rows) {
-    for (let i = 0; i < row.length; i++) arrays[i].push(convert[i](row[i]));
-    inBatch++;
-    if (inBatch >= BATCH_ROWS) await flush();
+    .safeIntegers(true);
+  function* chunks(): Generator<string> {
+    let chunk = '';
+    let rows = 0;
+    for (const row of select.iterate() as IterableIterator<unknown[]>) {
+      let line = encode[0](row[0]);
+      for (let i = 1; i < row.length; i++) line += `\t${encode[i](row[i])}`;
+      chunk += `${line}\n`;
+      rows++;
+      if (chunk.length >= CHUNK_CHARS) {
+        yield chunk;
+        step.add(rows);
+        chunk = '';
+        rows = 0;
+      }
+    }
+    if (chunk.length > 0) yield chunk;
+    step.add(rows);
   }
-  await flush();
+  const copy = client.query(copyFrom(`COPY ${quote(table.name)} (${names}) FROM STDIN`));
+  await pipeline(Readable.from(chunks(), { objectMode: false }), copy);
   step.end();
-  return copied;
+  return copy.rowCount;
 }
 
 /**

@@ -10,6 +10,7 @@ import pg from 'pg';
 import { expect } from 'vitest';
 import { DataFolder } from '../../storage/data-folder';
 import { makeIban } from '../../testing/money-factories';
+import { screenshot } from '../../testing/screenshots';
 import {
   expectEveryKind,
   fillEveryKind,
@@ -40,10 +41,30 @@ async function signIn(url: string, account: { email: string; password: string })
   return (await ok(url, 'POST', '/api/auth/login', undefined, account)).token as string;
 }
 
+/** A proof sent as a multipart form, as the web app sends it. */
+function proofForm(task: string, png: Buffer): FormData {
+  const f = new FormData();
+  f.set('task', task);
+  f.set('proofImage', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'proof.png');
+  return f;
+}
+
+async function send(url: string, token: string, body: FormData): Promise<Json> {
+  const res = await fetch(`${url}/api/submissions`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}` },
+    body,
+  });
+  const json = await res.json().catch(() => null);
+  if (res.status >= 300) throw new Error(`POST /api/submissions → ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
 /**
  * What fillEveryKind leaves out: a task with automatic comments started by a worker (one comment
  * given out, the start in progress), withdrawals approved, rejected and pending, a message to
- * everyone in the inbox, read by one worker.
+ * everyone in the inbox, read by one worker, and appeals decided both ways: one upheld (the proof
+ * stays rejected) and one overturned (the proof approved and its reward paid, with a ledger row).
  */
 export async function fillTheRest(op: Operator, data: string): Promise<void> {
   const server = await op.serve(data);
@@ -77,6 +98,31 @@ export async function fillTheRest(op: Operator, data: string): Promise<void> {
         accountDetails: { fullName: WORKERS[1].name, accountNumber: makeIban() },
       });
       withdrawals.push(made.data._id);
+    }
+    for (const [i, decision] of (['uphold', 'overturn'] as const).entries()) {
+      const appealed = (
+        await ok(url, 'POST', '/api/tasks', owner, {
+          title: `Appealed ${decision}`,
+          description: 'Send a screenshot of the page',
+          reward: 4.75,
+          maxCompletions: 3,
+        })
+      ).data._id as string;
+      await ok(url, 'POST', `/api/tasks/${appealed}/start`, workers[i]);
+      const proof = (await send(url, workers[i], proofForm(appealed, await screenshot(40 + i)))).data
+        ._id as string;
+      await ok(url, 'PUT', `/api/submissions/${proof}/review`, owner, {
+        status: 'rejected',
+        feedback: 'The page is not shown',
+        rejectionReason: 'irrelevant_evidence',
+      });
+      await ok(url, 'POST', `/api/submissions/${proof}/appeal`, workers[i], {
+        message: 'The page is in the screenshot, please look again',
+      });
+      await ok(url, 'PUT', `/api/admin/submissions/${proof}/appeal`, owner, {
+        decision,
+        response: decision === 'overturn' ? 'You are right, approved' : 'It is still not the page',
+      });
     }
     await ok(url, 'PUT', `/api/admin/withdraws/${withdrawals[0]}/approve`, owner, {});
     await ok(url, 'PUT', `/api/admin/withdraws/${withdrawals[1]}/reject`, owner, {
@@ -222,6 +268,21 @@ export async function moveJourney(
     expect(moved.out).toContain(said);
   expect(folderPrint(data)).toEqual(before);
   await expectEveryTableMoved(data, target.databaseUrl);
+  // appeals in each of their states came over as they were
+  const client = new pg.Client({ connectionString: target.databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ status: string; n: number }>(
+      'SELECT status, count(*)::int AS n FROM appeals GROUP BY status ORDER BY status',
+    );
+    expect(rows).toEqual([
+      { status: 'overturned', n: 1 },
+      { status: 'pending', n: 1 },
+      { status: 'upheld', n: 1 },
+    ]);
+  } finally {
+    await client.end();
+  }
 
   // the nodes sign with the folder's own secret, so sessions and file links go on working
   const secret = readFileSync(new DataFolder(data).secretFile, 'utf8').trim();

@@ -190,6 +190,94 @@ describe.skipIf(!testsOnPostgres)('move-to-postgres', () => {
     expect(said.join('\n')).toContain('doctor on the target: all checks passed');
   });
 
+  it('carries hostile text, empty against NULL, json, bytes, flags and big numbers exactly through COPY', async () => {
+    // every character COPY's text format gives a meaning to, its end-of-data line, quotes of
+    // every kind, text outside the Basic Multilingual Plane, and the empty string beside NULL
+    const hostile = [
+      'tab\there',
+      'line\nbreak\r\nand a carriage return\r',
+      'back\\slash \\t \\n',
+      '\\N',
+      '\\.',
+      'ends with a backslash\\',
+      '"double" \'single\' `back` ,;|',
+      'Çağrı Ünlü İğdır 😀 \u2028 \u00a0',
+      '',
+      ' ',
+    ];
+    const json = JSON.stringify({ note: 'a\tb\nc \\ "q"', list: hostile });
+    const bytes = Buffer.from([0, 9, 10, 13, 92, 78, 255]);
+    const data = await makeFolder(async ({ sqlite }) => {
+      const worker = sqlite.prepare("SELECT _id FROM users WHERE email = 'worker@move.test'").get() as {
+        _id: string;
+      };
+      sqlite
+        .prepare("UPDATE users SET bio = ?, phone = '', address = NULL WHERE _id = ?")
+        .run(hostile.join('|'), worker._id);
+      sqlite
+        .prepare(
+          "INSERT INTO audit_log (at, actor_id, action, target_type, target_id, changes) VALUES ('2026-11-27T10:00:00.000Z', NULL, 'test.hostile', 'user', ?, ?)",
+        )
+        .run(worker._id, json);
+      sqlite.exec(`CREATE TABLE hostile_values (
+        id INTEGER PRIMARY KEY, label TEXT, doc TEXT, bytes BLOB, flag INTEGER, big INTEGER, ratio REAL) STRICT`);
+      const insert = sqlite.prepare('INSERT INTO hostile_values VALUES (?, ?, ?, ?, ?, ?, ?)');
+      hostile.forEach((text, i) => {
+        insert.run(
+          i + 1,
+          text,
+          json,
+          i === 0 ? bytes : i === 1 ? Buffer.alloc(0) : null,
+          i % 2,
+          2n ** 62n + BigInt(i),
+          i / 3,
+        );
+      });
+      insert.run(100, null, null, null, null, null, null);
+    });
+    const { db } = openPostgres(target.url, { poolSize: 1 });
+    try {
+      await migrateToLatest(db);
+      await sql`CREATE TABLE hostile_values (id BIGINT PRIMARY KEY, label TEXT COLLATE "C", doc JSONB,
+        bytes BYTEA, flag BOOLEAN, big BIGINT, ratio DOUBLE PRECISION)`.execute(db);
+    } finally {
+      await db.destroy();
+    }
+    const report = await moveToPostgres(config(data), quiet);
+    expect(report.tables.find((t) => t.name === 'hostile_values')?.rows).toBe(hostile.length + 1);
+    const rows = await query<{
+      id: string;
+      label: string | null;
+      doc: unknown;
+      bytes: Buffer | null;
+      flag: boolean | null;
+      big: string | null;
+      ratio: number | null;
+    }>('SELECT id, label, doc, bytes, flag, big::text AS big, ratio FROM hostile_values ORDER BY id');
+    expect(rows).toEqual([
+      ...hostile.map((text, i) => ({
+        id: String(i + 1),
+        label: text,
+        doc: JSON.parse(json),
+        bytes: i === 0 ? bytes : i === 1 ? Buffer.alloc(0) : null,
+        flag: i % 2 === 1,
+        big: String(2n ** 62n + BigInt(i)),
+        ratio: i / 3,
+      })),
+      { id: '100', label: null, doc: null, bytes: null, flag: null, big: null, ratio: null },
+    ]);
+    const [user] = await query<{ bio: string; phone: string | null; address: string | null }>(
+      "SELECT bio, phone, address FROM users WHERE email = 'worker@move.test'",
+    );
+    expect(user).toEqual({ bio: hostile.join('|'), phone: '', address: null });
+    const [entry] = await query<{ changes: string }>(
+      "SELECT changes FROM audit_log WHERE action = 'test.hostile'",
+    );
+    expect(entry.changes).toBe(json);
+    // and the audit log's digest, taken over every column of every row, was equal on both sides
+    expect(said.join('\n')).toMatch(/sha256 of audit_log \(\d+ rows\): equal/);
+  });
+
   it('refuses without DATABASE_URL', async () => {
     const data = await makeFolder();
     const err = await moveToPostgres({ ...config(data), databaseUrl: null }, quiet).catch((e: unknown) => e);

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, type PostgresPool, SqliteDialect } from 'kysely';
@@ -11,7 +12,8 @@ import { referencedFiles } from '../../storage/backup-files';
 import { DataFolder } from '../../storage/data-folder';
 import { fileStoreFor, LocalFileStore } from '../../storage/file-store';
 import { lockHolder } from '../../storage/lock';
-import { runDoctor } from '../doctor';
+import { type Finding, runDoctor } from '../doctor';
+import { selfCommand } from '../self';
 import { carrySequences, copyTable, finishTarget, prepareTarget, sqliteCounts } from './copy';
 import { copyFiles, fileMismatches, sourceFiles, storeIsFolder } from './files';
 import type { Progress } from './progress';
@@ -47,6 +49,51 @@ export interface MoveReport {
   sequences: Record<string, number>;
   seconds: number;
 }
+
+/**
+ * How the folder's own doctor is run before the move: in this process (the tests, which call the
+ * move as a function) or, from the command, in a child process of this same program (the bundle,
+ * or the single binary), so that the memory its checks take over a big folder is given back
+ * before the copy starts instead of adding to the move's own.
+ */
+export type SourceDoctor = (folder: DataFolder) => Promise<Finding[]>;
+
+export const doctorInProcess: SourceDoctor = (folder) =>
+  runDoctor(folder, { databaseUrl: null, store: new LocalFileStore(folder) });
+
+export const doctorInChild: SourceDoctor = (folder) => {
+  const { command, args } = selfCommand(['doctor', '--data', folder.root, '--json']);
+  // the folder's doctor: its SQLite file and its own files/, whatever the move's target is
+  const env = { ...process.env };
+  for (const key of ['DATABASE_URL', 'S3_BUCKET', 'S3_ENDPOINT', 'S3_PREFIX', 'FILES_DIR', 'DATA_DIR'])
+    delete env[key];
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (b: Buffer) => {
+      out += b.toString();
+    });
+    child.stderr.on('data', (b: Buffer) => {
+      err += b.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      const last = out.trim().split('\n').at(-1) ?? '';
+      try {
+        const findings = JSON.parse(last) as Finding[];
+        if (Array.isArray(findings) && (code === 0 || code === 1)) return resolve(findings);
+      } catch {
+        // not the doctor's answer: said below
+      }
+      reject(
+        new Error(
+          `doctor on the folder ended with ${signal ?? `exit ${code}`}: ${(err || out).trim().slice(-500)}`,
+        ),
+      );
+    });
+  });
+};
 
 /** A database client of the move's own: no statement timeout (a table of a million rows). */
 function moveClient(url: string): pg.Client {
@@ -118,7 +165,11 @@ function refuseIfLocked(folder: DataFolder): void {
  * checked (row counts, ledger against balances, digests, the files, the doctor) before it
  * commits. The folder is only read.
  */
-export async function moveToPostgres(config: MoveConfig, progress: Progress): Promise<MoveReport> {
+export async function moveToPostgres(
+  config: MoveConfig,
+  progress: Progress,
+  options: { sourceDoctor?: SourceDoctor } = {},
+): Promise<MoveReport> {
   const started = performance.now();
   const folder = new DataFolder(config.dataDir);
   if (!config.databaseUrl)
@@ -126,7 +177,13 @@ export async function moveToPostgres(config: MoveConfig, progress: Progress): Pr
   if (!existsSync(folder.dbFile)) throw new MoveRefused(`there is no database at ${folder.dbFile}`);
   refuseIfLocked(folder);
 
-  const findings = await runDoctor(folder, { databaseUrl: null, store: new LocalFileStore(folder) });
+  progress.line(`doctor on ${folder.root}`);
+  const doctorStarted = performance.now();
+  const findings = await (options.sourceDoctor ?? doctorInProcess)(folder);
+  progress.line(
+    `doctor on the folder: ${findings.length === 0 ? 'all checks passed' : `${findings.length} problem(s)`} ` +
+      `in ${((performance.now() - doctorStarted) / 1000).toFixed(1)} s`,
+  );
   if (findings.length > 0) {
     throw new MoveRefused(
       `doctor found ${findings.length} problem(s) in ${folder.root}; fix them first:\n` +
@@ -191,14 +248,14 @@ export async function moveToPostgres(config: MoveConfig, progress: Progress): Pr
     try {
       // index builds may use more of the server's memory than its default 64 MB, for this transaction only
       await client.query("SET LOCAL maintenance_work_mem = '256MB'");
-      const indexes = await prepareTarget(client, tables);
+      const dropped = await prepareTarget(client, tables);
       for (const t of tables) {
         const copied = await copyTable(sqlite, client, t, counts.get(t.name) ?? 0, progress);
         if (copied !== counts.get(t.name))
           throw new Error(`${t.name}: ${copied} rows copied of ${counts.get(t.name)}`);
       }
       const sequences = await carrySequences(sqlite, client, tables);
-      await finishTarget(client, tables, indexes, progress);
+      await finishTarget(client, tables, dropped, progress);
 
       // the checks, on the uncommitted rows: a difference rolls everything back
       const problems: string[] = [];

@@ -56,6 +56,16 @@ function bars(): Progress {
   };
 }
 
+/** The process's resident memory now and at its peak: a log shows where a move's memory goes. */
+export function memory(): string {
+  const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
+  const { rss, heapTotal, external, arrayBuffers } = process.memoryUsage();
+  return (
+    `at ${process.uptime().toFixed(1)} s, RSS ${mb(rss)} MB (peak ${mb(process.resourceUsage().maxRSS * 1024)} MB; ` +
+    `heap ${mb(heapTotal)} MB, outside it ${mb(external + arrayBuffers)} MB)`
+  );
+}
+
 /** Plain lines: one as a step ends, and one every 10 s of a long step. */
 function lines(write: (text: string) => void): Progress {
   return {
@@ -74,11 +84,13 @@ function lines(write: (text: string) => void): Progress {
         },
         end() {
           const ms = performance.now() - started;
-          write(`${label}: ${done} ${unit} in ${(ms / 1000).toFixed(1)} s (${rate(done, ms)} ${unit}/s)`);
+          write(
+            `${label}: ${done} ${unit} in ${(ms / 1000).toFixed(1)} s (${rate(done, ms)} ${unit}/s), ${memory()}`,
+          );
         },
       };
     },
-    line: write,
+    line: (text) => write(`${text} [${memory()}]`),
     stop() {},
   };
 }

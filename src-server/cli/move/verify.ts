@@ -6,7 +6,7 @@ import { type MovedTable, quote } from './tables';
 /** The tables whose every row is digested on both sides: the money and the record of who did what. */
 export const DIGESTED_TABLES = ['ledger', 'audit_log'] as const;
 
-const PAGE = 20_000;
+const PAGE = 5_000;
 
 /** One value in one spelling for both engines: integers as digits, flags as 0/1, bytes as hex. */
 function canonical(v: unknown): string | null {

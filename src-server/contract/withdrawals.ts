@@ -22,6 +22,18 @@ export interface WithdrawalDto {
   flags?: FlagDto[];
 }
 
+/**
+ * The worker's saved payout account (GET /api/withdraws/account): the one the last withdrawal
+ * was asked to, with the number masked as in the worker's own withdrawal list.
+ */
+export interface PayoutAccountDto {
+  paymentMethod: PaymentMethod;
+  fullName: string;
+  /** masked: all but the last 4 characters are `*` */
+  accountNumber: string;
+  updatedAt: string;
+}
+
 export const MAX_FULL_NAME_LENGTH = 100;
 export const MAX_ACCOUNT_NUMBER_LENGTH = 64;
 export const MAX_REJECTION_REASON_LENGTH = 500;
@@ -106,6 +118,56 @@ function problem(code: ErrorCode, field: string, params?: Record<string, string>
 }
 
 /**
+ * The amount's rules, first of a withdrawal request's: a positive lira amount with at most two
+ * decimals, at least the minimum payout, at most the balance. Returns kuruş.
+ */
+export function checkWithdrawalAmount(
+  value: unknown,
+  rules: WithdrawalRules,
+): { ok: true; value: number } | { ok: false; problem: WithdrawalProblem } {
+  const amount = tlToKurus(value);
+  if (amount === null || amount <= 0) return { ok: false, problem: problem('invalid_amount', 'amount') };
+  if (amount < rules.minimumPayout) {
+    return {
+      ok: false,
+      problem: problem('below_minimum', 'amount', { amount: formatLiraPlain(rules.minimumPayout) }),
+    };
+  }
+  if (amount > rules.balance) return { ok: false, problem: problem('insufficient_balance', 'amount') };
+  return { ok: true, value: amount };
+}
+
+/**
+ * The body of a withdrawal to the saved account (`{ amount, useSavedAccount: true }`) made
+ * whole with that account, so that it goes through checkWithdrawalRequest like any other:
+ * the saved account is checked again against today's methods and number rules. Any other body
+ * is returned as it came. Account fields sent beside `useSavedAccount` are refused: the
+ * request would be ambiguous.
+ */
+export function withSavedAccount(
+  body: unknown,
+  saved: { paymentMethod: PaymentMethod; fullName: string; accountNumber: string } | undefined,
+): { ok: true; body: unknown } | { ok: false; problem: WithdrawalProblem } {
+  const input = isRecord(body) ? body : {};
+  if (input.useSavedAccount === undefined) return { ok: true, body };
+  if (input.useSavedAccount !== true || 'accountDetails' in input || 'paymentMethod' in input) {
+    return {
+      ok: false,
+      problem: { code: 'validation_error', field: 'useSavedAccount', message: FIELD_MESSAGES.invalidValue },
+    };
+  }
+  if (!saved) return { ok: false, problem: problem('no_saved_account', 'useSavedAccount') };
+  return {
+    ok: true,
+    body: {
+      amount: input.amount,
+      paymentMethod: saved.paymentMethod,
+      accountDetails: { fullName: saved.fullName, accountNumber: saved.accountNumber },
+    },
+  };
+}
+
+/**
  * The withdrawal request's rules in the order they are reported: amount, minimum,
  * balance, account details, then the payout method. Used by the server (authoritative,
  * with the balance read inside the transaction) and by the withdraw modal (comfort).
@@ -115,15 +177,9 @@ export function checkWithdrawalRequest(
   rules: WithdrawalRules,
 ): { ok: true; value: WithdrawalRequest } | { ok: false; problem: WithdrawalProblem } {
   const input = isRecord(body) ? body : {};
-  const amount = tlToKurus(input.amount);
-  if (amount === null || amount <= 0) return { ok: false, problem: problem('invalid_amount', 'amount') };
-  if (amount < rules.minimumPayout) {
-    return {
-      ok: false,
-      problem: problem('below_minimum', 'amount', { amount: formatLiraPlain(rules.minimumPayout) }),
-    };
-  }
-  if (amount > rules.balance) return { ok: false, problem: problem('insufficient_balance', 'amount') };
+  const checkedAmount = checkWithdrawalAmount(input.amount, rules);
+  if (!checkedAmount.ok) return checkedAmount;
+  const amount = checkedAmount.value;
 
   const details = isRecord(input.accountDetails) ? input.accountDetails : {};
   const fullName = typeof details.fullName === 'string' ? details.fullName.trim() : '';

@@ -67,6 +67,9 @@ const ROUTES: Record<string, Access> = {
   'GET /api/files/images/:name': 'public',
   'POST /api/withdraws': 'active',
   'GET /api/withdraws': 'user',
+  // the saved payout account: its owner's, suspended or not (only a withdrawal writes it)
+  'GET /api/withdraws/account': 'user',
+  'DELETE /api/withdraws/account': 'user',
   // the inbox is the reader's own (a suspended user still reads it): features/notifications/inbox.test.ts
   'GET /api/notifications': 'user',
   'GET /api/notifications/unread': 'user',

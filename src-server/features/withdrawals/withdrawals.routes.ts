@@ -4,7 +4,12 @@ import type { AppEnv } from '../../http/env';
 import { readJson } from '../../http/validate';
 import { anyObject } from '../money/body';
 import { idempotencyScope, sendMoneyReply } from '../money/idempotency';
-import { myWithdrawals, requestWithdrawal } from './withdrawals.service';
+import {
+  forgetMyPayoutAccount,
+  myPayoutAccount,
+  myWithdrawals,
+  requestWithdrawal,
+} from './withdrawals.service';
 
 /** /api/withdraws: a user's own withdrawal requests. */
 export const withdrawalsRoutes = new Hono<AppEnv>()
@@ -15,4 +20,15 @@ export const withdrawalsRoutes = new Hono<AppEnv>()
   })
   .get('/', requireUser, async (c) => {
     return c.json({ success: true, data: await myWithdrawals(c.var.deps, c.var.user) });
+  })
+  // the saved payout account: read (masked) and forgotten by its owner, suspended or not;
+  // it is written only by a withdrawal request, which a suspended account may not make
+  .get('/account', requireUser, async (c) => {
+    return c.json({ success: true, data: await myPayoutAccount(c.var.deps, c.var.user) });
+  })
+  .delete('/account', requireUser, async (c) => {
+    return c.json({
+      success: true,
+      data: { forgotten: await forgetMyPayoutAccount(c.var.deps, c.var.user) },
+    });
   });

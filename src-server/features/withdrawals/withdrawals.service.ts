@@ -2,9 +2,12 @@ import { DEFAULT_MINIMUM_PAYOUT_TL, PAYMENT_METHODS } from '../../contract/const
 import { tlToKurus } from '../../contract/money';
 import {
   checkWithdrawalRequest,
+  maskAccountNumber,
+  type PayoutAccountDto,
   type WithdrawalDto,
   type WithdrawalProblem,
   type WithdrawalRules,
+  withSavedAccount,
 } from '../../contract/withdrawals';
 import { newId, nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
@@ -16,6 +19,7 @@ import type { IdempotencyScope } from '../money/idempotency.repository';
 import { debit } from '../money/ledger';
 import { getSettings } from '../settings/settings.service';
 import { holdLiveUser } from '../users/users.repository';
+import { findPayoutAccount, forgetPayoutAccount, savePayoutAccount } from './payout-accounts.repository';
 import { toWithdrawalDto } from './withdrawals.mapper';
 import {
   currentBalance,
@@ -57,7 +61,18 @@ export async function requestWithdrawal(
   return runMoneyMove(deps.db, scope, async (tx) => {
     if (!(await holdLiveUser(tx, user._id))) throw fail.unauthorized();
     const balance = (await currentBalance(tx, user._id)) ?? 0;
-    const checked = checkWithdrawalRequest(body, { ...rules, balance });
+    const saved = await findPayoutAccount(tx, user._id);
+    const whole = withSavedAccount(
+      body,
+      saved && {
+        paymentMethod: saved.payment_method,
+        fullName: saved.full_name,
+        accountNumber: saved.account_number,
+      },
+    );
+    if (!whole.ok) throw withdrawalError(whole.problem);
+    // the saved account passes the same rules as a typed one: the methods may have changed since
+    const checked = checkWithdrawalRequest(whole.body, { ...rules, balance });
     if (!checked.ok) throw withdrawalError(checked.problem);
     const { amount, paymentMethod, fullName, accountNumber } = checked.value;
     const id = newId();
@@ -94,6 +109,14 @@ export async function requestWithdrawal(
       method: paymentMethod,
       at: now,
     });
+    // the account is remembered with the request, in its transaction: the next withdrawal offers it
+    await savePayoutAccount(tx, {
+      user_id: user._id,
+      payment_method: paymentMethod,
+      full_name: fullName,
+      account_number: accountNumber,
+      updated_at: now,
+    });
     const row = (await findWithdrawal(tx, id))!;
     return { status: 201, data: toWithdrawalDto(row, { admin: user.role === 'admin' }) };
   });
@@ -103,4 +126,24 @@ export async function requestWithdrawal(
 export async function myWithdrawals(deps: Pick<AppDeps, 'db'>, user: UserRow): Promise<WithdrawalDto[]> {
   const rows = await listUserWithdrawals(deps.db, user._id);
   return rows.map((r) => toWithdrawalDto(r, { admin: user.role === 'admin' }));
+}
+
+/** The worker's saved payout account, its number masked; null when none is kept. */
+export async function myPayoutAccount(
+  deps: Pick<AppDeps, 'db'>,
+  user: UserRow,
+): Promise<PayoutAccountDto | null> {
+  const row = await findPayoutAccount(deps.db, user._id);
+  if (!row) return null;
+  return {
+    paymentMethod: row.payment_method,
+    fullName: row.full_name,
+    accountNumber: maskAccountNumber(row.account_number),
+    updatedAt: row.updated_at,
+  };
+}
+
+/** Forgets the worker's saved payout account (the next withdrawal asks for one again). */
+export async function forgetMyPayoutAccount(deps: Pick<AppDeps, 'db'>, user: UserRow): Promise<boolean> {
+  return (await forgetPayoutAccount(deps.db, user._id)) > 0;
 }

@@ -48,6 +48,9 @@ const ROUTES: Record<string, Access> = {
   'PUT /api/settings': 'admin',
   'PUT /api/settings/logo': 'admin',
   'PUT /api/settings/favicon': 'admin',
+  // the legal pages are public; their texts are the admins' to change
+  'GET /api/settings/legal/:document': 'public',
+  'PUT /api/settings/legal/:document': 'admin',
   'PUT /api/submissions/:id/review': 'admin',
   'POST /api/submissions/:id/appeal': 'active',
   'POST /api/submissions': 'active',

@@ -5,14 +5,15 @@ import { Skeleton } from '../../../components/skeleton';
 import { usePageTitle } from '../../../lib/page-title';
 import { ContactSettings } from './contact-settings';
 import { GeneralSettings } from './general-settings';
+import { LegalSettings } from './legal-settings';
 import { PaymentSettings } from './payment-settings';
 import { ReviewSettings } from './review-settings';
 import { useAdminSettings } from './settings-api';
 
-const TABS = ['general', 'contact', 'payment'] as const;
+const TABS = ['general', 'contact', 'payment', 'legal'] as const;
 type Tab = (typeof TABS)[number];
 
-/** /admin/settings: general, contact and payment tabs (the tab is kept in the address bar). */
+/** /admin/settings: general, contact, payment and legal tabs (the tab is kept in the address bar). */
 export function AdminSettingsPage() {
   const { t } = useTranslation('admin');
   usePageTitle(t('common:titles.settings'));
@@ -23,6 +24,7 @@ export function AdminSettingsPage() {
     general: null,
     contact: null,
     payment: null,
+    legal: null,
   });
 
   const select = (next: Tab, focus = false) => {
@@ -35,7 +37,7 @@ export function AdminSettingsPage() {
     const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
     if (e.key === 'Home' || e.key === 'End') {
       e.preventDefault();
-      select(e.key === 'Home' ? 'general' : 'payment', true);
+      select(e.key === 'Home' ? 'general' : 'legal', true);
     } else if (step !== 0) {
       e.preventDefault();
       select(TABS[(i + step + TABS.length) % TABS.length] ?? 'general', true);
@@ -50,6 +52,8 @@ export function AdminSettingsPage() {
         <GeneralSettings settings={data} />
       ) : tab === 'contact' ? (
         <ContactSettings settings={data} />
+      ) : tab === 'legal' ? (
+        <LegalSettings />
       ) : (
         <>
           <PaymentSettings settings={data} />
@@ -78,7 +82,7 @@ export function AdminSettingsPage() {
             tabIndex={tab === x ? 0 : -1}
             onClick={() => select(x)}
           >
-            {t(`settings.tabs.${x}`)}
+            {t(x === 'legal' ? 'legalSettings.tab' : `settings.tabs.${x}`)}
           </button>
         ))}
       </div>

@@ -38,7 +38,7 @@ function LegalDocumentForm({ document }: { document: LegalDocument }) {
     if (query.data && values === null) setValues({ tr: query.data.tr, en: query.data.en });
   }, [query.data, values]);
   const save = useMutation({
-    mutationFn: (body: { tr: string; en: string }) =>
+    mutationFn: (body: { tr?: string; en?: string }) =>
       getData<LegalDocumentDto>(`/settings/legal/${document}`, { method: 'PUT', body }),
     onSuccess: (data) => {
       queryClient.setQueryData(key(document), data);
@@ -62,7 +62,13 @@ function LegalDocumentForm({ document }: { document: LegalDocument }) {
       success={success}
       error={error}
       pending={save.isPending}
-      onSubmit={() => save.mutate(values)}
+      onSubmit={() => {
+        // only the languages edited: saving the Turkish text leaves the English one on its
+        // template; saving with no edit accepts both texts as shown
+        const edited = LANGS.filter((lang) => values[lang] !== query.data[lang]);
+        const sent = edited.length > 0 ? edited : LANGS;
+        save.mutate(Object.fromEntries(sent.map((lang) => [lang, values[lang]])));
+      }}
     >
       <p className="muted small">
         <Link to={paths.legal(document)} target="_blank" rel="noopener">

@@ -180,7 +180,12 @@ describe('the saved payout account refuses', () => {
       token: b.token,
       body: { userId: a.user._id, user_id: a.user._id },
     });
-    expect(del.body.data).toEqual({ forgotten: false });
+    expect([del.status, del.body.error.code]).toEqual([422, 'validation_error']);
+    expect(
+      (await t.call('DELETE', `/api/withdraws/account?userId=${a.user._id}`, { token: b.token })).body.data,
+    ).toEqual({
+      forgotten: false,
+    });
     expect(await storedRows(a.user._id)).toHaveLength(1);
   });
 

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { z } from 'zod';
 import { requireActive, requireUser } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { readJson } from '../../http/validate';
@@ -27,6 +28,8 @@ export const withdrawalsRoutes = new Hono<AppEnv>()
     return c.json({ success: true, data: await myPayoutAccount(c.var.deps, c.var.user) });
   })
   .delete('/account', requireUser, async (c) => {
+    // it names no one: a body with any field (another user's id) is refused, not ignored
+    await readJson(c, z.object({}).strict());
     return c.json({
       success: true,
       data: { forgotten: await forgetMyPayoutAccount(c.var.deps, c.var.user) },

@@ -22,6 +22,7 @@ export const AUDIT_ACTIONS = [
   'settings.update',
   'settings.logo',
   'settings.favicon',
+  'settings.legal',
   'notification.send',
   'flag.dismiss',
   'admin.create',

@@ -63,6 +63,7 @@ export const ERROR_MESSAGES = {
   invalid_iban: 'Please enter a valid Turkish IBAN',
   invalid_papara: 'A Papara number has 10 digits',
   method_unavailable: 'This payment method is not offered',
+  no_saved_account: 'No payout account is saved: enter one',
   withdrawal_not_found: 'Withdrawal not found',
   user_not_found: 'User not found',
   notification_not_found: 'Notification not found',

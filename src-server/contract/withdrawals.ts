@@ -23,6 +23,18 @@ export interface WithdrawalDto {
   flags?: FlagDto[];
 }
 
+/**
+ * The worker's saved payout account (GET /api/withdraws/account): the one the last withdrawal
+ * was asked to, with the number masked as in the worker's own withdrawal list.
+ */
+export interface PayoutAccountDto {
+  paymentMethod: PaymentMethod;
+  fullName: string;
+  /** masked: all but the last 4 characters are `*` */
+  accountNumber: string;
+  updatedAt: string;
+}
+
 export const MAX_FULL_NAME_LENGTH = 100;
 export const MAX_ACCOUNT_NUMBER_LENGTH = 64;
 export const MAX_REJECTION_REASON_LENGTH = 500;
@@ -107,6 +119,73 @@ function problem(code: ErrorCode, field: string, params?: Record<string, string>
 }
 
 /**
+ * The amount's rules, first of a withdrawal request's: a positive lira amount with at most two
+ * decimals, at least the minimum payout, at most the balance. Returns kuruş.
+ */
+export function checkWithdrawalAmount(
+  value: unknown,
+  rules: WithdrawalRules,
+): { ok: true; value: number } | { ok: false; problem: WithdrawalProblem } {
+  const amount = tlToKurus(value);
+  if (amount === null || amount <= 0) return { ok: false, problem: problem('invalid_amount', 'amount') };
+  if (amount < rules.minimumPayout) {
+    return {
+      ok: false,
+      problem: problem('below_minimum', 'amount', { amount: formatLiraPlain(rules.minimumPayout) }),
+    };
+  }
+  if (amount > rules.balance) return { ok: false, problem: problem('insufficient_balance', 'amount') };
+  return { ok: true, value: amount };
+}
+
+/** A withdrawal to the account saved by the worker's last one: the amount (kuruş) alone. */
+export interface SavedAccountWithdrawal {
+  amount: number;
+  useSavedAccount: true;
+}
+
+/**
+ * The body of a withdrawal to the saved account (`{ amount, useSavedAccount: true }`): its
+ * amount is checked like any other's; account fields beside `useSavedAccount` are refused, the
+ * request would be ambiguous. The saved account itself is read inside the transaction and goes
+ * through checkWithdrawalRequest again there (withSavedAccount): today's methods and number
+ * rules apply to it as to a typed one.
+ */
+export function checkSavedAccountWithdrawal(
+  input: Record<string, unknown>,
+  rules: WithdrawalRules,
+): { ok: true; value: SavedAccountWithdrawal } | { ok: false; problem: WithdrawalProblem } {
+  if (input.useSavedAccount !== true || 'accountDetails' in input || 'paymentMethod' in input) {
+    return {
+      ok: false,
+      problem: { code: 'validation_error', field: 'useSavedAccount', message: FIELD_MESSAGES.invalidValue },
+    };
+  }
+  const amount = checkWithdrawalAmount(input.amount, rules);
+  if (!amount.ok) return amount;
+  return { ok: true, value: { amount: amount.value, useSavedAccount: true } };
+}
+
+/**
+ * A withdrawal to the saved account made a whole request with that account, checked as a typed
+ * one would be (the number against today's rules); no saved account is `no_saved_account`.
+ */
+export function withSavedAccount(
+  body: SavedAccountWithdrawal,
+  saved: { paymentMethod: PaymentMethod; fullName: string; accountNumber: string } | undefined,
+): { ok: true; value: WithdrawalRequest } | { ok: false; problem: WithdrawalProblem } {
+  if (!saved) return { ok: false, problem: problem('no_saved_account', 'useSavedAccount') };
+  return checkWithdrawalRequest(
+    {
+      amount: body.amount / 100,
+      paymentMethod: saved.paymentMethod,
+      accountDetails: { fullName: saved.fullName, accountNumber: saved.accountNumber },
+    },
+    OPEN_RULES,
+  );
+}
+
+/**
  * The withdrawal request's rules in the order they are reported: amount, minimum,
  * balance, account details, then the payout method. Used by the server (authoritative,
  * with the balance read inside the transaction) and by the withdraw modal (comfort).
@@ -116,15 +195,9 @@ export function checkWithdrawalRequest(
   rules: WithdrawalRules,
 ): { ok: true; value: WithdrawalRequest } | { ok: false; problem: WithdrawalProblem } {
   const input = isRecord(body) ? body : {};
-  const amount = tlToKurus(input.amount);
-  if (amount === null || amount <= 0) return { ok: false, problem: problem('invalid_amount', 'amount') };
-  if (amount < rules.minimumPayout) {
-    return {
-      ok: false,
-      problem: problem('below_minimum', 'amount', { amount: formatLiraPlain(rules.minimumPayout) }),
-    };
-  }
-  if (amount > rules.balance) return { ok: false, problem: problem('insufficient_balance', 'amount') };
+  const checkedAmount = checkWithdrawalAmount(input.amount, rules);
+  if (!checkedAmount.ok) return checkedAmount;
+  const amount = checkedAmount.value;
 
   const details = isRecord(input.accountDetails) ? input.accountDetails : {};
   const fullName = typeof details.fullName === 'string' ? details.fullName.trim() : '';
@@ -176,7 +249,12 @@ const OPEN_RULES: WithdrawalRules = {
  * stored (the minimum, the methods on offer, the balance read inside the transaction) are
  * checkWithdrawalRules, judged after it.
  */
-export const withdrawalRequestSchema = ruleSchema((body) => checkWithdrawalRequest(body, OPEN_RULES));
+export const withdrawalRequestSchema = ruleSchema(
+  (body): { ok: true; value: WithdrawalRequest | SavedAccountWithdrawal } | { ok: false; problem: WithdrawalProblem } =>
+    isRecord(body) && 'useSavedAccount' in body
+      ? checkSavedAccountWithdrawal(body, OPEN_RULES)
+      : checkWithdrawalRequest(body, OPEN_RULES),
+);
 
 /** The stored rules for a well-formed request, in the order checkWithdrawalRequest reports them. */
 export function checkWithdrawalRules(

@@ -311,6 +311,16 @@ export interface RecoveryCodesTable {
   used_at: string | null;
 }
 
+/** The account a worker last asked to be paid to, one per worker (features/withdrawals). */
+export interface PayoutAccountsTable {
+  user_id: string;
+  payment_method: 'papara' | 'iban';
+  full_name: string;
+  /** normalised as in withdrawals: IBAN upper case without spaces, Papara digits only */
+  account_number: string;
+  updated_at: string;
+}
+
 export interface DB {
   users: UsersTable;
   tasks: TasksTable;
@@ -335,6 +345,7 @@ export interface DB {
   sessions: SessionsTable;
   two_factor: TwoFactorTable;
   recovery_codes: RecoveryCodesTable;
+  payout_accounts: PayoutAccountsTable;
 }
 
 /** A mail to send (features/mail/outbox.repository.ts); bodies emptied once sent. */

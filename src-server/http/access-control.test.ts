@@ -48,6 +48,9 @@ const ROUTES: Record<string, Access> = {
   'PUT /api/settings': 'admin',
   'PUT /api/settings/logo': 'admin',
   'PUT /api/settings/favicon': 'admin',
+  // the legal pages are public; their texts are the admins' to change
+  'GET /api/settings/legal/:document': 'public',
+  'PUT /api/settings/legal/:document': 'admin',
   'PUT /api/submissions/:id/review': 'admin',
   'POST /api/submissions/:id/appeal': 'active',
   'POST /api/submissions': 'active',
@@ -67,6 +70,9 @@ const ROUTES: Record<string, Access> = {
   'GET /api/files/images/:name': 'public',
   'POST /api/withdraws': 'active',
   'GET /api/withdraws': 'user',
+  // the saved payout account: its owner's, suspended or not (only a withdrawal writes it)
+  'GET /api/withdraws/account': 'user',
+  'DELETE /api/withdraws/account': 'user',
   // the inbox is the reader's own (a suspended user still reads it): features/notifications/inbox.test.ts
   'GET /api/notifications': 'user',
   'GET /api/notifications/unread': 'user',

@@ -42,7 +42,7 @@ const SECRET_KEYS = [
   'bytes',
 ];
 /** Payout accounts are kept to their last 4 characters, enough for an operator to tell them apart. */
-const ACCOUNT_KEYS = ['iban', 'papara', 'account', 'accountNumber', 'paparaNumber'];
+const ACCOUNT_KEYS = ['iban', 'papara', 'account', 'accountNumber', 'account_number', 'paparaNumber'];
 
 /** An IBAN or Papara number cut to its last 4 characters. */
 export function maskAccount(value: unknown): string {

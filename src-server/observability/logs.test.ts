@@ -100,6 +100,13 @@ describe('the request log', () => {
       },
     });
     expect(withdrawn.status, JSON.stringify(withdrawn.body)).toBe(201);
+    // the saved account: read back, and used again with no number sent
+    expect((await call('GET', '/api/withdraws/account', { token: token2 })).status).toBe(200);
+    const again = await call('POST', '/api/withdraws', {
+      token: token2,
+      body: { amount: 20, useSavedAccount: true },
+    });
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
     // a failing request too: its error line goes through the same redaction
     expect((await call('POST', '/api/auth/login', { body: { email, password } })).status).toBe(401);
 

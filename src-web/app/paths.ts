@@ -17,6 +17,8 @@ export const paths = {
   myTasksSection: (section: string) => `/my-tasks?section=${encodeURIComponent(section)}`,
   earnings: '/earnings',
   inbox: '/notifications',
+  /** the public legal pages: terms of use, privacy policy, KVKK information notice */
+  legal: (document: 'terms' | 'privacy' | 'kvkk') => `/${document}`,
   admin: '/admin',
   adminTasks: '/admin/tasks',
   adminTaskNew: '/admin/tasks/new',

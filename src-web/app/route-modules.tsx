@@ -16,6 +16,14 @@ export const routes: {
   admin: RouteObject[];
 } = {
   public: [
+    // the legal pages, linked from the sign-up form and the footer
+    ...(['terms', 'privacy', 'kvkk'] as const).map((document) => ({
+      path: `/${document}`,
+      lazy: () =>
+        import('../features/legal/legal-page').then((m) => ({
+          Component: () => <m.LegalPage document={document} />,
+        })),
+    })),
     {
       // the first-run link from the server's log; public, so a signed-in visitor still sees it
       path: '/setup',

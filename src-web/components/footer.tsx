@@ -6,6 +6,7 @@ import { currentLanguage } from '../lib/i18n';
 import { useSettings } from '../lib/settings';
 
 const SOCIAL = ['facebook', 'twitter', 'instagram', 'linkedin'] as const;
+const LEGAL = ['terms', 'privacy', 'kvkk'] as const;
 
 function safeUrl(url: string): string | null {
   return /^https?:\/\//i.test(url) ? url : null;
@@ -87,6 +88,15 @@ export function Footer() {
           </ul>
         </section>
       </div>
+      <nav className="container" aria-label={t('legal.footerLabel')}>
+        <ul className="footer-legal">
+          {LEGAL.map((document) => (
+            <li key={document}>
+              <Link to={paths.legal(document)}>{t(`legal.titles.${document}`)}</Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
       <p className="container footer-copy">
         © {new Date().getFullYear()} {site.name}. {t('footer.rights')}
       </p>

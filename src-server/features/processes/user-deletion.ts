@@ -17,6 +17,7 @@ import { deleteSessionsOf } from '../users/sessions.repository';
 import { deleteTwoFactor } from '../users/two-factor.repository';
 import { findUserById, lockUserForDeletion, updateUser } from '../users/users.repository';
 import { settleWithdrawal } from '../withdrawals/admin-withdrawals.repository';
+import { forgetPayoutAccount } from '../withdrawals/payout-accounts.repository';
 import { heldByUser, lockHeldItems, userRecordsInProgress } from './user-deletion.repository';
 
 export const DELETED_USER_NAME = 'Deleted user';
@@ -195,6 +196,8 @@ export async function deleteUserByAdmin(
     // nothing of the account's sign-ins is kept: its sessions and second factor go with it
     await deleteSessionsOf(tx, id);
     await deleteTwoFactor(tx, id);
+    // nor where it was paid: the withdrawals keep their own copy for the books
+    await forgetPayoutAccount(tx, id);
     return settled;
   });
   await removeProfilePhoto(deps, photo);

@@ -8,7 +8,7 @@ import { lockForTransaction } from '../../db/locks';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../errors';
 import { changedFields, recordAudit } from '../audit/audit.repository';
-import { readSections, writeSection } from './settings.repository';
+import { readSections, SETTINGS_SECTIONS, writeSection } from './settings.repository';
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -82,7 +82,7 @@ export async function updateSettings(
     const stored = await readSections(tx);
     const now = nowIso(deps.clock);
     const changes: Record<string, [unknown, unknown]> = {};
-    for (const key of ['site', 'contact', 'socialMedia', 'payment', 'review', 'security'] as const) {
+    for (const key of SETTINGS_SECTIONS) {
       const section = patch[key];
       if (!section) continue;
       const before = storedSection(stored, key);

@@ -2,8 +2,9 @@ import type { Db } from '../../db/database';
 
 /**
  * The doctor's checks of deleted accounts: a deleted user holds no balance, no slot
- * (a record in progress), no pending withdrawal, proof or appeal, and no session or second factor. Deletion refuses or forfeits
- * all of these in its transaction; a row found here was left by something that bypassed it.
+ * (a record in progress), no pending withdrawal, proof or appeal, no session or second factor and
+ * no saved payout account. Deletion refuses or forfeits all of these in its transaction; a row
+ * found here was left by something that bypassed it.
  */
 export async function checkDeletedUsers(db: Db): Promise<string[]> {
   const out: string[] = [];
@@ -30,8 +31,9 @@ export async function checkDeletedUsers(db: Db): Promise<string[]> {
     out.push(`deleted user ${r.user_id} still has ${r.n} pending proof(s)`);
   for (const r of await deleted('appeals').where('appeals.status', '=', 'pending').execute())
     out.push(`deleted user ${r.user_id} still has ${r.n} pending appeal(s)`);
-  // nothing of a deleted account's sign-ins is kept: its sessions and second factor go with it
-  const kept = (table: 'sessions' | 'two_factor' | 'recovery_codes') =>
+  // nothing of a deleted account's sign-ins is kept: its sessions and second factor go with it,
+  // and so does its saved payout account
+  const kept = (table: 'sessions' | 'two_factor' | 'recovery_codes' | 'payout_accounts') =>
     db
       .selectFrom(table)
       .innerJoin('users as u', 'u._id', `${table}.user_id`)
@@ -40,7 +42,7 @@ export async function checkDeletedUsers(db: Db): Promise<string[]> {
       .where('u.deleted_at', 'is not', null)
       .groupBy('u._id')
       .execute();
-  for (const table of ['sessions', 'two_factor', 'recovery_codes'] as const)
+  for (const table of ['sessions', 'two_factor', 'recovery_codes', 'payout_accounts'] as const)
     for (const r of await kept(table))
       out.push(`deleted user ${r.user_id} still has ${r.n} row(s) in ${table}`);
   return out;

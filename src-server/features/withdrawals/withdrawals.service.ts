@@ -2,9 +2,13 @@ import { DEFAULT_MINIMUM_PAYOUT_TL, PAYMENT_METHODS } from '../../contract/const
 import { tlToKurus } from '../../contract/money';
 import {
   checkWithdrawalRules,
+  maskAccountNumber,
+  type PayoutAccountDto,
+  type SavedAccountWithdrawal,
   type WithdrawalDto,
   type WithdrawalRequest,
   type WithdrawalRules,
+  withSavedAccount,
 } from '../../contract/withdrawals';
 import { newId, nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
@@ -16,6 +20,7 @@ import { debit } from '../money/ledger';
 import { getSettings } from '../settings/settings.service';
 import type { UserRow } from '../users/users.repository';
 import { holdLiveUser } from '../users/users.repository';
+import { findPayoutAccount, forgetPayoutAccount, savePayoutAccount } from './payout-accounts.repository';
 import { toWithdrawalDto } from './withdrawals.mapper';
 import {
   currentBalance,
@@ -43,7 +48,7 @@ async function payoutRules(
 export async function requestWithdrawal(
   deps: Pick<AppDeps, 'db' | 'clock'>,
   user: UserRow,
-  request: WithdrawalRequest,
+  request: WithdrawalRequest | SavedAccountWithdrawal,
   scope: IdempotencyScope | null,
 ): Promise<MoneyReply> {
   const { requireVerifiedEmail, ...rules } = await payoutRules(deps);
@@ -52,9 +57,25 @@ export async function requestWithdrawal(
   return runMoneyMove(deps.db, scope, async (tx) => {
     if (!(await holdLiveUser(tx, user._id))) throw fail.unauthorized();
     const balance = (await currentBalance(tx, user._id)) ?? 0;
-    const problem = checkWithdrawalRules(request, { ...rules, balance });
+    let whole: WithdrawalRequest;
+    if (!('useSavedAccount' in request)) whole = request;
+    else {
+      // the saved account passes the same rules as a typed one: the methods may have changed since
+      const saved = await findPayoutAccount(tx, user._id);
+      const made = withSavedAccount(
+        request,
+        saved && {
+          paymentMethod: saved.payment_method,
+          fullName: saved.full_name,
+          accountNumber: saved.account_number,
+        },
+      );
+      if (!made.ok) throw fail.rule(made.problem);
+      whole = made.value;
+    }
+    const problem = checkWithdrawalRules(whole, { ...rules, balance });
     if (problem) throw fail.rule(problem);
-    const { amount, paymentMethod, fullName, accountNumber } = request;
+    const { amount, paymentMethod, fullName, accountNumber } = whole;
     const id = newId();
     const now = nowIso(deps.clock);
     const held = await debit(tx, {
@@ -89,6 +110,14 @@ export async function requestWithdrawal(
       method: paymentMethod,
       at: now,
     });
+    // the account is remembered with the request, in its transaction: the next withdrawal offers it
+    await savePayoutAccount(tx, {
+      user_id: user._id,
+      payment_method: paymentMethod,
+      full_name: fullName,
+      account_number: accountNumber,
+      updated_at: now,
+    });
     const row = (await findWithdrawal(tx, id))!;
     return { status: 201, data: toWithdrawalDto(row, { admin: user.role === 'admin' }) };
   });
@@ -98,4 +127,24 @@ export async function requestWithdrawal(
 export async function myWithdrawals(deps: Pick<AppDeps, 'db'>, user: UserRow): Promise<WithdrawalDto[]> {
   const rows = await listUserWithdrawals(deps.db, user._id);
   return rows.map((r) => toWithdrawalDto(r, { admin: user.role === 'admin' }));
+}
+
+/** The worker's saved payout account, its number masked; null when none is kept. */
+export async function myPayoutAccount(
+  deps: Pick<AppDeps, 'db'>,
+  user: UserRow,
+): Promise<PayoutAccountDto | null> {
+  const row = await findPayoutAccount(deps.db, user._id);
+  if (!row) return null;
+  return {
+    paymentMethod: row.payment_method,
+    fullName: row.full_name,
+    accountNumber: maskAccountNumber(row.account_number),
+    updatedAt: row.updated_at,
+  };
+}
+
+/** Forgets the worker's saved payout account (the next withdrawal asks for one again). */
+export async function forgetMyPayoutAccount(deps: Pick<AppDeps, 'db'>, user: UserRow): Promise<boolean> {
+  return (await forgetPayoutAccount(deps.db, user._id)) > 0;
 }

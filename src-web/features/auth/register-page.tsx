@@ -94,11 +94,23 @@ export function RegisterPage() {
               <input
                 id="terms"
                 type="checkbox"
+                aria-describedby="terms-links"
                 checked={form.values.terms}
                 onChange={(e) => form.set('terms', e.target.checked)}
               />
               {t('register.terms')}
             </label>
+            {/* in a new tab, so what is typed in the form stays */}
+            <p id="terms-links" className="register-legal-links">
+              {(['terms', 'privacy', 'kvkk'] as const).map((document, i) => (
+                <span key={document}>
+                  {i > 0 && <span aria-hidden="true"> · </span>}
+                  <a href={paths.legal(document)} target="_blank" rel="noopener">
+                    {t(`common:legal.titles.${document}`)}
+                  </a>
+                </span>
+              ))}
+            </p>
             {fields.terms && (
               <p className="field-error" role="alert">
                 {fields.terms}

@@ -24,6 +24,7 @@ import {
   useMyApprovedSubmissions,
   useMyTaskRecords,
   useMyWithdrawals,
+  usePayoutAccount,
 } from './profile-queries';
 import { RecentActivity } from './recent-activity';
 import { profileStats } from './stats';
@@ -47,6 +48,7 @@ export function ProfilePage() {
   const withdrawals = useMyWithdrawals();
   const records = useMyTaskRecords();
   const approved = useMyApprovedSubmissions();
+  const payoutAccount = usePayoutAccount();
   // one Idempotency-Key per opening of the modal; null while it is closed
   const [withdrawKey, setWithdrawKey] = useState<string | null>(null);
 
@@ -146,11 +148,13 @@ export function ProfilePage() {
         failed={withdrawals.isError}
         onRetry={() => void withdrawals.refetch()}
       />
-      {withdrawKey && (
+      {/* the saved account is read first: the form starts from it */}
+      {withdrawKey && !payoutAccount.isPending && (
         <WithdrawModal
           key={withdrawKey}
           idempotencyKey={withdrawKey}
           limits={limits}
+          saved={payoutAccount.data ?? null}
           onClose={() => setWithdrawKey(null)}
           onDone={withdrawn}
         />

@@ -1,7 +1,7 @@
 import type { SubmissionDto } from '@contract/submissions';
 import type { UserTaskDto } from '@contract/tasks';
 import type { UserDto } from '@contract/types';
-import type { WithdrawalDto } from '@contract/withdrawals';
+import type { PayoutAccountDto, WithdrawalDto } from '@contract/withdrawals';
 import { useQuery } from '@tanstack/react-query';
 import { getData } from '../../lib/api';
 import { ME_KEY } from '../../lib/auth';
@@ -11,7 +11,16 @@ export const profileKeys = {
   withdrawals: ['profile', 'withdrawals'] as const,
   taskRecords: ['profile', 'task-records'] as const,
   approved: ['profile', 'approved-submissions'] as const,
+  payoutAccount: ['profile', 'payout-account'] as const,
 };
+
+/** GET /api/withdraws/account: the saved payout account (masked), or null. */
+export function usePayoutAccount() {
+  return useQuery({
+    queryKey: profileKeys.payoutAccount,
+    queryFn: () => getData<PayoutAccountDto | null>('/withdraws/account'),
+  });
+}
 
 /** Reads the user again on every visit: a review or a refund may have moved the balance. */
 export function useFreshMe() {

@@ -2,6 +2,7 @@ import { PAYMENT_METHODS } from '@contract/constants';
 import { describe, expect, it } from 'vitest';
 import {
   offeredMethods,
+  validateSavedWithdraw,
   validateWithdraw,
   type WithdrawLimits,
   type WithdrawValues,
@@ -116,5 +117,30 @@ describe('the offered payment methods', () => {
     expect(offeredMethods(PAYMENT_METHODS, ['iban', 'papara'])).toEqual(['papara', 'iban']);
     expect(offeredMethods(PAYMENT_METHODS, ['iban'])).toEqual(['iban']);
     expect(offeredMethods(PAYMENT_METHODS, [])).toEqual([]);
+  });
+});
+
+describe('validateSavedWithdraw', () => {
+  const limits: WithdrawLimits = { minimumPayout: 20, balance: 100, methods: PAYMENT_METHODS };
+  it('sends the amount alone for a withdrawal to the saved account', () => {
+    expect(validateSavedWithdraw('50,5', 'iban', limits)).toEqual({
+      ok: true,
+      body: { amount: 50.5, useSavedAccount: true },
+    });
+  });
+  it.each<[string, string]>([
+    ['', 'profile:profilePageInvalidAmount'],
+    ['10', 'profile:profilePageMinimumAmount'],
+    ['100.01', 'profile:profilePageInsufficientFunds'],
+  ])('refuses %j with %s, as the server would', (amount, key) => {
+    const checked = validateSavedWithdraw(amount, 'papara', limits);
+    expect(checked.ok ? null : checked.problem.key).toBe(key);
+  });
+  it('refuses a saved account whose method is no longer offered', () => {
+    const checked = validateSavedWithdraw('50', 'iban', { ...limits, methods: ['papara'] });
+    expect(checked.ok ? null : checked.problem).toEqual({
+      field: 'paymentMethod',
+      key: 'errors:method_unavailable',
+    });
   });
 });

@@ -1,7 +1,7 @@
 import type { PaymentMethod } from '@contract/constants';
 import { fieldMessageKey } from '@contract/field-messages';
 import { tlToKurus } from '@contract/money';
-import { checkWithdrawalRequest } from '@contract/withdrawals';
+import { checkWithdrawalAmount, checkWithdrawalRequest } from '@contract/withdrawals';
 import { formatMoney } from '../../lib/format';
 
 export interface WithdrawValues {
@@ -110,6 +110,35 @@ export function validateWithdraw(
     ok: true,
     body: { amount: amount / 100, paymentMethod, accountDetails: { fullName, accountNumber } },
   };
+}
+
+/** The body of a withdrawal to the saved account: the amount alone, the server adds the account. */
+export interface SavedWithdrawBody {
+  amount: number;
+  useSavedAccount: true;
+}
+
+/**
+ * The check of a withdrawal to the saved account: the amount's rules, then whether the saved
+ * account's method is still offered (the server checks the whole account again).
+ */
+export function validateSavedWithdraw(
+  amountText: string,
+  method: PaymentMethod,
+  limits: WithdrawLimits,
+): { ok: true; body: SavedWithdrawBody } | { ok: false; problem: WithdrawProblem } {
+  const checked = checkWithdrawalAmount(parseAmount(amountText), {
+    minimumPayout: tlToKurus(limits.minimumPayout) ?? Math.round(limits.minimumPayout * 100),
+    balance: tlToKurus(limits.balance) ?? Math.floor(limits.balance * 100),
+    methods: limits.methods,
+  });
+  if (!checked.ok) {
+    const { code, field, message } = checked.problem;
+    return { ok: false, problem: withdrawProblem(code, field, limits, message) };
+  }
+  if (!limits.methods.includes(method))
+    return { ok: false, problem: { field: 'paymentMethod', key: 'errors:method_unavailable' } };
+  return { ok: true, body: { amount: checked.value / 100, useSavedAccount: true } };
 }
 
 /**

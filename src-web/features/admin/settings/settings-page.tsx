@@ -6,14 +6,15 @@ import { usePageTitle } from '../../../lib/page-title';
 import { AccountSettings } from './account-settings';
 import { ContactSettings } from './contact-settings';
 import { GeneralSettings } from './general-settings';
+import { LegalSettings } from './legal-settings';
 import { PaymentSettings } from './payment-settings';
 import { ReviewSettings } from './review-settings';
 import { useAdminSettings } from './settings-api';
 
-const TABS = ['general', 'contact', 'payment'] as const;
+const TABS = ['general', 'contact', 'payment', 'legal'] as const;
 type Tab = (typeof TABS)[number];
 
-/** /admin/settings: general, contact and payment tabs (the tab is kept in the address bar). */
+/** /admin/settings: general, contact, payment and legal tabs (the tab is kept in the address bar). */
 export function AdminSettingsPage() {
   const { t } = useTranslation('admin');
   usePageTitle(t('common:titles.settings'));
@@ -24,6 +25,7 @@ export function AdminSettingsPage() {
     general: null,
     contact: null,
     payment: null,
+    legal: null,
   });
 
   const select = (next: Tab, focus = false) => {
@@ -36,7 +38,7 @@ export function AdminSettingsPage() {
     const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
     if (e.key === 'Home' || e.key === 'End') {
       e.preventDefault();
-      select(e.key === 'Home' ? 'general' : 'payment', true);
+      select(e.key === 'Home' ? 'general' : 'legal', true);
     } else if (step !== 0) {
       e.preventDefault();
       select(TABS[(i + step + TABS.length) % TABS.length] ?? 'general', true);
@@ -51,6 +53,8 @@ export function AdminSettingsPage() {
         <GeneralSettings settings={data} />
       ) : tab === 'contact' ? (
         <ContactSettings settings={data} />
+      ) : tab === 'legal' ? (
+        <LegalSettings />
       ) : (
         <>
           <PaymentSettings settings={data} />
@@ -80,7 +84,7 @@ export function AdminSettingsPage() {
             tabIndex={tab === x ? 0 : -1}
             onClick={() => select(x)}
           >
-            {t(`settings.tabs.${x}`)}
+            {t(x === 'legal' ? 'legalSettings.tab' : `settings.tabs.${x}`)}
           </button>
         ))}
       </div>

@@ -23,6 +23,7 @@ import { tasksRoutes } from './features/tasks/tasks.routes';
 import { adminTwoFactorRoutes, twoFactorRoutes } from './features/two-factor/two-factor.routes';
 import { accountMailRoutes, verifyResendRoutes } from './features/users/account-mail.routes';
 import { adminUsersRoutes } from './features/users/admin-users.routes';
+import { adminUserNotesRoutes } from './features/users/user-notes.routes';
 import { authRoutes } from './features/users/auth.routes';
 import { profileRoutes } from './features/users/profile.routes';
 import { usersRoutes } from './features/users/users.routes';
@@ -98,6 +99,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route('/admin/users', adminUserRoutes);
   api.route('/admin/users', adminSessionsRoutes);
   api.route('/admin/users', adminTwoFactorRoutes);
+  api.route('/admin/users', adminUserNotesRoutes);
   api.route('/admin/users', adminUsersRoutes);
   api.route('/admin/flags', adminFlagsRoutes);
   api.route('/admin/submissions', adminAppealRoutes);

@@ -15,6 +15,7 @@ import { deleteTwoFactor } from '../two-factor/two-factor.repository';
 import { countActiveAdmins } from '../users/admin-users.repository';
 import { isActiveAdmin, requireUserRow } from '../users/admin-users.service';
 import { removeProfilePhoto } from '../users/profile-photo';
+import { deleteNotesOf } from '../users/user-notes.repository';
 import { findUserById, lockUserForDeletion, updateUser } from '../users/users.repository';
 import { settleWithdrawal } from '../withdrawals/admin-withdrawals.repository';
 import { heldByUser, lockHeldItems, userRecordsInProgress } from './user-deletion.repository';
@@ -195,6 +196,9 @@ export async function deleteUserByAdmin(
     // nothing of the account's sign-ins is kept: its sessions and second factor go with it
     await deleteSessionsOf(tx, id);
     await deleteTwoFactor(tx, id);
+    // admins' notes about the person go too: they are personal data about someone who is gone,
+    // and the audit log keeps that notes were written (and by whom)
+    await deleteNotesOf(tx, id);
     return settled;
   });
   await removeProfilePhoto(deps, photo);

@@ -30,8 +30,9 @@ export async function checkDeletedUsers(db: Db): Promise<string[]> {
     out.push(`deleted user ${r.user_id} still has ${r.n} pending proof(s)`);
   for (const r of await deleted('appeals').where('appeals.status', '=', 'pending').execute())
     out.push(`deleted user ${r.user_id} still has ${r.n} pending appeal(s)`);
-  // nothing of a deleted account's sign-ins is kept: its sessions and second factor go with it
-  const kept = (table: 'sessions' | 'two_factor' | 'recovery_codes') =>
+  // nothing of a deleted account's sign-ins is kept: its sessions and second factor go with it,
+  // and so do the admins' notes about it
+  const kept = (table: 'sessions' | 'two_factor' | 'recovery_codes' | 'user_notes') =>
     db
       .selectFrom(table)
       .innerJoin('users as u', 'u._id', `${table}.user_id`)
@@ -40,7 +41,7 @@ export async function checkDeletedUsers(db: Db): Promise<string[]> {
       .where('u.deleted_at', 'is not', null)
       .groupBy('u._id')
       .execute();
-  for (const table of ['sessions', 'two_factor', 'recovery_codes'] as const)
+  for (const table of ['sessions', 'two_factor', 'recovery_codes', 'user_notes'] as const)
     for (const r of await kept(table))
       out.push(`deleted user ${r.user_id} still has ${r.n} row(s) in ${table}`);
   return out;

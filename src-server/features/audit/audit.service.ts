@@ -1,8 +1,8 @@
 import type { AuditEntryDto, AuditQuery } from '../../contract/audit';
 import type { Page } from '../../contract/types';
 import type { AppDeps } from '../../deps';
-import { auditNames } from './audit-names';
 import { pageAudit } from './audit.repository';
+import { auditNames } from './audit-names';
 
 /** GET /api/admin/audit: one page of the log, newest first. */
 export async function listAudit(deps: Pick<AppDeps, 'db'>, query: AuditQuery): Promise<Page<AuditEntryDto>> {

@@ -49,7 +49,7 @@ afterAll(() => t.dispose());
 /** The body as sent: text() would drop the byte-order mark. */
 const bytes = async (res: Response) =>
   new TextDecoder('utf-8', { ignoreBOM: true }).decode(await res.arrayBuffer());
-const get = (query: string, token = adminToken) =>
+const get = async (query: string, token = adminToken): Promise<Response> =>
   t.app.request(`/api/admin/withdraws/payouts.csv?${query}`, {
     headers: { Authorization: `Bearer ${token}` },
   });

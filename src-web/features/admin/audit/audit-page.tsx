@@ -160,9 +160,6 @@ function Target({ target }: { target: AuditEntryDto['target'] }) {
         <span className="muted">{t('auditWords.goneTarget')}</span>
       ) : null}
       {target.user ? <Person person={target.user} /> : null}
-      {target.type === 'user' && target.user?.email && !target.user.deleted ? (
-        <span className="audit-actor-email">{target.user.email}</span>
-      ) : null}
       {taskPart}
       {target.amount !== null ? <span>{formatMoney(target.amount / 100)}</span> : null}
     </span>

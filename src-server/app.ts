@@ -26,6 +26,7 @@ import { authRoutes } from './features/users/auth.routes';
 import { profileRoutes } from './features/users/profile.routes';
 import { adminSessionsRoutes, sessionsRoutes } from './features/users/sessions.routes';
 import { adminTwoFactorRoutes, twoFactorRoutes } from './features/users/two-factor.routes';
+import { adminUserNotesRoutes } from './features/users/user-notes.routes';
 import { usersRoutes } from './features/users/users.routes';
 import { adminWithdrawalsRoutes } from './features/withdrawals/admin-withdrawals.routes';
 import { withdrawalsRoutes } from './features/withdrawals/withdrawals.routes';
@@ -98,6 +99,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route('/admin/users', adminUserRoutes);
   api.route('/admin/users', adminSessionsRoutes);
   api.route('/admin/users', adminTwoFactorRoutes);
+  api.route('/admin/users', adminUserNotesRoutes);
   api.route('/admin/users', adminUsersRoutes);
   api.route('/admin/flags', adminFlagsRoutes);
   api.route('/admin/submissions', adminAppealRoutes);

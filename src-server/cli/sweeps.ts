@@ -1,9 +1,9 @@
 import { withJobLock } from '../db/locks';
 import type { AppDeps } from '../deps';
-import { removeExpiredSessions } from '../features/users/sessions.service';
 import { autoApprovePass } from '../features/submissions/auto-approve';
 import { removeOrphanedProofs } from '../features/submissions/orphaned-proofs';
 import { expiryPass, SWEEP_INTERVAL_MS } from '../features/tasks/task-expiry';
+import { removeExpiredSessions } from '../features/users/sessions.service';
 import { timedJobRun } from '../observability/jobs';
 import { removeOrphanedImages } from '../storage/orphaned-images';
 

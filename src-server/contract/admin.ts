@@ -65,6 +65,17 @@ export interface AdminStatsDto {
   userGrowthNew: boolean;
   taskGrowthNew: boolean;
   earningGrowthNew: boolean;
+  /**
+   * The figures behind each growth: the last 30 days, the 30 before them, and the last 30 days
+   * one by one (oldest first) for a small trend line. Rewards in TL.
+   */
+  trend: Record<'users' | 'tasks' | 'rewards', GrowthTrendDto>;
+}
+
+export interface GrowthTrendDto {
+  current: number;
+  previous: number;
+  days: number[];
 }
 
 /** GET /api/admin/stats/today: since midnight in Turkey (UTC+3 all year). */

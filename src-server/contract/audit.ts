@@ -29,6 +29,7 @@ export const AUDIT_ACTIONS = [
   'admin.promote',
   'user.sessions_end',
   'user.two_factor_remove',
+  'user.note',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -89,6 +90,33 @@ export interface AuditEntryDto {
    */
   actor: { _id: string; name: string | null; email: string | null; deleted: boolean } | null;
   action: string;
-  target: { type: string; id: string | null };
+  target: AuditTargetDto;
   changes: AuditChanges;
+  /** the accounts the changes name by id (a forfeit's `user`), by that id */
+  people: Record<string, AuditPerson>;
+}
+
+/**
+ * An account as it is now. A deleted account has no name or email here (they were scrubbed):
+ * the screen says "deleted user".
+ */
+export interface AuditPerson {
+  _id: string;
+  name: string | null;
+  email: string | null;
+  deleted: boolean;
+}
+
+/**
+ * What a row is about, named as it is now: the user (a user, or the worker of a proof or a
+ * payout), the task (a task, or the task of a proof) with its title, a payout's amount (kuruş).
+ * `gone`: the target's row no longer exists at all.
+ */
+export interface AuditTargetDto {
+  type: string;
+  id: string | null;
+  user: AuditPerson | null;
+  task: { _id: string; title: string | null; deleted: boolean } | null;
+  amount: number | null;
+  gone: boolean;
 }

@@ -94,6 +94,7 @@ export const ERROR_MESSAGES = {
   two_factor_not_enabled: 'Two-factor sign-in is not on',
   two_factor_not_started: 'Start the two-factor setup again',
   own_two_factor: 'Turn off your own two-factor sign-in from your profile, with a code',
+  note_limit: 'This account has as many notes as it may hold',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

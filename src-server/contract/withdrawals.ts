@@ -250,7 +250,11 @@ const OPEN_RULES: WithdrawalRules = {
  * checkWithdrawalRules, judged after it.
  */
 export const withdrawalRequestSchema = ruleSchema(
-  (body): { ok: true; value: WithdrawalRequest | SavedAccountWithdrawal } | { ok: false; problem: WithdrawalProblem } =>
+  (
+    body,
+  ):
+    | { ok: true; value: WithdrawalRequest | SavedAccountWithdrawal }
+    | { ok: false; problem: WithdrawalProblem } =>
     isRecord(body) && 'useSavedAccount' in body
       ? checkSavedAccountWithdrawal(body, OPEN_RULES)
       : checkWithdrawalRequest(body, OPEN_RULES),

@@ -346,6 +346,19 @@ export interface DB {
   two_factor: TwoFactorTable;
   recovery_codes: RecoveryCodesTable;
   payout_accounts: PayoutAccountsTable;
+  user_notes: UserNotesTable;
+}
+
+/** Admins' internal notes on an account (migration 2026-12-01-1300-user-notes). */
+export interface UserNotesTable {
+  _id: string;
+  user_id: string;
+  /** null: the author's account row is gone */
+  author_id: string | null;
+  /** the author's name when the note was written */
+  author_name: string | null;
+  body: string;
+  created_at: string;
 }
 
 /** A mail to send (features/mail/outbox.repository.ts); bodies emptied once sent. */

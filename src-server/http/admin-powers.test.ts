@@ -134,6 +134,11 @@ const SCENARIOS: Record<string, (ctx: Ctx) => Promise<Call>> = {
       body: { name: user.name, email: user.email, balance: 500 },
     };
   },
+  'POST /api/admin/users/:id/notes': async ({ db }) => ({
+    method: 'POST',
+    path: `/api/admin/users/${(await worker(db))._id}/notes`,
+    body: { body: 'Asked twice about a late payout' },
+  }),
   'DELETE /api/admin/users/:id': async ({ db }) => ({
     method: 'DELETE',
     path: `/api/admin/users/${(await worker(db))._id}`,

@@ -23,6 +23,7 @@ import * as mail from './2026-11-30-1000-mail';
 import * as sessionsTwoFactor from './2026-11-30-1100-sessions-two-factor';
 import * as contentPrints from './2026-11-30-1400-content-prints';
 import * as payoutAccounts from './2026-12-01-1100-payout-accounts';
+import * as userNotes from './2026-12-01-1300-user-notes';
 
 /** Every migration, registered by name (a folder-reading provider breaks inside a bundle). */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-30-1100-sessions-two-factor': sessionsTwoFactor,
   '2026-11-30-1400-content-prints': contentPrints,
   '2026-12-01-1100-payout-accounts': payoutAccounts,
+  '2026-12-01-1300-user-notes': userNotes,
 };

@@ -2,12 +2,15 @@ import type { AuditEntryDto, AuditQuery } from '../../contract/audit';
 import type { Page } from '../../contract/types';
 import type { AppDeps } from '../../deps';
 import { pageAudit } from './audit.repository';
+import { auditNames } from './audit-names';
 
 /** GET /api/admin/audit: one page of the log, newest first. */
 export async function listAudit(deps: Pick<AppDeps, 'db'>, query: AuditQuery): Promise<Page<AuditEntryDto>> {
   const { rows, total } = await pageAudit(deps.db, query);
+  const parsed = rows.map((r) => ({ ...r, changes: JSON.parse(r.changes) as AuditEntryDto['changes'] }));
+  const names = await auditNames(deps.db, parsed);
   return {
-    items: rows.map((r) => ({
+    items: parsed.map((r) => ({
       id: Number(r.id),
       at: r.at,
       actor: r.actor_id
@@ -20,8 +23,13 @@ export async function listAudit(deps: Pick<AppDeps, 'db'>, query: AuditQuery): P
           }
         : null,
       action: r.action,
-      target: { type: r.target_type, id: r.target_id },
-      changes: JSON.parse(r.changes) as AuditEntryDto['changes'],
+      target: names.target(r),
+      changes: r.changes,
+      people: Object.fromEntries(
+        typeof r.changes.user === 'string' && names.people[r.changes.user]
+          ? [[r.changes.user, names.people[r.changes.user]]]
+          : [],
+      ),
     })),
     total,
     page: query.page,

@@ -2,6 +2,7 @@ import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { adminUsersQuerySchema } from '../../contract/admin';
 import type { ExportKind } from '../../contract/exports';
+import { payoutFileQuerySchema } from '../../contract/payouts';
 import { FIELD_MESSAGES } from '../../contract/schemas';
 import { submissionListQuerySchema } from '../../contract/submissions';
 import { adminWithdrawalsQuerySchema } from '../../contract/withdrawals';
@@ -11,6 +12,7 @@ import type { AppEnv } from '../../http/env';
 import { check } from '../../http/validate';
 import { type ExportFilters, exportStream } from './admin-exports.service';
 import { DIALECTS } from './csv';
+import { payoutFile } from './payout-file';
 
 const exportQuerySchema = z.object({
   format: z.preprocess(
@@ -63,4 +65,18 @@ export const adminExportRoutes = new Hono<AppEnv>()
   .get('/users/export.csv', requireAdmin, (c) => {
     const filter = check(adminUsersQuerySchema, c.req.query());
     return send(c, 'users', { kind: 'users', filter });
+  })
+  // the bank's or Papara's bulk payout file of one day's approved withdrawals (payout-file.ts)
+  .get('/withdraws/payouts.csv', requireAdmin, async (c) => {
+    const { day, file } = check(payoutFileQuerySchema, c.req.query());
+    const { text, rows } = await payoutFile(c.var.deps.db, day, file);
+    return new Response(text, {
+      status: 200,
+      headers: {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': `attachment; filename="taskreward-payouts-${file}-${day}.csv"`,
+        'Cache-Control': 'no-store',
+        'X-Payout-Rows': String(rows),
+      },
+    });
   });

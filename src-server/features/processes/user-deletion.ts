@@ -15,6 +15,7 @@ import { isActiveAdmin, requireUserRow } from '../users/admin-users.service';
 import { removeProfilePhoto } from '../users/profile-photo';
 import { deleteSessionsOf } from '../users/sessions.repository';
 import { deleteTwoFactor } from '../users/two-factor.repository';
+import { deleteNotesOf } from '../users/user-notes.repository';
 import { findUserById, lockUserForDeletion, updateUser } from '../users/users.repository';
 import { settleWithdrawal } from '../withdrawals/admin-withdrawals.repository';
 import { forgetPayoutAccount } from '../withdrawals/payout-accounts.repository';
@@ -198,6 +199,9 @@ export async function deleteUserByAdmin(
     await deleteTwoFactor(tx, id);
     // nor where it was paid: the withdrawals keep their own copy for the books
     await forgetPayoutAccount(tx, id);
+    // admins' notes about the person go too: they are personal data about someone who is gone,
+    // and the audit log keeps that notes were written (and by whom)
+    await deleteNotesOf(tx, id);
     return settled;
   });
   await removeProfilePhoto(deps, photo);

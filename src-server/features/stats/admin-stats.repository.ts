@@ -100,6 +100,22 @@ export async function counterHours(
   return n(await q.executeTakeFirst());
 }
 
+/** A metric's hourly buckets from `from` (inclusive, an hour key) on, each summed over its shards. */
+export async function counterBuckets(
+  db: Db,
+  metric: StatMetric,
+  from: string,
+): Promise<{ bucket: string; n: number }[]> {
+  const rows = await db
+    .selectFrom('stat_counters')
+    .select((eb) => ['bucket', eb.fn.sum<number>('value').as('n')])
+    .where('metric', '=', metric)
+    .where('bucket', '>=', from)
+    .groupBy('bucket')
+    .execute();
+  return rows.map((r) => ({ bucket: r.bucket, n: Number(r.n ?? 0) }));
+}
+
 /** Every counter row that is not zero, as `metric|bucket` -> value. */
 export async function allCounters(db: Db): Promise<Map<string, number>> {
   const rows = await db

@@ -5,6 +5,7 @@ import type { Db } from '../../db/database';
 import type { AppDeps } from '../../deps';
 import { countPendingAppeals } from '../submissions/appeals.repository';
 import {
+  counterBuckets,
   counterHours,
   counterTotal,
   countReviewed,
@@ -15,7 +16,7 @@ import {
   sumApprovedRewards,
   type TimeWindow,
 } from './admin-stats.repository';
-import { splitByHour } from './hour-window';
+import { hourKey, splitByHour } from './hour-window';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
 
@@ -70,6 +71,27 @@ export async function inWindow(
   return parts.reduce((a, b) => a + b, 0);
 }
 
+/**
+ * A metric's last 30 days, one figure a day (the days end at `now`, the newest last), from the
+ * hourly counters: for the dashboard's small trend line, where an hour at the edges counted in
+ * the neighbouring day changes nothing a reader sees. The totals beside it are exact.
+ */
+export async function dailySeries(
+  db: Db,
+  metric: 'users' | 'tasks' | 'rewards',
+  now: Date,
+): Promise<number[]> {
+  const start = now.getTime() - GROWTH_WINDOW_DAYS * DAY_MS;
+  const days = Array<number>(GROWTH_WINDOW_DAYS).fill(0);
+  for (const { bucket, n } of await counterBuckets(db, metric, hourKey(new Date(start).toISOString()))) {
+    const at = Date.parse(`${bucket}:00:00.000Z`);
+    if (Number.isNaN(at)) continue;
+    const day = Math.min(GROWTH_WINDOW_DAYS - 1, Math.max(0, Math.floor((at - start) / DAY_MS)));
+    days[day] += n;
+  }
+  return days;
+}
+
 /** GET /api/admin/stats. Users and tasks by creation time, earnings by approval time. */
 export async function adminStats(deps: Deps): Promise<AdminStatsDto> {
   const { db } = deps;
@@ -81,6 +103,12 @@ export async function adminStats(deps: Deps): Promise<AdminStatsDto> {
     counterTotal(db, 'rewards'),
     // few at any time, read from their partial index
     countPendingAppeals(db),
+  ]);
+  const now = deps.clock();
+  const [usersDays, tasksDays, earnedDays] = await Promise.all([
+    dailySeries(db, 'users', now),
+    dailySeries(db, 'tasks', now),
+    dailySeries(db, 'rewards', now),
   ]);
   const [usersNow, usersBefore, tasksNow, tasksBefore, earnedNow, earnedBefore] = await Promise.all([
     inWindow(db, 'users', current),
@@ -102,6 +130,15 @@ export async function adminStats(deps: Deps): Promise<AdminStatsDto> {
     userGrowthNew: usersBefore === 0 && usersNow > 0,
     taskGrowthNew: tasksBefore === 0 && tasksNow > 0,
     earningGrowthNew: earnedBefore === 0 && earnedNow > 0,
+    trend: {
+      users: { current: usersNow, previous: usersBefore, days: usersDays },
+      tasks: { current: tasksNow, previous: tasksBefore, days: tasksDays },
+      rewards: {
+        current: kurusToTl(earnedNow),
+        previous: kurusToTl(earnedBefore),
+        days: earnedDays.map(kurusToTl),
+      },
+    },
   };
 }
 

@@ -80,10 +80,37 @@ describe('GET /api/admin/stats', () => {
         userGrowthNew: false,
         taskGrowthNew: true,
         earningGrowthNew: false,
+        // the same windows as figures, and the last 30 days one by one, oldest first (the day
+        // that began exactly 30 days ago is the first; the last 24 hours are the last)
+        trend: {
+          users: { current: 4, previous: 2, days: days({ 0: 1, 29: 3 }) },
+          tasks: { current: 1, previous: 0, days: days({ 27: 1 }) },
+          rewards: { current: 15, previous: 10, days: days({ 28: 10, 29: 5 }) },
+        },
       },
     });
   });
+
+  it('reads as nothing yet on a fresh site: zeros, no growth, 30 empty days', async () => {
+    const fresh = await createTestApp({ clock: () => NOW });
+    try {
+      const token = await fresh.tokenFor(
+        await makeUser(fresh.deps.db, { role: 'admin', created_at: ago(400) }),
+      );
+      const res = await fresh.call('GET', '/api/admin/stats', { token });
+      expect(res.body.data).toMatchObject({ userGrowthPercent: 0, userGrowthNew: false, totalTasks: 0 });
+      expect(res.body.data.trend.tasks).toEqual({ current: 0, previous: 0, days: days({}) });
+      expect(res.body.data.trend.rewards).toEqual({ current: 0, previous: 0, days: days({}) });
+    } finally {
+      await fresh.dispose();
+    }
+  });
 });
+
+/** 30 zeros but at the given days. */
+function days(at: Record<number, number>): number[] {
+  return Array.from({ length: 30 }, (_, i) => at[i] ?? 0);
+}
 
 describe('GET /api/admin/stats/today', () => {
   it('counts since midnight in Turkey: new users, new submissions, approvals and rejections', async () => {

@@ -32,8 +32,8 @@ export async function checkDeletedUsers(db: Db): Promise<string[]> {
   for (const r of await deleted('appeals').where('appeals.status', '=', 'pending').execute())
     out.push(`deleted user ${r.user_id} still has ${r.n} pending appeal(s)`);
   // nothing of a deleted account's sign-ins is kept: its sessions and second factor go with it,
-  // and so does its saved payout account
-  const kept = (table: 'sessions' | 'two_factor' | 'recovery_codes' | 'payout_accounts') =>
+  // and so do its saved payout account and the admins' notes about it
+  const kept = (table: 'sessions' | 'two_factor' | 'recovery_codes' | 'payout_accounts' | 'user_notes') =>
     db
       .selectFrom(table)
       .innerJoin('users as u', 'u._id', `${table}.user_id`)
@@ -42,7 +42,7 @@ export async function checkDeletedUsers(db: Db): Promise<string[]> {
       .where('u.deleted_at', 'is not', null)
       .groupBy('u._id')
       .execute();
-  for (const table of ['sessions', 'two_factor', 'recovery_codes', 'payout_accounts'] as const)
+  for (const table of ['sessions', 'two_factor', 'recovery_codes', 'payout_accounts', 'user_notes'] as const)
     for (const r of await kept(table))
       out.push(`deleted user ${r.user_id} still has ${r.n} row(s) in ${table}`);
   return out;

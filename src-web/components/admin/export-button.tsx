@@ -6,9 +6,30 @@ import { serverErrorText } from './server-error';
 type ExportKind = 'submissions' | 'withdraws' | 'users';
 
 /** The file name the server gave, or a plain one. */
-function fileName(res: Response, kind: ExportKind): string {
+function fileName(res: Response, fallback: string): string {
   const match = /filename="([^"]+)"/.exec(res.headers.get('Content-Disposition') ?? '');
-  return match?.[1] ?? `taskreward-${kind}.csv`;
+  return match?.[1] ?? fallback;
+}
+
+/**
+ * Fetches an admin file with the bearer token and hands it to the browser as a download (the
+ * token rules out a plain link); a refusal is thrown as the API's error.
+ */
+export async function downloadFile(path: string, fallback: string): Promise<void> {
+  const token = getToken();
+  const res = await fetch(`/api${path}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  if (!res.ok) {
+    const body = (await res.json().catch(() => null)) as { error?: { code: string; message: string } } | null;
+    throw new ApiError(res.status, body?.error?.code ?? 'internal', body?.error?.message ?? res.statusText);
+  }
+  const url = URL.createObjectURL(await res.blob());
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName(res, fallback);
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 async function download(kind: ExportKind, apiQuery: string, format: 'excel-tr' | 'rfc4180', lang: string) {
@@ -17,23 +38,7 @@ async function download(kind: ExportKind, apiQuery: string, format: 'excel-tr' |
   params.delete('limit');
   params.set('format', format);
   params.set('lang', lang.startsWith('tr') ? 'tr' : 'en');
-  const token = getToken();
-  const res = await fetch(`/api/admin/${kind}/export.csv?${params}`, {
-    headers: token ? { Authorization: `Bearer ${token}` } : {},
-  });
-  if (!res.ok) {
-    const body = (await res.json().catch(() => null)) as { error?: { code: string; message: string } } | null;
-    throw new ApiError(res.status, body?.error?.code ?? 'internal', body?.error?.message ?? res.statusText);
-  }
-  // the bearer token rules out a plain link: the file is read here and handed to the browser
-  const url = URL.createObjectURL(await res.blob());
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName(res, kind);
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  await downloadFile(`/admin/${kind}/export.csv?${params}`, `taskreward-${kind}.csv`);
 }
 
 /**

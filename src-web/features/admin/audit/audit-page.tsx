@@ -1,5 +1,5 @@
 import type { AdminUserSummaryDto } from '@contract/admin';
-import { AUDIT_ACTIONS, AUDIT_TARGETS, type AuditEntryDto } from '@contract/audit';
+import { AUDIT_ACTIONS, AUDIT_TARGETS, type AuditEntryDto, type AuditPerson } from '@contract/audit';
 import type { Page } from '@contract/types';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -31,20 +31,66 @@ function useAdmins() {
   });
 }
 
-function Value({ field, value }: { field: string; value: unknown }) {
+/** Fields whose values are codes with words of their own (`audit.values.<field>.<code>`). */
+const CODED = new Set([
+  'status',
+  'role',
+  'appeal',
+  'notificationType',
+  'kind',
+  'flag',
+  'difficulty',
+  'category',
+  'requiredProof',
+  'target',
+  'paymentMethod',
+  'rejectionReason',
+]);
+
+/** An account by name with a link to it, or "deleted user". */
+function Person({ person }: { person: AuditPerson }) {
+  const { t } = useTranslation('adminReview');
+  if (person.deleted || !person.name) return <span className="muted">{t('audit.unknownActor')}</span>;
+  return (
+    <Link to={paths.adminUser(person._id)} title={person.email ?? undefined}>
+      {person.name}
+    </Link>
+  );
+}
+
+function Value({ field, value, people }: { field: string; value: unknown; people: AuditEntryDto['people'] }) {
   const { t } = useTranslation('adminReview');
   const empty = value === null || value === undefined || value === '';
   if (empty || (Array.isArray(value) && value.length === 0))
     return <span className="muted">{t('audit.none')}</span>;
   if (typeof value === 'boolean') return <>{t(value ? 'audit.yes' : 'audit.no')}</>;
+  if (field === 'user' && typeof value === 'string' && people[value])
+    return <Person person={people[value]} />;
+  // a code reads in words; one the screen does not know yet stays as it is, readable
+  if (typeof value === 'string' && CODED.has(field))
+    return <>{t(`auditWords.values.${field}.${value}`, { defaultValue: value })}</>;
   if (typeof value === 'number' && MONEY.has(field)) return <>{formatMoney(value / 100)}</>;
   // a list of texts (a task's steps, the payout methods) reads as one line
   if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return <>{value.join(', ')}</>;
   return <>{typeof value === 'string' ? value : JSON.stringify(value)}</>;
 }
 
+/** A field the screen has no words for yet, readable: "payoutMethod" → "payout method". */
+function readable(field: string): string {
+  return field
+    .replace(/[._]/g, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase();
+}
+
 /** "field: before → after" for a change, "field: value" for a fact of the action. */
-function Changes({ changes }: { changes: AuditEntryDto['changes'] }) {
+function Changes({
+  changes,
+  people,
+}: {
+  changes: AuditEntryDto['changes'];
+  people: AuditEntryDto['people'];
+}) {
   const { t } = useTranslation('adminReview');
   const entries = Object.entries(changes);
   if (entries.length === 0) return null;
@@ -53,15 +99,15 @@ function Changes({ changes }: { changes: AuditEntryDto['changes'] }) {
       {entries.map(([field, value]) => (
         <div key={field}>
           {/* the API's name of the field (a setting as section.field), in the reader's language */}
-          <dt title={field}>{t(`audit.fields.${field}`, { defaultValue: field })}</dt>
+          <dt title={field}>{t(`audit.fields.${field}`, { defaultValue: readable(field) })}</dt>
           <dd>
             {Array.isArray(value) && value.length === 2 ? (
               <>
-                <Value field={field} value={value[0]} /> <span aria-hidden="true">→</span>
-                <span className="sr-only">→</span> <Value field={field} value={value[1]} />
+                <Value field={field} value={value[0]} people={people} /> <span aria-hidden="true">→</span>
+                <span className="sr-only">→</span> <Value field={field} value={value[1]} people={people} />
               </>
             ) : (
-              <Value field={field} value={value} />
+              <Value field={field} value={value} people={people} />
             )}
           </dd>
         </div>
@@ -87,27 +133,35 @@ function Actor({ actor }: { actor: AuditEntryDto['actor'] }) {
   );
 }
 
+/**
+ * What the row is about, by name as it is now: a user by name (their page), a task by its title
+ * (its edit page), a proof by its worker and task (the worker's proofs), a payout by its worker
+ * and amount. A deleted one says so; one whose row is gone keeps only its kind.
+ */
 function Target({ target }: { target: AuditEntryDto['target'] }) {
   const { t } = useTranslation('adminReview');
   const type = t(`audit.targets.${target.type}`, { defaultValue: target.type });
   if (!target.id) return <>{type}</>;
-  const short = `${target.id.slice(0, 8)}…`;
-  const link =
-    target.type === 'user'
-      ? paths.adminUser(target.id)
-      : target.type === 'task'
-        ? paths.adminTaskEdit(target.id)
-        : null;
+  const task = target.task;
+  const taskPart = task ? (
+    task.deleted || !task.title ? (
+      <span className="muted">
+        {task.title ?? t('auditWords.deletedTask')}{' '}
+        <span className="badge badge-muted">{t('audit.deletedActor')}</span>
+      </span>
+    ) : (
+      <Link to={paths.adminTaskEdit(task._id)}>{task.title}</Link>
+    )
+  ) : null;
   return (
-    <span className="audit-target">
-      {type}{' '}
-      {link ? (
-        <Link to={link} title={target.id}>
-          {short}
-        </Link>
-      ) : (
-        <code title={target.id}>{short}</code>
-      )}
+    <span className="audit-target" data-testid="audit-target" title={target.id}>
+      <span className="audit-target-type">{type}</span>
+      {target.gone && target.type !== 'user' && target.type !== 'task' ? (
+        <span className="muted">{t('auditWords.goneTarget')}</span>
+      ) : null}
+      {target.user ? <Person person={target.user} /> : null}
+      {taskPart}
+      {target.amount !== null ? <span>{formatMoney(target.amount / 100)}</span> : null}
     </span>
   );
 }
@@ -254,7 +308,7 @@ export function AuditPage() {
                       <Target target={row.target} />
                     </td>
                     <td data-label={label('changes')} className="ar-break">
-                      <Changes changes={row.changes} />
+                      <Changes changes={row.changes} people={row.people ?? {}} />
                     </td>
                   </tr>
                 ))}

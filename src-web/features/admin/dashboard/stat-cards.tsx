@@ -7,9 +7,12 @@ import { formatCount, formatGrowth, growthTone } from '../../../components/admin
 import { CheckIcon, ListIcon, UserIcon, WalletIcon } from '../../../components/icons';
 import { formatMoney } from '../../../lib/format';
 import { currentLanguage } from '../../../lib/i18n';
+import { GrowthWords } from './growth-words';
 
 interface Card {
   key: keyof AdminStatsDto;
+  /** the figure whose last 30 days are told in words, with a trend line */
+  trend?: 'users' | 'tasks' | 'rewards';
   value: string;
   growth: number | null;
   /** nothing in the earlier 30 days: the figure is new, not 0 % */
@@ -29,6 +32,7 @@ export function StatCards({ stats }: { stats: AdminStatsDto }) {
       value: formatCount(stats.totalUsers),
       growth: stats.userGrowthPercent,
       isNew: stats.userGrowthNew,
+      trend: 'users',
       icon: <UserIcon />,
     },
     {
@@ -36,6 +40,7 @@ export function StatCards({ stats }: { stats: AdminStatsDto }) {
       value: formatCount(stats.totalTasks),
       growth: stats.taskGrowthPercent,
       isNew: stats.taskGrowthNew,
+      trend: 'tasks',
       icon: <ListIcon />,
     },
     {
@@ -55,6 +60,7 @@ export function StatCards({ stats }: { stats: AdminStatsDto }) {
       value: formatMoney(stats.totalRewards),
       growth: stats.earningGrowthPercent,
       isNew: stats.earningGrowthNew,
+      trend: 'rewards',
       icon: <WalletIcon />,
     },
   ];
@@ -66,7 +72,9 @@ export function StatCards({ stats }: { stats: AdminStatsDto }) {
           <div className="admin-stat-body">
             <p className="admin-stat-label">{t(`dashboard.stats.${card.key}`)}</p>
             <p className="admin-stat-value">{card.value}</p>
-            {card.growth === null ? (
+            {card.trend && stats.trend ? (
+              <GrowthWords metric={card.trend} trend={stats.trend[card.trend]} />
+            ) : card.growth === null ? (
               <p className="admin-stat-growth muted">{card.extra ?? t('dashboard.stats.awaitingReview')}</p>
             ) : card.isNew ? (
               <p className="admin-stat-growth growth-up" data-testid="growth-new">

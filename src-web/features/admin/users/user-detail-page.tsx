@@ -16,6 +16,7 @@ import { usePageTitle } from '../../../lib/page-title';
 import { LinkedAccounts } from './linked-accounts';
 import { UserDetailForm } from './user-detail-form';
 import { UserSubmissions, UserWithdrawals } from './user-history';
+import { UserNotes } from './user-notes';
 import { UserSecurity } from './user-security';
 
 const isNotFound = (err: unknown) => err instanceof ApiError && err.status === 404;
@@ -101,6 +102,7 @@ export function UserDetailPage() {
       ) : (
         <InfoCard user={u} />
       )}
+      <UserNotes userId={u._id} />
       <UserSecurity userId={u._id} self={u._id === me?._id} />
       <LinkedAccounts userId={u._id} />
       <UserSubmissions userId={u._id} />

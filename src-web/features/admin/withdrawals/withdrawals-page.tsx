@@ -22,6 +22,7 @@ import {
 } from '../../../components/admin/withdrawal-decisions';
 import { formatMoney } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/page-title';
+import { PayoutFileCard } from './payout-file';
 import { WithdrawalFlagsModal } from './withdrawal-flags-modal';
 import { WithdrawalsFilters } from './withdrawals-filters';
 import { WithdrawalsTable } from './withdrawals-table';
@@ -136,6 +137,7 @@ export function WithdrawalsPage() {
         onClose={() => setFlagsOf(null)}
       />
       <ApproveWithdrawalModal item={approving} approve={approve} onClose={() => setApproving(null)} />
+      <PayoutFileCard />
     </section>
   );
 }

@@ -1,6 +1,11 @@
 import type { Page } from '../../contract';
 import type { ProofType, ReviewStatus } from '../../contract/constants';
-import { checkProof, type SubmissionDto, submissionFieldsSchema } from '../../contract/submissions';
+import {
+  checkProof,
+  type SubmissionDto,
+  type SubmissionSort,
+  submissionFieldsSchema,
+} from '../../contract/submissions';
 import { isUniqueViolation } from '../../db/errors';
 import { newId, nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
@@ -224,6 +229,7 @@ export async function allSubmissions(
     task?: string;
     user?: string;
     flagged?: boolean;
+    sort?: SubmissionSort;
     page: number;
     limit: number;
   },
@@ -239,6 +245,7 @@ export async function allSubmissions(
       flagged: query.flagged,
     },
     { offset: (query.page - 1) * query.limit, limit: query.limit },
+    query.sort,
   );
   const signing = { secret: deps.secret, now: deps.clock() };
   return {

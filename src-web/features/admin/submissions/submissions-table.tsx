@@ -108,6 +108,7 @@ export function SubmissionsTable({
                     title: s.task.title,
                   })}
                   data-testid="view-evidence"
+                  data-action={reviewable(s) ? 'review' : 'view'}
                 >
                   {t(reviewable(s) ? 'submissions.review' : 'submissions.view')}
                 </button>

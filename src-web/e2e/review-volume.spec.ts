@@ -179,17 +179,20 @@ describe('the review queue at volume', () => {
       await page.setViewportSize(LAPTOP);
       await page.keyboard.press('j');
       await expect.poll(() => rows.first().getAttribute('data-current')).toBe('true');
-      await page.keyboard.press('a');
       const held = page.locator('[data-testid=undo-bar] [data-testid=held-decision]');
-      await expect.poll(() => held.count()).toBe(1);
-      expect(await rows.first().locator('[data-testid=held-badge]').count()).toBe(1);
       for (const [label, size] of SIZES) {
         await page.setViewportSize(size);
+        await page.keyboard.press('a');
+        await expect.poll(() => held.count()).toBe(1);
+        expect(await rows.first().locator('[data-testid=held-badge]').count()).toBe(1);
         expect(await inView(page, '[data-testid=undo-bar] [data-testid=undo-decision]')).toBe(true);
         await viewShot(page, `review-volume-undo-${lang}-${label}`);
+        // still held after the screenshot's checks, then undone by its key
+        expect(await held.count()).toBe(1);
+        await page.keyboard.press('u');
+        await expect.poll(() => held.count()).toBe(0);
+        expect(await rows.first().getAttribute('data-current')).toBe('true');
       }
-      await page.keyboard.press('u');
-      await expect.poll(() => held.count()).toBe(0);
       await sleep(6000);
       expect([await pendingCount(`${prefix} iş`), await rewardRows(worker.token)]).toEqual([12, []]);
 

@@ -186,9 +186,11 @@ describe('the review queue at volume', () => {
         await expect.poll(() => held.count()).toBe(1);
         expect(await rows.first().locator('[data-testid=held-badge]').count()).toBe(1);
         expect(await inView(page, '[data-testid=undo-bar] [data-testid=undo-decision]')).toBe(true);
+        // the pointer on the list stops its seconds (the gated screenshot takes longer than they last)
+        await page.locator('[data-testid=undo-bar]').hover();
         await viewShot(page, `review-volume-undo-${lang}-${label}`);
-        // still held after the screenshot's checks, then undone by its key
         expect(await held.count()).toBe(1);
+        await page.mouse.move(5, 5);
         await page.keyboard.press('u');
         await expect.poll(() => held.count()).toBe(0);
         expect(await rows.first().getAttribute('data-current')).toBe('true');
@@ -209,10 +211,8 @@ describe('the review queue at volume', () => {
       const shownId = await modal.locator('[data-testid=evidence-modal]').getAttribute('data-id');
       await modal.locator('[data-testid=quick-approve]').click();
       const inModal = modal.locator('[data-testid=undo-bar-modal] [data-testid=undo-decision]');
-      await inModal.waitFor();
-      // a plain screenshot: the axe gate ran on the same undo list under the table, and its few
-      // seconds would run out here
-      await page.screenshot({ path: join(SCREENSHOT_DIR, `review-volume-undo-modal-${lang}.png`) });
+      await inModal.hover();
+      await snap(page, `review-volume-undo-modal-${lang}`);
       await inModal.click();
       await expect.poll(() => inModal.count()).toBe(0);
       await page.keyboard.press('Escape');

@@ -64,4 +64,32 @@ describe('a decision held for its undo seconds', () => {
     delay.flush();
     expect(sent.map((d) => d.key).sort()).toEqual(['key-a', 'key-b']);
   });
+
+  it('stops the clock while paused (the pointer on the undo list) and gives each its time left after', () => {
+    delay.hold(approve('a'));
+    vi.advanceTimersByTime(3000);
+    delay.pause();
+    delay.hold(approve('b'));
+    vi.advanceTimersByTime(60_000);
+    expect(sent).toEqual([]);
+    const [b, a] = delay.list();
+    expect([delay.leftOf(a!, Date.now()), delay.leftOf(b!, Date.now())]).toEqual([2000, 5000]);
+    delay.resume();
+    vi.advanceTimersByTime(1999);
+    expect(sent).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(sent.map((d) => d.id)).toEqual(['a']);
+    expect(delay.undo('b')).toBe(true);
+    vi.advanceTimersByTime(60_000);
+    expect(sent.map((d) => d.id)).toEqual(['a']);
+  });
+
+  it('ends a pause when the last held decision goes (its list is gone from under the pointer)', () => {
+    delay.hold(approve('a'));
+    delay.pause();
+    delay.undo('a');
+    delay.hold(approve('b'));
+    vi.advanceTimersByTime(5000);
+    expect(sent.map((d) => d.id)).toEqual(['b']);
+  });
 });

@@ -10,8 +10,9 @@ export interface HeldDecision {
   request: ReviewRequest;
   /** one per decision: a flush and the timer, or a retry, replay one request (no money twice) */
   key: string;
-  /** when it will be sent (ms since the epoch) */
+  /** when it will be sent (ms since the epoch), or while paused how many ms will be left */
   sendAt: number;
+  paused: boolean;
 }
 
 /**
@@ -22,7 +23,11 @@ export interface HeldDecision {
  * once the decision is on its way).
  */
 export class DecisionDelay {
-  private readonly held = new Map<string, { decision: HeldDecision; timer: ReturnType<typeof setTimeout> }>();
+  private readonly held = new Map<
+    string,
+    { decision: HeldDecision; timer: ReturnType<typeof setTimeout> | null; left: number }
+  >();
+  private paused = false;
 
   constructor(
     private readonly send: (decision: HeldDecision) => void,
@@ -32,21 +37,57 @@ export class DecisionDelay {
   ) {}
 
   /** Holds a decision; false when one for this item is held already (a second key press). */
-  hold(decision: Omit<HeldDecision, 'sendAt'>): boolean {
+  hold(decision: Omit<HeldDecision, 'sendAt' | 'paused'>): boolean {
     if (this.held.has(decision.id)) return false;
-    const full = { ...decision, sendAt: this.now() + this.delayMs };
-    const timer = setTimeout(() => this.release(decision.id), this.delayMs);
-    this.held.set(decision.id, { decision: full, timer });
+    const full = { ...decision, sendAt: this.now() + this.delayMs, paused: this.paused };
+    const timer = this.paused ? null : setTimeout(() => this.release(decision.id), this.delayMs);
+    this.held.set(decision.id, { decision: full, timer, left: this.delayMs });
     this.changed();
     return true;
+  }
+
+  /**
+   * Stops the clocks while the admin reaches for an undo (the pointer or the focus on the list of
+   * held decisions), so one is not sent from under the pointer; resume() gives each its time left.
+   */
+  pause(): void {
+    if (this.paused) return;
+    this.paused = true;
+    const now = this.now();
+    for (const entry of this.held.values()) {
+      if (entry.timer) clearTimeout(entry.timer);
+      entry.timer = null;
+      entry.left = Math.max(0, entry.decision.sendAt - now);
+      entry.decision = { ...entry.decision, paused: true };
+    }
+    this.changed();
+  }
+
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    const now = this.now();
+    for (const [id, entry] of this.held) {
+      entry.decision = { ...entry.decision, sendAt: now + entry.left, paused: false };
+      entry.timer = setTimeout(() => this.release(id), entry.left);
+    }
+    this.changed();
+  }
+
+  /** How many ms a held decision has left (its sendAt, or what was left when paused). */
+  leftOf(decision: HeldDecision, now: number): number {
+    const entry = this.held.get(decision.id);
+    if (decision.paused && entry) return entry.left;
+    return Math.max(0, decision.sendAt - now);
   }
 
   /** Drops a held decision; false when it is not held (never made, or already sent). */
   undo(id: string): boolean {
     const entry = this.held.get(id);
     if (!entry) return false;
-    clearTimeout(entry.timer);
+    if (entry.timer) clearTimeout(entry.timer);
     this.held.delete(id);
+    this.settle();
     this.changed();
     return true;
   }
@@ -68,9 +109,15 @@ export class DecisionDelay {
   private release(id: string): void {
     const entry = this.held.get(id);
     if (!entry) return;
-    clearTimeout(entry.timer);
+    if (entry.timer) clearTimeout(entry.timer);
     this.held.delete(id);
+    this.settle();
     this.changed();
     this.send(entry.decision);
+  }
+
+  /** With nothing held the pause ends: the list it came from is gone, and may never say so. */
+  private settle(): void {
+    if (this.held.size === 0) this.paused = false;
   }
 }

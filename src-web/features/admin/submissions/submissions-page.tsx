@@ -92,7 +92,7 @@ export function SubmissionsPage() {
   const undo = (id: string) => {
     if (delay.undo(id)) queue.setCurrentId(id);
   };
-  const undoBar = <UndoBar held={delay.held} onUndo={undo} />;
+  const undoBar = <UndoBar delay={delay} onUndo={undo} />;
 
   return (
     <section className="ar-page" aria-labelledby="submissions-title">
@@ -115,7 +115,7 @@ export function SubmissionsPage() {
         }
       />
       <form
-        className="ar-toolbar"
+        className="ar-toolbar ar-queue-toolbar"
         aria-label={t('submissions.search')}
         onSubmit={(e) => {
           e.preventDefault();
@@ -275,9 +275,7 @@ export function SubmissionsPage() {
         onExpired={() => void list.refetch()}
         hold={hold}
         undoBar={
-          delay.held.length > 0 ? (
-            <UndoBar held={delay.held} onUndo={undo} testId="undo-bar-modal" />
-          ) : undefined
+          delay.held.length > 0 ? <UndoBar delay={delay} onUndo={undo} testId="undo-bar-modal" /> : undefined
         }
       />
       <ReviewModal item={find(reviewing)} onClose={() => setReviewing(null)} />

@@ -4,17 +4,24 @@ import type { HeldDecision } from './decision-delay';
 
 /**
  * The decisions waiting to be sent, the newest first, each with its seconds left and an undo
- * (also the `u` key, for the newest). Shown under the list and in the evidence window.
+ * (also the `u` key, for the newest). Shown under the list and in the evidence window; the
+ * seconds stop while the pointer or the focus is on it.
  */
 export function UndoBar({
-  held,
+  delay,
   onUndo,
   testId = 'undo-bar',
 }: {
-  held: readonly HeldDecision[];
+  delay: {
+    held: readonly HeldDecision[];
+    pause(): void;
+    resume(): void;
+    leftOf(d: HeldDecision, now: number): number;
+  };
   onUndo(id: string): void;
   testId?: string;
 }) {
+  const { held } = delay;
   const { t } = useTranslation('adminReview');
   const [now, setNow] = useState(Date.now);
   useEffect(() => {
@@ -25,7 +32,18 @@ export function UndoBar({
   }, [held]);
   if (held.length === 0) return null;
   return (
-    <ul className="ar-undo" aria-label={t('queue.undo.label')} data-testid={testId}>
+    // the clocks stop while the pointer or the focus is on the list: an undo is not lost mid-reach
+    <ul
+      className="ar-undo"
+      aria-label={t('queue.undo.label')}
+      data-testid={testId}
+      onMouseEnter={delay.pause}
+      onMouseLeave={delay.resume}
+      onFocus={delay.pause}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget)) delay.resume();
+      }}
+    >
       {held.map((d) => (
         <li key={d.id} data-testid="held-decision" data-id={d.id} data-status={d.request.status}>
           <span aria-live="polite">
@@ -34,7 +52,7 @@ export function UndoBar({
             })}
           </span>
           <span className="muted small" aria-hidden="true">
-            {t('queue.undo.seconds', { count: Math.max(0, Math.ceil((d.sendAt - now) / 1000)) })}
+            {t('queue.undo.seconds', { count: Math.ceil(delay.leftOf(d, now) / 1000) })}
           </span>
           <button
             type="button"

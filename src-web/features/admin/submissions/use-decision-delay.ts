@@ -76,5 +76,8 @@ export function useDecisionDelay() {
       [current],
     ),
     isHeld: useCallback((id: string) => held.some((d) => d.id === id), [held]),
+    pause: useCallback(() => current.pause(), [current]),
+    resume: useCallback(() => current.resume(), [current]),
+    leftOf: useCallback((d: HeldDecision, now: number) => current.leftOf(d, now), [current]),
   };
 }

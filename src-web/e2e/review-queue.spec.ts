@@ -84,7 +84,9 @@ describe('the review queue by keyboard', () => {
     const workers = await seed(prefix, 5, 4);
     expect(await pendingCount(prefix)).toBe(20);
     const { context, page, errors } = await adminPage(lang, LAPTOP);
-    await page.goto(`/admin/submissions?q=${encodeURIComponent(prefix)}`);
+    // the twenty on one page: each decision is held a few seconds before it is sent, so a page
+    // boundary would wait for the first to leave the list
+    await page.goto(`/admin/submissions?q=${encodeURIComponent(prefix)}&size=25`);
     await page.locator('[data-testid=submission-row]').first().waitFor();
 
     // the help overlay lists the keys, and Escape closes it

@@ -186,11 +186,10 @@ describe('the review queue at volume', () => {
         await expect.poll(() => held.count()).toBe(1);
         expect(await rows.first().locator('[data-testid=held-badge]').count()).toBe(1);
         expect(await inView(page, '[data-testid=undo-bar] [data-testid=undo-decision]')).toBe(true);
-        // the pointer on the list stops its seconds (the gated screenshot takes longer than they last)
-        await page.locator('[data-testid=undo-bar]').hover();
+        // the focus on the list stops its seconds (the gated screenshot takes longer than they last)
+        await page.locator('[data-testid=undo-bar] [data-testid=undo-decision]').focus();
         await viewShot(page, `review-volume-undo-${lang}-${label}`);
         expect(await held.count()).toBe(1);
-        await page.mouse.move(5, 5);
         await page.keyboard.press('u');
         await expect.poll(() => held.count()).toBe(0);
         expect(await rows.first().getAttribute('data-current')).toBe('true');
@@ -211,7 +210,7 @@ describe('the review queue at volume', () => {
       const shownId = await modal.locator('[data-testid=evidence-modal]').getAttribute('data-id');
       await modal.locator('[data-testid=quick-approve]').click();
       const inModal = modal.locator('[data-testid=undo-bar-modal] [data-testid=undo-decision]');
-      await inModal.hover();
+      await inModal.focus();
       await snap(page, `review-volume-undo-modal-${lang}`);
       await inModal.click();
       await expect.poll(() => inModal.count()).toBe(0);

@@ -65,7 +65,7 @@ describe('a decision held for its undo seconds', () => {
     expect(sent.map((d) => d.key).sort()).toEqual(['key-a', 'key-b']);
   });
 
-  it('stops the clock while paused (the pointer on the undo list) and gives each its time left after', () => {
+  it('stops the clock while paused (the focus on the undo list) and gives each its time left after', () => {
     delay.hold(approve('a'));
     vi.advanceTimersByTime(3000);
     delay.pause();

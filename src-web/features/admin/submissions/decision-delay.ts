@@ -47,8 +47,8 @@ export class DecisionDelay {
   }
 
   /**
-   * Stops the clocks while the admin reaches for an undo (the pointer or the focus on the list of
-   * held decisions), so one is not sent from under the pointer; resume() gives each its time left.
+   * Stops the clocks while the admin reaches for an undo (the focus on the list of held
+   * decisions), so one is not sent from under the pointer; resume() gives each its time left.
    */
   pause(): void {
     if (this.paused) return;

@@ -5,7 +5,7 @@ import type { HeldDecision } from './decision-delay';
 /**
  * The decisions waiting to be sent, the newest first, each with its seconds left and an undo
  * (also the `u` key, for the newest). Shown under the list and in the evidence window; the
- * seconds stop while the pointer or the focus is on it.
+ * seconds stop while the focus is on it.
  */
 export function UndoBar({
   delay,
@@ -32,13 +32,12 @@ export function UndoBar({
   }, [held]);
   if (held.length === 0) return null;
   return (
-    // the clocks stop while the pointer or the focus is on the list: an undo is not lost mid-reach
+    // the clocks stop while the focus is on the list: an undo is not lost mid-reach (not on
+    // hover: the list appears where the pointer rests after a click, and would hold it forever)
     <ul
       className="ar-undo"
       aria-label={t('queue.undo.label')}
       data-testid={testId}
-      onMouseEnter={delay.pause}
-      onMouseLeave={delay.resume}
       onFocus={delay.pause}
       onBlur={(e) => {
         if (!e.currentTarget.contains(e.relatedTarget)) delay.resume();

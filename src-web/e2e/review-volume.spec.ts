@@ -259,5 +259,6 @@ describe('the review queue at volume', () => {
       expect(errors).toEqual([]);
       await context.close();
     },
+    240_000,
   );
 });

@@ -122,8 +122,26 @@ export const flaggedFilter = z.preprocess(
     .optional(),
 );
 
+/**
+ * The orders of the admins' submission list: oldest first (the queue's order, fair to the worker
+ * who has waited longest), newest first, the highest reward first, the flagged first (each then
+ * oldest first).
+ */
+export const SUBMISSION_SORTS = ['oldest', 'newest', 'reward', 'flagged'] as const;
+export type SubmissionSort = (typeof SUBMISSION_SORTS)[number];
+
+/** The page sizes the review screen offers (the server takes any size from 1 to 100). */
+export const SUBMISSION_PAGE_SIZES = [10, 25, 50, 100] as const;
+
+/** Without a sort the API answers newest first, as it always has; the review screen asks for its own. */
+const submissionSort = z.preprocess(
+  (v) => (v === '' ? undefined : v),
+  z.enum(SUBMISSION_SORTS, { error: FIELD_MESSAGES.invalidValue }).default('newest'),
+);
+
 export const submissionListQuerySchema = z.object({
   status: statusFilter,
+  sort: submissionSort,
   q: searchQuery,
   /** only the proofs whose appeal waits for a decision */
   appeal: z.preprocess(
@@ -141,6 +159,8 @@ export const submissionListQuerySchema = z.object({
 /** GET /api/admin/submissions/pending-ids: the review screen's search. */
 export const pendingIdsQuerySchema = z.object({
   q: searchQuery,
+  /** the list's order, so "select all matching" ticks the first ones the admin sees */
+  sort: submissionSort,
   task: idFilter,
   user: idFilter,
   flagged: flaggedFilter,

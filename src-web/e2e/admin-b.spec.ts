@@ -470,7 +470,8 @@ describe('the submission review', () => {
       await expect.poll(() => page.locator('#quick-reason-error').textContent()).toBe(text.selectReason);
       const approvedId = await shownItem(page);
       await page.locator('[data-testid=quick-approve]').click();
-      await expect.poll(() => toast(page, text.approvalSuccess).count()).toBe(1);
+      // sent once its undo seconds are over
+      await expect.poll(() => toast(page, text.approvalSuccess).count(), { timeout: 15_000 }).toBe(1);
       // the queue moves on: the next pending item opens in the modal (it closes when none is left)
       await expect.poll(() => shownItem(page)).not.toBe(approvedId);
       if ((await openDialog(page).count()) > 0) await page.keyboard.press('Escape');
@@ -478,7 +479,9 @@ describe('the submission review', () => {
       await expect.poll(() => rowA.count()).toBe(0);
 
       // the review modal: feedback first, then a rejection needs a preset reason
-      await rowB.locator('[data-testid=open-review]').click();
+      // one way into a proof: the evidence, and the full review from there
+      await rowB.locator('[data-testid=view-evidence]').click();
+      await page.locator('[data-testid=full-review]').click();
       await page.locator('[data-testid=review-submit]').click();
       await expect
         .poll(() => page.locator('#review-feedback-error').textContent())
@@ -746,11 +749,13 @@ describe("the operator's journey (the issue's Must show)", () => {
         .toBe(160);
       const approvedId = await shownItem(op);
       await op.locator('[data-testid=quick-approve]').click();
-      await expect.poll(() => toast(op, text.approvalSuccess).count()).toBe(1);
+      // sent once its undo seconds are over
+      await expect.poll(() => toast(op, text.approvalSuccess).count(), { timeout: 15_000 }).toBe(1);
       // the next pending item opened by itself: back to the list for the full review
       await expect.poll(() => shownItem(op)).not.toBe(approvedId);
       if ((await openDialog(op).count()) > 0) await op.keyboard.press('Escape');
-      await row2.locator('[data-testid=open-review]').click();
+      await row2.locator('[data-testid=view-evidence]').click();
+      await op.locator('[data-testid=full-review]').click();
       await op.locator('[data-testid=review-result-rejected]').check({ force: true });
       await op.locator('#review-rejectionReason').selectOption('low_quality_image');
       await op.locator('#review-feedback').fill('Ekran görüntüsü okunmuyor.');

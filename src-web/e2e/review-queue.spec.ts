@@ -84,7 +84,9 @@ describe('the review queue by keyboard', () => {
     const workers = await seed(prefix, 5, 4);
     expect(await pendingCount(prefix)).toBe(20);
     const { context, page, errors } = await adminPage(lang, LAPTOP);
-    await page.goto(`/admin/submissions?q=${encodeURIComponent(prefix)}`);
+    // the twenty on one page: each decision is held a few seconds before it is sent, so a page
+    // boundary would wait for the first to leave the list
+    await page.goto(`/admin/submissions?q=${encodeURIComponent(prefix)}&size=25`);
     await page.locator('[data-testid=submission-row]').first().waitFor();
 
     // the help overlay lists the keys, and Escape closes it
@@ -128,7 +130,7 @@ describe('the review queue by keyboard', () => {
       // the next item opens by itself (after the page's last one, the first of the next list)
       if (n < 19) await expect.poll(() => shownId(page), { timeout: 10_000 }).not.toBe(id);
     }
-    await expect.poll(() => pendingCount(prefix)).toBe(0);
+    await expect.poll(() => pendingCount(prefix), { timeout: 20_000 }).toBe(0);
     await expect.poll(() => page.locator('dialog[open]').count()).toBe(0);
     await page.locator('[data-testid=submissions-empty]').waitFor();
     await snap(page, `review-queue-cleared-${lang}`);
@@ -184,7 +186,7 @@ describe("a banned worker's proof", () => {
       expect(await pendingCount(`${prefix} Çalışan 1`)).toBe(1);
       await modal.locator('#quick-reason').selectOption('no_share');
       await modal.locator('[data-testid=quick-reject]').click();
-      await expect.poll(() => pendingCount(`${prefix} Çalışan 1`)).toBe(0);
+      await expect.poll(() => pendingCount(`${prefix} Çalışan 1`), { timeout: 15_000 }).toBe(0);
       // the other worker's proof is approved as usual; the banned one's balance never moved
       expect(
         await ok<{ items: { _id: string }[] }>(

@@ -177,8 +177,8 @@ describe('four eyes on money', () => {
       await expect.poll(() => rows.count()).toBe(2);
       const own = rows.filter({ hasText: ADMIN.name });
       const theirs = rows.filter({ hasText: workerName });
-      expect(await own.locator('[data-testid=open-review]').count()).toBe(0);
-      expect(await theirs.locator('[data-testid=open-review]').count()).toBe(1);
+      expect(await own.locator('[data-testid=view-evidence]').getAttribute('data-action')).toBe('view');
+      expect(await theirs.locator('[data-testid=view-evidence]').getAttribute('data-action')).toBe('review');
       await own.locator('[data-testid=view-evidence]').click();
       await expect.poll(() => text(subs, '[data-testid=own-item]')).toBe(T.ownItem);
       expect(await subs.locator('[data-testid=quick-approve]').count()).toBe(0);

@@ -1,6 +1,6 @@
 import type { AdminSubmissionDto } from '../../contract/admin';
 import { MAX_BULK_IDS } from '../../contract/bulk-review';
-import type { SubmissionDto } from '../../contract/submissions';
+import type { SubmissionDto, SubmissionSort } from '../../contract/submissions';
 import type { Page } from '../../contract/types';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../errors';
@@ -45,7 +45,7 @@ async function withEmails(deps: Deps, items: SubmissionDto[]): Promise<AdminSubm
   );
 }
 
-/** GET /api/admin/submissions: one page, newest first, with a status filter and a search. */
+/** GET /api/admin/submissions: one page in the asked order, with a status filter and a search. */
 export async function adminSubmissions(
   deps: Deps,
   query: Parameters<typeof allSubmissions>[1],
@@ -75,7 +75,7 @@ export async function recentSubmissions(deps: Deps, limit: number): Promise<Admi
 export function reviewableIds(
   deps: Deps,
   adminId: string,
-  filter: { q?: string; task?: string; user?: string; flagged?: boolean },
+  filter: { q?: string; task?: string; user?: string; flagged?: boolean; sort?: SubmissionSort },
 ): Promise<{ ids: string[]; total: number; limit: number }> {
   const query = {
     q: filter.q,
@@ -84,7 +84,7 @@ export function reviewableIds(
     flagged: filter.flagged,
     exceptUserId: adminId,
   };
-  return pendingSubmissionIds(deps.db, query, MAX_BULK_IDS).then((r) => ({
+  return pendingSubmissionIds(deps.db, query, MAX_BULK_IDS, filter.sort).then((r) => ({
     ...r,
     limit: MAX_BULK_IDS,
   }));

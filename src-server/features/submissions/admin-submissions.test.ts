@@ -210,3 +210,67 @@ describe("the worker's standing beside a proof", () => {
     expect(one.body.data.user).toMatchObject({ status: 'banned', banReason: 'Sahte hesap' });
   });
 });
+
+describe('the review list in each order', () => {
+  it('sorts oldest first, newest first, by reward and by flag, takes only a page size of 1 to 100, and ticks all matching in that order', async () => {
+    // a worker of her own with four pending proofs from 2020 (older than every other one here)
+    const cem = await makeUser(t.deps.db, { name: 'Cem Sıra', email: 'cem@example.test' });
+    const mine: string[] = [];
+    for (const [n, reward] of [300, 100, 400, 200].entries()) {
+      const { submissionId } = await makePendingSubmission(t.deps.db, cem._id, {
+        reward,
+        createdAt: new Date(Date.UTC(2020, 0, 1 + n)).toISOString(),
+      });
+      mine.push(submissionId);
+    }
+    await t.deps.db
+      .insertInto('flags')
+      .values({
+        _id: 'f'.repeat(24),
+        item_type: 'submission',
+        item_id: mine[2]!,
+        user_id: cem._id,
+        kind: 'too_fast',
+        message_en: 'fast',
+        message_tr: 'hızlı',
+        created_at: '2026-04-08T00:00:00.000Z',
+        dismissed_at: null,
+        dismissed_by: null,
+        dismiss_note: null,
+      })
+      .execute();
+    const order = async (query: string) => {
+      const res = await get(`/api/admin/submissions?status=pending&user=${cem._id}${query}`);
+      expect(res.status).toBe(200);
+      return idsOf(res.body.data.items);
+    };
+    const [a, b, c, d] = mine;
+    expect(await order('&sort=oldest')).toEqual([a, b, c, d]);
+    expect(await order('&sort=newest')).toEqual([d, c, b, a]);
+    expect(await order('')).toEqual([d, c, b, a]);
+    expect(await order('&sort=reward')).toEqual([c, a, d, b]);
+    expect(await order('&sort=flagged')).toEqual([c, a, b, d]);
+    expect(await order('&sort=oldest&limit=3&page=2')).toEqual([d]);
+    // without a filter the page is read from the index: from its start, and from its far end
+    const first = await get('/api/admin/submissions?sort=oldest&limit=2');
+    expect(idsOf(first.body.data.items)).toEqual([a, b]);
+    const total = first.body.data.total as number;
+    const newest = await get('/api/admin/submissions?sort=newest&limit=2');
+    const last = await get(`/api/admin/submissions?sort=oldest&limit=1&page=${total}`);
+    expect(idsOf(last.body.data.items)).toEqual(idsOf(newest.body.data.items).slice(0, 1));
+    const nextToLast = await get(`/api/admin/submissions?sort=oldest&limit=2&page=${total / 2}`);
+    if (total % 2 === 0)
+      expect(idsOf(nextToLast.body.data.items)).toEqual(idsOf(newest.body.data.items).reverse());
+    for (const size of [10, 25, 50, 100]) {
+      const res = await get(`/api/admin/submissions?limit=${size}`);
+      expect([res.status, res.body.data.limit]).toEqual([200, size]);
+    }
+    for (const bad of ['sort=cheapest', 'sort=OLDEST', 'limit=101', 'limit=0', 'limit=10.5', 'limit=-1']) {
+      const res = await get(`/api/admin/submissions?${bad}`);
+      expect([bad, res.status, res.body.error.code]).toEqual([bad, 422, 'validation_error']);
+    }
+    const ticked = await get(`/api/admin/submissions/pending-ids?sort=flagged&user=${cem._id}`);
+    expect(ticked.body.data.ids).toEqual([c, a, b, d]);
+    expect((await get('/api/admin/submissions/pending-ids?sort=x')).status).toBe(422);
+  });
+});

@@ -327,3 +327,44 @@ describe('feedback the system writes is stored as a code', () => {
     expect((await submission(submissionId)).status).toBe('pending');
   });
 });
+
+describe('a decision the review screen held for its undo seconds', () => {
+  const rewards = async (userId: string) => (await ledger(userId)).filter((r) => r.kind === 'reward');
+
+  it('pays once when the screen sends the held approval twice at the same instant with its one key', async () => {
+    const user = await makeUser(t.deps.db);
+    const { submissionId } = await makePendingSubmission(t.deps.db, user._id, { reward: 250 });
+    const headers = { 'Idempotency-Key': 'held-decision-0123456789abcdef' };
+    // leaving the screen flushes the decision while its timer fires
+    const replies = await Promise.all(
+      [0, 1].map(() =>
+        t.call('PUT', `/api/submissions/${submissionId}/review`, {
+          body: approve,
+          token: adminToken,
+          headers,
+        }),
+      ),
+    );
+    expect(replies.map((r) => r.status < 500)).toEqual([true, true]);
+    expect(replies.some((r) => r.status === 200)).toBe(true);
+    expect(await rewards(user._id)).toEqual([
+      { amount: 250, kind: 'reward', ref: submissionId, actor_id: admin._id },
+    ]);
+    expect((await userRow(user._id)).balance).toBe(250);
+  });
+
+  it('moves nothing while held, and settles once when an approval and a rejection arrive at the same instant', async () => {
+    const user = await makeUser(t.deps.db);
+    const { submissionId } = await makePendingSubmission(t.deps.db, user._id, { reward: 300 });
+    // held (or undone): no request reached the server, the proof waits and no money moved
+    expect([(await submission(submissionId)).status, await rewards(user._id)]).toEqual(['pending', []]);
+    const [a, r] = await Promise.all([review(submissionId, approve), review(submissionId, reject)]);
+    expect([a.status, r.status].sort()).toEqual([200, 409]);
+    const loser = a.status === 409 ? a : r;
+    expect(loser.body.error.code).toBe('already_reviewed');
+    const settled = (await submission(submissionId)).status;
+    const paid = await rewards(user._id);
+    expect(paid).toHaveLength(settled === 'approved' ? 1 : 0);
+    expect((await userRow(user._id)).balance).toBe(settled === 'approved' ? 300 : 0);
+  });
+});

@@ -1,5 +1,6 @@
-import { type Insertable, type Selectable, type SqlBool, sql } from 'kysely';
+import { type Insertable, type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely';
 import type { ReviewStatus } from '../../contract/constants';
+import type { SubmissionSort } from '../../contract/submissions';
 import { pageWindow } from '../../db/paging';
 import type { SubmissionsTable } from '../../db/schema';
 import { foldSearch, likeFolded } from '../../db/search';
@@ -33,6 +34,31 @@ export async function insertSubmission(db: Conn, row: Insertable<SubmissionsTabl
 export function submissionSearch(q: string) {
   const folded = foldSearch(q);
   return sql<SqlBool>`(${likeFolded(sql.ref('t.search_title'), folded)} OR ${likeFolded(sql.ref('u.name_search'), folded)} OR ${likeFolded(sql.ref('u.email'), folded)})`;
+}
+
+/**
+ * The ORDER BY of an admins' list (alias `s`) in each sort; every one ends on the id so a page
+ * never shares a row with the next. Ties of reward or flag go oldest first: within them, the
+ * worker who waited longest comes first as well.
+ */
+function submissionOrder(sort: SubmissionSort): [RawBuilder<unknown>, 'asc' | 'desc'][] {
+  const oldest: [RawBuilder<unknown>, 'asc' | 'desc'][] = [
+    [sql.ref('s.created_at'), 'asc'],
+    [sql.ref('s._id'), 'asc'],
+  ];
+  switch (sort) {
+    case 'newest':
+      return [
+        [sql.ref('s.created_at'), 'desc'],
+        [sql.ref('s._id'), 'desc'],
+      ];
+    case 'reward':
+      return [[sql.ref('s.reward'), 'desc'], ...oldest];
+    case 'flagged':
+      return [[sql`CASE WHEN ${hasOpenFlag('s._id', 's.user_id')} THEN 0 ELSE 1 END`, 'asc'], ...oldest];
+    default:
+      return oldest;
+  }
 }
 
 function withNames(db: Conn) {
@@ -75,10 +101,11 @@ export function listUserSubmissions(
 }
 
 /**
- * Every submission (admins), newest first, filtered by status and a search on task and sender.
- * Without a search the count and the page read only the submissions indexes (every submission
- * has its task and its user: foreign keys, and neither is ever removed), and the 20 rows of the
- * page are joined afterwards; a deep page walks the index from its nearer end (db/paging.ts).
+ * Every submission (admins) in one of the sorts, filtered by status and a search on task and
+ * sender. Without a search, in date order, the count and the page read only the submissions
+ * indexes (every submission has its task and its user: foreign keys, and neither is ever
+ * removed), and the rows of the page are joined afterwards; a deep page walks the index from its
+ * nearer end (db/paging.ts).
  */
 export async function listSubmissions(
   db: Conn,
@@ -91,8 +118,10 @@ export async function listSubmissions(
     flagged?: boolean;
   },
   page: { offset: number; limit: number },
+  sort: SubmissionSort = 'newest',
 ): Promise<{ rows: SubmissionRow[]; total: number }> {
-  if (!filter.q && !filter.appealPending && !filter.taskId && !filter.userId && !filter.flagged) {
+  const byDate = sort === 'newest' || sort === 'oldest';
+  if (byDate && !filter.q && !filter.appealPending && !filter.taskId && !filter.userId && !filter.flagged) {
     let count = db.selectFrom('submissions').select((eb) => eb.fn.countAll<number>().as('n'));
     let ids = db.selectFrom('submissions').select('_id');
     if (filter.status) {
@@ -102,17 +131,17 @@ export async function listSubmissions(
     const total = Number((await count.executeTakeFirstOrThrow()).n);
     const window = pageWindow(total, page.offset, page.limit);
     if (!window) return { rows: [], total };
+    // the window is worked out for newest first; oldest first reads the index the other way
+    const flip = { asc: 'desc', desc: 'asc' } as const;
+    const direction = sort === 'oldest' ? flip[window.direction] : window.direction;
     const pageIds = ids
-      .orderBy('created_at', window.direction)
-      .orderBy('_id', window.direction)
+      .orderBy('created_at', direction)
+      .orderBy('_id', direction)
       .limit(window.limit)
       .offset(window.offset);
-    const rows = await withNames(db)
-      .where('s._id', 'in', pageIds)
-      .orderBy('s.created_at', 'desc')
-      .orderBy('s._id', 'desc')
-      .execute();
-    return { rows, total };
+    let rows = withNames(db).where('s._id', 'in', pageIds);
+    for (const [by, dir] of submissionOrder(sort)) rows = rows.orderBy(by, dir);
+    return { rows: await rows.execute(), total };
   }
   let rows = withNames(db);
   let count = db
@@ -149,24 +178,21 @@ export async function listSubmissions(
     count = count.where('s._id', 'in', pending);
   }
   const total = Number((await count.executeTakeFirstOrThrow()).n);
-  const items = await rows
-    .orderBy('s.created_at', 'desc')
-    .orderBy('s._id', 'desc')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
+  for (const [by, dir] of submissionOrder(sort)) rows = rows.orderBy(by, dir);
+  const items = await rows.limit(page.limit).offset(page.offset).execute();
   return { rows: items, total };
 }
 
 /**
- * The ids of pending submissions matching the review screen's search, newest first (the list's
- * order), at most `limit`, leaving out `exceptUserId`'s own (an admin cannot review them): what
+ * The ids of pending submissions matching the review screen's search, in the list's order, at
+ * most `limit`, leaving out `exceptUserId`'s own (an admin cannot review them): what
  * "select all matching" hands to a bulk review.
  */
 export async function pendingSubmissionIds(
   db: Conn,
   filter: { q?: string; taskId?: string; userId?: string; flagged?: boolean; exceptUserId: string },
   limit: number,
+  sort: SubmissionSort = 'newest',
 ): Promise<{ ids: string[]; total: number }> {
   let base = db
     .selectFrom('submissions as s')
@@ -178,8 +204,10 @@ export async function pendingSubmissionIds(
   if (filter.taskId) base = base.where('s.task_id', '=', filter.taskId);
   if (filter.userId) base = base.where('s.user_id', '=', filter.userId);
   if (filter.flagged) base = base.where(hasOpenFlag('s._id', 's.user_id'));
+  let ordered = base.select('s._id');
+  for (const [by, dir] of submissionOrder(sort)) ordered = ordered.orderBy(by, dir);
   const [rows, count] = await Promise.all([
-    base.select('s._id').orderBy('s.created_at', 'desc').orderBy('s._id', 'desc').limit(limit).execute(),
+    ordered.limit(limit).execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { ids: rows.map((r) => r._id), total: Number(count.n) };

@@ -1,6 +1,11 @@
 import type { Page } from '../../contract';
 import type { ReviewStatus } from '../../contract/constants';
-import { checkProof, type SubmissionDto, type SubmissionFields } from '../../contract/submissions';
+import {
+  checkProof,
+  type SubmissionDto,
+  type SubmissionFields,
+  type SubmissionSort,
+} from '../../contract/submissions';
 import { isUniqueViolation } from '../../db/errors';
 import { newId, nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
@@ -221,6 +226,7 @@ export async function allSubmissions(
     task?: string;
     user?: string;
     flagged?: boolean;
+    sort?: SubmissionSort;
     page: number;
     limit: number;
   },
@@ -236,6 +242,7 @@ export async function allSubmissions(
       flagged: query.flagged,
     },
     { offset: (query.page - 1) * query.limit, limit: query.limit },
+    query.sort,
   );
   const signing = { secret: deps.secret, now: deps.clock() };
   return {

@@ -1,7 +1,7 @@
 import type { AdminSubmissionDto, AdminUserDetailDto, AdminUserSummaryDto } from '@contract/admin';
 import type { BulkReviewDto } from '@contract/bulk-review';
 import type { ReviewedSubmissionDto, ReviewRequest } from '@contract/review';
-import type { SubmissionDto } from '@contract/submissions';
+import type { SubmissionDto, SubmissionSort } from '@contract/submissions';
 import type { Page } from '@contract/types';
 import type { WithdrawalDto } from '@contract/withdrawals';
 import type { UserEditBody } from '../../features/admin/users/user-edit';
@@ -112,8 +112,14 @@ export const reviewSubmission = (submissionId: string, request: ReviewRequest, k
  * The pending ids matching the screen's search, its task or worker and its "Flagged" filter that
  * this admin may review (at most `limit`).
  */
-export const fetchPendingIds = (filter: { q: string; task: string; user: string; flagged: boolean }) => {
-  const params = new URLSearchParams();
+export const fetchPendingIds = (filter: {
+  q: string;
+  task: string;
+  user: string;
+  flagged: boolean;
+  sort: SubmissionSort;
+}) => {
+  const params = new URLSearchParams({ sort: filter.sort });
   if (filter.q) params.set('q', filter.q);
   if (filter.task) params.set('task', filter.task);
   if (filter.user) params.set('user', filter.user);

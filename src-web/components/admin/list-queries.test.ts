@@ -95,7 +95,33 @@ describe('the submission list query', () => {
     );
     expect(
       submissionListApiQuery({ status: 'pending', q: '', task: '', user: id, flagged: false, page: 1 }),
-    ).toBe(`?status=pending&user=${id}&page=1&limit=10`);
+    ).toBe(`?status=pending&user=${id}&sort=oldest&page=1&limit=10`);
+  });
+
+  it('starts the waiting proofs oldest first and the decided ones newest first, and keeps a chosen order and page size', () => {
+    expect(readSubmissionList(params('sort=reward&size=50'))).toMatchObject({ sort: 'reward', size: 50 });
+    expect(readSubmissionList(params('sort=cheap&size=33'))).toMatchObject({
+      sort: undefined,
+      size: undefined,
+    });
+    const base = { q: '', task: '', user: '', flagged: false, page: 1 };
+    expect(submissionListApiQuery({ ...base, status: 'pending' })).toBe(
+      '?status=pending&sort=oldest&page=1&limit=10',
+    );
+    expect(submissionListApiQuery({ ...base, status: 'appeals' })).toBe(
+      '?appeal=pending&sort=oldest&page=1&limit=10',
+    );
+    expect(submissionListApiQuery({ ...base, status: 'approved' })).toBe(
+      '?status=approved&sort=newest&page=1&limit=10',
+    );
+    expect(submissionListApiQuery({ ...base, status: 'pending', sort: 'flagged', size: 100 })).toBe(
+      '?status=pending&sort=flagged&page=1&limit=100',
+    );
+    expect(submissionListSearch({ ...base, status: 'pending', sort: 'oldest', size: 10 })).toBe('');
+    expect(submissionListSearch({ ...base, status: 'pending', sort: 'newest', size: 25 })).toBe(
+      '?sort=newest&size=25',
+    );
+    expect(submissionListSearch({ ...base, status: 'all', sort: 'newest' })).toBe('?status=all');
   });
 
   it('puts only the non-defaults in the URL', () => {
@@ -115,19 +141,19 @@ describe('the submission list query', () => {
     expect(readSubmissionList(params('flagged=1')).flagged).toBe(false);
     const state = { status: 'pending' as const, q: '', task: '', user: '', flagged: true, page: 1 };
     expect(submissionListSearch(state)).toBe('?flagged=true');
-    expect(submissionListApiQuery(state)).toBe('?status=pending&flagged=true&page=1&limit=10');
+    expect(submissionListApiQuery(state)).toBe('?status=pending&flagged=true&sort=oldest&page=1&limit=10');
   });
 
   it('sends no status for all', () => {
     expect(
       submissionListApiQuery({ status: 'all', q: '', task: '', user: '', flagged: false, page: 1 }),
-    ).toBe('?page=1&limit=10');
+    ).toBe('?sort=newest&page=1&limit=10');
     expect(
       submissionListApiQuery({ status: 'all', q: 'bora', task: '', user: '', flagged: false, page: 1 }),
-    ).toBe('?q=bora&page=1&limit=10');
+    ).toBe('?q=bora&sort=newest&page=1&limit=10');
     expect(
       submissionListApiQuery({ status: 'pending', q: '', task: '', user: '', flagged: false, page: 2 }),
-    ).toBe('?status=pending&page=2&limit=10');
+    ).toBe('?status=pending&sort=oldest&page=2&limit=10');
   });
 });
 

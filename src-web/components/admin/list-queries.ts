@@ -1,5 +1,6 @@
 import { ADMIN_USER_FILTERS, type AdminUserFilter } from '@contract/admin';
 import { PAGE_SIZES, REVIEW_STATUSES, type ReviewStatus } from '@contract/constants';
+import { SUBMISSION_PAGE_SIZES, SUBMISSION_SORTS, type SubmissionSort } from '@contract/submissions';
 
 /** Lists of the admin screens keep their filters in the URL, so a reload or a shared link keeps them. */
 
@@ -69,7 +70,25 @@ export interface SubmissionListState {
   user: string;
   /** only the proofs with a fraud signal not dismissed (theirs or their worker's account's) */
   flagged: boolean;
+  /** the order chosen; absent: the filter's own (submissionSort) */
+  sort?: SubmissionSort;
+  /** the page size chosen; absent: SUBMISSIONS_PAGE_SIZE */
+  size?: number;
   page: number;
+}
+
+/**
+ * The order a filter starts in: the proofs waiting for a decision (pending, appeals) oldest
+ * first, so the worker who has waited longest is seen first; decided ones newest first (a
+ * history, read from its latest).
+ */
+export function submissionSort(state: Pick<SubmissionListState, 'status' | 'sort'>): SubmissionSort {
+  if (state.sort) return state.sort;
+  return state.status === 'pending' || state.status === 'appeals' ? 'oldest' : 'newest';
+}
+
+export function submissionPageSize(state: Pick<SubmissionListState, 'size'>): number {
+  return state.size ?? SUBMISSIONS_PAGE_SIZE;
 }
 
 /** `flagged=true` in the URL, as the API spells it. */
@@ -86,17 +105,22 @@ export function readSubmissionList(params: URLSearchParams): SubmissionListState
     task: idParam(params.get('task')),
     user: idParam(params.get('user')),
     flagged: readFlagged(params),
+    sort: SUBMISSION_SORTS.find((s) => s === params.get('sort')),
+    size: SUBMISSION_PAGE_SIZES.find((n) => String(n) === params.get('size')),
     page: readPage(params.get('page')),
   };
 }
 
 export function submissionListSearch(state: SubmissionListState): string {
+  const size = submissionPageSize(state);
   return queryString({
     status: state.status === 'pending' ? undefined : state.status,
     q: state.q || undefined,
     task: state.task || undefined,
     user: state.user || undefined,
     flagged: state.flagged ? 'true' : undefined,
+    sort: state.sort && state.sort !== submissionSort({ status: state.status }) ? state.sort : undefined,
+    size: size === SUBMISSIONS_PAGE_SIZE ? undefined : size,
     page: state.page > 1 ? state.page : undefined,
   });
 }
@@ -109,8 +133,9 @@ export function submissionListApiQuery(state: SubmissionListState): string {
     task: state.task || undefined,
     user: state.user || undefined,
     flagged: state.flagged ? 'true' : undefined,
+    sort: submissionSort(state),
     page: state.page,
-    limit: SUBMISSIONS_PAGE_SIZE,
+    limit: submissionPageSize(state),
   });
 }
 

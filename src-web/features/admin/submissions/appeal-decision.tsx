@@ -9,19 +9,43 @@ import { newIdempotencyKey } from '../../../components/admin/idempotency-key';
 import { serverErrorText } from '../../../components/admin/server-error';
 import { useToast } from '../../../components/toast';
 import { getData } from '../../../lib/api';
+import { shownFeedback } from '../../../lib/feedback';
 
-/** The worker's appeal of a rejection, as the evidence window shows it. */
+/**
+ * The worker's appeal of a rejection and the rejection it answers, as the evidence window shows
+ * them: first, before the flags and the proof, since they are what the admin decides on.
+ */
 export function AppealSummary({ item }: { item: AdminSubmissionDto }) {
   const { t } = useTranslation('adminReview');
   if (!item.appeal) return null;
+  const reason = item.rejectionReason
+    ? t(`rejectionReasons.${item.rejectionReason}`, { defaultValue: item.rejectionReason })
+    : null;
+  const feedback = shownFeedback(t, item);
   return (
-    <div className="ar-span-all ar-appeal" data-testid="appeal-summary" data-status={item.appeal.status}>
-      <dt>
-        {t('appeal.title')} <span className="badge">{t(`appeal.status.${item.appeal.status}`)}</span>
-      </dt>
-      <dd className="pre-line ar-break">{item.appeal.message}</dd>
-      {item.appeal.response && <dd className="pre-line ar-break muted">{item.appeal.response}</dd>}
-    </div>
+    <section
+      className="ar-appeal-first"
+      aria-label={t('appeal.title')}
+      data-testid="appeal-summary"
+      data-status={item.appeal.status}
+    >
+      <dl className="ar-info">
+        <div className="ar-span-all ar-appeal" data-testid="appeal-message">
+          <dt>
+            {t('appeal.title')} <span className="badge">{t(`appeal.status.${item.appeal.status}`)}</span>
+          </dt>
+          <dd className="pre-line ar-break">{item.appeal.message}</dd>
+          {item.appeal.response && <dd className="pre-line ar-break muted">{item.appeal.response}</dd>}
+        </div>
+        <div className="ar-span-all" data-testid="appeal-rejection">
+          <dt>{t('appealFirst.rejection')}</dt>
+          <dd className="ar-break">
+            {reason ?? t('appealFirst.noReason')}
+            {feedback && <span className="pre-line ar-appeal-feedback">{feedback}</span>}
+          </dd>
+        </div>
+      </dl>
+    </section>
   );
 }
 

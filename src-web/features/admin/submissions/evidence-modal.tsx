@@ -1,5 +1,6 @@
 import type { AdminSubmissionDto } from '@contract/admin';
-import { useEffect, useState } from 'react';
+import type { ReviewRequest } from '@contract/review';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ReviewStatusBadge } from '../../../components/admin/badges';
 import { Modal } from '../../../components/modal';
@@ -26,8 +27,14 @@ export function EvidenceModal({
   onExpired,
   onDecided = onClose,
   focusReason = false,
+  hold,
+  undoBar,
 }: {
   item: AdminSubmissionDto | null;
+  /** holds a quick decision for its undo seconds instead of sending it at once */
+  hold?(item: AdminSubmissionDto, request: ReviewRequest): boolean;
+  /** the decisions still undoable, shown above the actions */
+  undoBar?: ReactNode;
   onClose(): void;
   onReview(item: AdminSubmissionDto): void;
   onExpired(): void;
@@ -50,21 +57,30 @@ export function EvidenceModal({
   const appealFooter = item?.appeal?.status === 'pending' && !isSelf(item.user._id) && (
     <AppealDecision key={item._id} item={item} onDone={onClose} />
   );
-  const footer = item?.status === 'pending' && (
+  const actions = item?.status === 'pending' && (
     <EvidenceActions
       key={item._id}
       item={item}
+      hold={hold}
       onDone={() => onDecided(item)}
       onReview={() => onReview(item)}
     />
   );
+  const decision = actions || appealFooter;
+  const footer =
+    undoBar || decision ? (
+      <>
+        {undoBar}
+        {decision}
+      </>
+    ) : undefined;
   return (
     <Modal
       open={item !== null}
       title={t('evidence.title', { title: item?.task.title ?? '' })}
       onClose={onClose}
       size="lg"
-      footer={footer || appealFooter || undefined}
+      footer={footer}
       scrollableBody
     >
       {item && <EvidenceBody key={item._id} item={item} onExpired={onExpired} />}
@@ -75,10 +91,12 @@ export function EvidenceModal({
 /** Quick approve, quick reject with a reason, or the full review; an admin's own item gets a note instead. */
 function EvidenceActions({
   item,
+  hold,
   onDone,
   onReview,
 }: {
   item: AdminSubmissionDto;
+  hold?(item: AdminSubmissionDto, request: ReviewRequest): boolean;
   onDone(): void;
   onReview(): void;
 }) {
@@ -92,6 +110,10 @@ function EvidenceActions({
       </p>
     );
   }
+  const decide = (request: ReviewRequest, errorKey: string) => {
+    if (!hold) return review.send(request, errorKey);
+    if (hold(item, request)) onDone();
+  };
   const note = standingNote(t, item.user);
   const banned = item.user.status === 'banned';
   return (
@@ -113,8 +135,8 @@ function EvidenceActions({
       <QuickActions
         sending={review.sending}
         pendingStatus={review.pendingStatus}
-        onApprove={() => review.send(quickApproveRequest(), 'approvalProcessError')}
-        onReject={(reason) => review.send(quickRejectRequest(reason), 'rejectionProcessError')}
+        onApprove={() => decide(quickApproveRequest(), 'approvalProcessError')}
+        onReject={(reason) => decide(quickRejectRequest(reason), 'rejectionProcessError')}
         onReview={onReview}
         approveBlocked={banned ? note : null}
       />
@@ -134,6 +156,7 @@ function EvidenceBody({ item, onExpired }: { item: AdminSubmissionDto; onExpired
 
   return (
     <div className="ar-evidence" data-testid="evidence-modal" data-id={item._id}>
+      <AppealSummary item={item} />
       <EvidenceFlags item={item} />
       <div className="ar-evidence-image">
         {item.proofType !== 'screenshot' ? (
@@ -198,14 +221,13 @@ function EvidenceBody({ item, onExpired }: { item: AdminSubmissionDto; onExpired
             </dd>
           </div>
         )}
-        {reasonLabel && (
+        {reasonLabel && !item.appeal && (
           <div className="ar-span-all">
             <dt>{t('evidence.rejectionReason')}</dt>
             <dd>{reasonLabel}</dd>
           </div>
         )}
-        <AppealSummary item={item} />
-        {item.status !== 'pending' && feedback && (
+        {item.status !== 'pending' && feedback && !item.appeal && (
           <div className="ar-span-all">
             <dt>{t('evidence.feedback')}</dt>
             <dd className="pre-line ar-break">{feedback}</dd>

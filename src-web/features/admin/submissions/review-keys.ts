@@ -1,7 +1,7 @@
 import type { AdminSubmissionDto } from '@contract/admin';
 
 /** What a key does on the review screen (shown by the help overlay, `?`). */
-export type ReviewCommand = 'next' | 'previous' | 'approve' | 'reject' | 'open' | 'select' | 'help';
+export type ReviewCommand = 'next' | 'previous' | 'approve' | 'reject' | 'undo' | 'open' | 'select' | 'help';
 
 /** The keys of the review queue, in the order the help overlay lists them. */
 export const REVIEW_KEYS: readonly { keys: readonly string[]; command: ReviewCommand }[] = [
@@ -10,6 +10,7 @@ export const REVIEW_KEYS: readonly { keys: readonly string[]; command: ReviewCom
   { keys: ['Enter', 'Space'], command: 'open' },
   { keys: ['a'], command: 'approve' },
   { keys: ['r'], command: 'reject' },
+  { keys: ['u'], command: 'undo' },
   { keys: ['x'], command: 'select' },
   { keys: ['?'], command: 'help' },
 ];
@@ -21,6 +22,7 @@ const BY_KEY: Record<string, ReviewCommand> = {
   ArrowUp: 'previous',
   a: 'approve',
   r: 'reject',
+  u: 'undo',
   Enter: 'open',
   ' ': 'open',
   x: 'select',

@@ -1,5 +1,6 @@
 import type { AdminSubmissionDto } from '@contract/admin';
 import type { ReviewRequest } from '@contract/review';
+import { SUBMISSION_PAGE_SIZES, SUBMISSION_SORTS, type SubmissionSort } from '@contract/submissions';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -18,6 +19,8 @@ import {
   type SubmissionListState,
   submissionListApiQuery,
   submissionListSearch,
+  submissionPageSize,
+  submissionSort,
 } from '../../../components/admin/list-queries';
 import { useListPage } from '../../../components/admin/use-list-page';
 import { useSearchText } from '../../../components/admin/use-search-text';
@@ -28,6 +31,8 @@ import { KeyboardHelp } from './keyboard-help';
 import { quickApproveRequest } from './review-form';
 import { ReviewModal } from './review-modal';
 import { SubmissionsTable } from './submissions-table';
+import { UndoBar } from './undo-bar';
+import { useDecisionDelay } from './use-decision-delay';
 import { useReviewQueue } from './use-review-queue';
 
 /**
@@ -47,12 +52,24 @@ export function SubmissionsPage() {
     fetchList: fetchSubmissions,
   });
   const isSelf = useIsSelf();
+  const delay = useDecisionDelay();
+  const { isHeld } = delay;
+  // a proof whose decision waits for its undo seconds is decided already, as far as the queue goes
   const reviewable = useCallback(
-    (s: AdminSubmissionDto) => s.status === 'pending' && !isSelf(s.user._id),
-    [isSelf],
+    (s: AdminSubmissionDto) => s.status === 'pending' && !isSelf(s.user._id) && !isHeld(s._id),
+    [isSelf, isHeld],
   );
-  // ticks belong to one filter and search (select all matching goes beyond the page)
-  const selection = useSelection(`${state.status}\n${state.q}\n${state.flagged}`);
+  // ticks belong to one filter, search and order (select all matching goes beyond the page)
+  const sort = submissionSort(state);
+  const selection = useSelection(`${state.status}\n${state.q}\n${state.flagged}\n${sort}`);
+  const hold = useCallback(
+    (item: AdminSubmissionDto, request: ReviewRequest) => {
+      if (!delay.hold(item, request)) return false;
+      selection.setMany([item._id], false);
+      return true;
+    },
+    [delay.hold, selection.setMany],
+  );
   const bulk = useBulkRun((ids: readonly string[], request: ReviewRequest, key: string) =>
     bulkReviewSubmissions(ids, request, key),
   );
@@ -61,15 +78,21 @@ export function SubmissionsPage() {
     items: list.data?.items,
     reviewable,
     toggle: selection.toggle,
+    hold,
+    undo: delay.undo,
     busy: reviewing !== null || bulk.sending,
   });
   const find = (id: string | null) => list.data?.items.find((s) => s._id === id) ?? null;
   const onSearch = useCallback((q: string) => patch({ q, page: 1 }), [patch]);
   const search = useSearchText(state.q, onSearch);
   const selectMatching = async () => {
-    const { ids } = await fetchPendingIds(state);
-    selection.replace(ids);
+    const { ids } = await fetchPendingIds({ ...state, sort });
+    selection.replace(ids.filter((id) => !isHeld(id)));
   };
+  const undo = (id: string) => {
+    if (delay.undo(id)) queue.setCurrentId(id);
+  };
+  const undoBar = <UndoBar delay={delay} onUndo={undo} />;
 
   return (
     <section className="ar-page" aria-labelledby="submissions-title">
@@ -92,7 +115,7 @@ export function SubmissionsPage() {
         }
       />
       <form
-        className="ar-toolbar"
+        className="ar-toolbar ar-queue-toolbar"
         aria-label={t('submissions.search')}
         onSubmit={(e) => {
           e.preventDefault();
@@ -110,6 +133,36 @@ export function SubmissionsPage() {
             maxLength={200}
             data-testid="submission-search"
           />
+        </div>
+        <div className="field">
+          <label htmlFor="submission-sort">{t('queue.sort.label')}</label>
+          <select
+            id="submission-sort"
+            value={sort}
+            onChange={(e) => patch({ sort: e.target.value as SubmissionSort, page: 1 })}
+            data-testid="submission-sort"
+          >
+            {SUBMISSION_SORTS.map((s) => (
+              <option key={s} value={s}>
+                {t(`queue.sort.${s}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="submission-size">{t('queue.size')}</label>
+          <select
+            id="submission-size"
+            value={submissionPageSize(state)}
+            onChange={(e) => patch({ size: Number(e.target.value), page: 1 })}
+            data-testid="submission-size"
+          >
+            {SUBMISSION_PAGE_SIZES.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
         </div>
       </form>
       {(state.task || state.user) && (
@@ -150,23 +203,6 @@ export function SubmissionsPage() {
           {t('adminFraud:filter.flagged')}
         </button>
       </fieldset>
-      <BulkBar
-        testId="submissions-bulk"
-        count={selection.ids.size}
-        sending={bulk.sending}
-        matching={state.status === 'pending' && list.data ? { total: list.data.total, limit: 500 } : null}
-        onSelectMatching={() => void selectMatching()}
-        onClear={selection.clear}
-        onApprove={() => bulk.run([...selection.ids], quickApproveRequest(), selection.clear)}
-        onReject={(reason, feedback) =>
-          bulk.run([...selection.ids], bulkRejectRequest(reason, feedback), selection.clear)
-        }
-        approveConfirm={{
-          title: t('bulk.approveTitle', { count: selection.ids.size }),
-          body: t('bulk.approveBody'),
-        }}
-        reasons="preset"
-      />
       <ListBody
         list={list}
         errorText={t('submissionsLoadError')}
@@ -200,11 +236,33 @@ export function SubmissionsPage() {
               currentId={queue.currentId}
               onCurrent={queue.setCurrentId}
               onView={(s) => queue.setViewing(s._id)}
-              onReview={(s) => setReviewing(s._id)}
+              held={delay.held}
             />
           </>
         )}
       </ListBody>
+      {/* under the list and sticky to the window's foot: in view from any ticked row, and the rows
+          do not move when it appears */}
+      <div className="ar-sticky-foot">
+        {undoBar}
+        <BulkBar
+          testId="submissions-bulk"
+          count={selection.ids.size}
+          sending={bulk.sending}
+          matching={state.status === 'pending' && list.data ? { total: list.data.total, limit: 500 } : null}
+          onSelectMatching={() => void selectMatching()}
+          onClear={selection.clear}
+          onApprove={() => bulk.run([...selection.ids], quickApproveRequest(), selection.clear)}
+          onReject={(reason, feedback) =>
+            bulk.run([...selection.ids], bulkRejectRequest(reason, feedback), selection.clear)
+          }
+          approveConfirm={{
+            title: t('bulk.approveTitle', { count: selection.ids.size }),
+            body: t('bulk.approveBody'),
+          }}
+          reasons="preset"
+        />
+      </div>
       <EvidenceModal
         item={find(queue.viewing)}
         focusReason={queue.focusReason}
@@ -215,6 +273,10 @@ export function SubmissionsPage() {
           setReviewing(s._id);
         }}
         onExpired={() => void list.refetch()}
+        hold={hold}
+        undoBar={
+          delay.held.length > 0 ? <UndoBar delay={delay} onUndo={undo} testId="undo-bar-modal" /> : undefined
+        }
       />
       <ReviewModal item={find(reviewing)} onClose={() => setReviewing(null)} />
       <KeyboardHelp open={queue.helpOpen} onClose={queue.closeHelp} />

@@ -11,15 +11,17 @@ import { FlagBadge } from '../../../components/admin/flag-badge';
 import { columnHeaders, ReviewTable } from '../../../components/admin/review-table';
 import { ProofContent } from '../../../components/proof-content';
 import { ProofThumb } from '../../../components/proof-thumb';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, formatMoney } from '../../../lib/format';
 import { AccountStanding } from './account-standing';
+import type { HeldDecision } from './decision-delay';
 
-const COLUMNS = ['task', 'sender', 'date', 'status', 'evidence'] as const;
+const COLUMNS = ['task', 'sender', 'date', 'reward', 'status', 'evidence'] as const;
 
 /**
- * Task, sender, date, status, and the evidence with a view button (and a review button while
- * pending). A pending item the admin may review has a tick box for a bulk review; the queue's
- * current row (moved with j/k) is marked and holds the focus.
+ * Task, sender, date, reward, status, and one button into the evidence (named "review" while the
+ * admin may decide, "view" otherwise; the full review form is reached from there). A pending item
+ * the admin may review has a tick box for a bulk review; the queue's current row (moved with j/k)
+ * is marked and holds the focus; a row whose decision waits for its undo seconds says which.
  */
 export function SubmissionsTable({
   items,
@@ -28,7 +30,7 @@ export function SubmissionsTable({
   currentId,
   onCurrent,
   onView,
-  onReview,
+  held,
 }: {
   items: readonly AdminSubmissionDto[];
   reviewable(item: AdminSubmissionDto): boolean;
@@ -36,10 +38,11 @@ export function SubmissionsTable({
   currentId: string | null;
   onCurrent(id: string): void;
   onView(item: AdminSubmissionDto): void;
-  onReview(item: AdminSubmissionDto): void;
+  held: readonly HeldDecision[];
 }) {
   const { t } = useTranslation('adminReview');
-  const label = (key: (typeof COLUMNS)[number]) => t(`submissions.columns.${key}`);
+  const label = (key: (typeof COLUMNS)[number]) =>
+    key === 'reward' ? t('queue.reward') : t(`submissions.columns.${key}`);
   const select = useSelectColumn();
   const selectable = items.filter(reviewable).map((x) => x._id);
   return (
@@ -85,8 +88,12 @@ export function SubmissionsTable({
               </span>
             </td>
             <td data-label={label('date')}>{formatDateTime(s.createdAt)}</td>
+            <td data-label={label('reward')} className="ar-money" data-testid="submission-reward">
+              {formatMoney(s.reward)}
+            </td>
             <td data-label={label('status')}>
               <span className="ar-badges">
+                <HeldBadge decision={held.find((d) => d.id === s._id)} />
                 <ReviewStatusBadge status={s.status} />
                 <FlagBadge flags={s.flags} />
               </span>
@@ -95,29 +102,32 @@ export function SubmissionsTable({
               <div className="ar-actions">
                 <button
                   type="button"
-                  className="btn btn-outline btn-sm"
+                  className={`btn btn-sm ${reviewable(s) ? 'btn-primary' : 'btn-outline'}`}
                   onClick={() => onView(s)}
-                  aria-label={t('submissions.viewEvidence', { title: s.task.title })}
+                  aria-label={t(reviewable(s) ? 'submissions.reviewItem' : 'submissions.viewEvidence', {
+                    title: s.task.title,
+                  })}
                   data-testid="view-evidence"
+                  data-action={reviewable(s) ? 'review' : 'view'}
                 >
-                  {t('submissions.view')}
+                  {t(reviewable(s) ? 'submissions.review' : 'submissions.view')}
                 </button>
-                {reviewable(s) && (
-                  <button
-                    type="button"
-                    className="btn btn-primary btn-sm"
-                    onClick={() => onReview(s)}
-                    aria-label={t('submissions.reviewItem', { title: s.task.title })}
-                    data-testid="open-review"
-                  >
-                    {t('submissions.review')}
-                  </button>
-                )}
               </div>
             </td>
           </tr>
         ))}
       </ReviewTable>
     </>
+  );
+}
+
+/** "Approving…" or "Rejecting…" while the decision waits for its undo seconds. */
+function HeldBadge({ decision }: { decision: HeldDecision | undefined }) {
+  const { t } = useTranslation('adminReview');
+  if (!decision) return null;
+  return (
+    <span className="badge badge-held" data-testid="held-badge">
+      {t(decision.request.status === 'approved' ? 'queue.held.approved' : 'queue.held.rejected')}
+    </span>
   );
 }

@@ -1,19 +1,14 @@
 import type { AdminSubmissionDto } from '@contract/admin';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ReviewRequest } from '@contract/review';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { adminKeys, reviewSubmission } from '../../../components/admin/admin-api';
-import { newIdempotencyKey } from '../../../components/admin/idempotency-key';
-import { serverErrorText } from '../../../components/admin/server-error';
-import { useToast } from '../../../components/toast';
-import { ApiError } from '../../../lib/api';
 import { quickApproveRequest } from './review-form';
 import { nextReviewable, reviewCommand, stepFrom } from './review-keys';
 
 /**
  * The review queue driven from the keyboard (review-keys.ts): a current row moved with j/k,
- * the evidence opened with Enter or space, `a` approving with the fixed feedback, `r` opening
- * the evidence at the reason picker, `x` ticking the row, `?` the help. After each decision the
+ * the evidence opened with Enter or space, `a` approving with the fixed feedback (held a few
+ * seconds, `u` undoing it), `r` opening the evidence at the reason picker, `x` ticking the row,
+ * `?` the help. After each decision the
  * next item that can be reviewed opens; after the page's last one, the first of the refreshed
  * list does, so an admin clears a queue without the mouse.
  */
@@ -21,25 +16,26 @@ export function useReviewQueue({
   items,
   reviewable,
   toggle,
+  hold,
+  undo,
   busy,
 }: {
   items: readonly AdminSubmissionDto[] | undefined;
   reviewable(item: AdminSubmissionDto): boolean;
   toggle(id: string): void;
+  /** holds a decision for its undo seconds (use-decision-delay.ts) */
+  hold(item: AdminSubmissionDto, request: ReviewRequest): boolean;
+  /** undoes the newest held decision: its id, or null */
+  undo(): string | null;
   /** another dialog is open (the full review, a confirmation): the keys are its own */
   busy: boolean;
 }) {
-  const { t } = useTranslation('adminReview');
-  const toast = useToast();
-  const queryClient = useQueryClient();
   const [currentId, setCurrentId] = useState<string | null>(null);
   const [viewing, setViewing] = useState<string | null>(null);
   const [focusReason, setFocusReason] = useState(false);
   const [helpOpen, setHelpOpen] = useState(false);
   // the page ran out of items to review: open the first of the next list that arrives
   const advance = useRef<'modal' | 'list' | null>(null);
-  // one Idempotency-Key per item, kept for retries
-  const keys = useRef(new Map<string, string>());
   const list = items ?? [];
   const current = list.find((s) => s._id === currentId) ?? list[0] ?? null;
 
@@ -69,24 +65,6 @@ export function useReviewQueue({
     if (mode === 'modal') setViewing(first._id);
   }, [items, reviewable]);
 
-  const approve = useMutation({
-    mutationFn: (item: AdminSubmissionDto) => {
-      const key = keys.current.get(item._id) ?? newIdempotencyKey();
-      keys.current.set(item._id, key);
-      return reviewSubmission(item._id, quickApproveRequest(), key);
-    },
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: adminKeys.all });
-      toast.success(t('approvalSuccess'));
-    },
-    onError: (err) => {
-      if (err instanceof ApiError && err.code === 'already_reviewed') {
-        void queryClient.invalidateQueries({ queryKey: adminKeys.all });
-      }
-      toast.error(serverErrorText(t, err, 'adminReview:approvalProcessError'));
-    },
-  });
-
   const onKey = useCallback(
     (event: KeyboardEvent) => {
       if (busy || event.defaultPrevented) return;
@@ -98,6 +76,16 @@ export function useReviewQueue({
         return;
       }
       if (helpOpen) return;
+      if (command === 'undo') {
+        // back to the undone item, in the evidence when it is open
+        const id = undo();
+        if (id) {
+          event.preventDefault();
+          setCurrentId(id);
+          if (viewing) setViewing(id);
+        }
+        return;
+      }
       const viewed = list.find((s) => s._id === viewing) ?? null;
       // another dialog (a bulk run's confirmation) has the keys
       if (!viewed && document.querySelector('dialog[open]')) return;
@@ -124,8 +112,8 @@ export function useReviewQueue({
           return;
         case 'approve':
           // a banned account's proof is rejected or left, never approved (the server refuses it)
-          if (!reviewable(target) || target.user.status === 'banned' || approve.isPending) return;
-          approve.mutate(target, { onSuccess: () => decided(target, Boolean(viewed)) });
+          if (!reviewable(target) || target.user.status === 'banned') return;
+          if (hold(target, quickApproveRequest())) decided(target, Boolean(viewed));
           return;
         case 'reject':
           if (!reviewable(target)) return;
@@ -137,7 +125,7 @@ export function useReviewQueue({
           return;
       }
     },
-    [busy, helpOpen, list, viewing, current, currentId, reviewable, toggle, approve, decided],
+    [busy, helpOpen, list, viewing, current, currentId, reviewable, toggle, hold, undo, decided],
   );
 
   useEffect(() => {
@@ -169,6 +157,5 @@ export function useReviewQueue({
     closeHelp: () => setHelpOpen(false),
     openHelp: () => setHelpOpen(true),
     decided,
-    approving: approve.isPending,
   };
 }

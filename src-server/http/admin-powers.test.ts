@@ -71,6 +71,11 @@ const SCENARIOS: Record<string, (ctx: Ctx) => Promise<Call>> = {
     body: { site: { name: `Site ${++settingsRound}` } },
   }),
   'PUT /api/settings/logo': async () => ({ method: 'PUT', path: '/api/settings/logo', ...upload('logo') }),
+  'PUT /api/settings/legal/:document': async () => ({
+    method: 'PUT',
+    path: '/api/settings/legal/terms',
+    body: { tr: `Kullanım koşulları ${++settingsRound}` },
+  }),
   'PUT /api/settings/favicon': async () => ({
     method: 'PUT',
     path: '/api/settings/favicon',

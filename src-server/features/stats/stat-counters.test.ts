@@ -82,6 +82,12 @@ async function scanned() {
       taskGrowthNew: tasksBefore === 0 && tasksNow > 0,
       earningGrowthNew: earnedBefore === 0 && earnedNow > 0,
     },
+    // the growths' figures as the scans count them; the daily points are the counters' own
+    trend: {
+      users: { current: usersNow, previous: usersBefore, days: expect.any(Array) },
+      tasks: { current: tasksNow, previous: tasksBefore, days: expect.any(Array) },
+      rewards: { current: earnedNow / 100, previous: earnedBefore / 100, days: expect.any(Array) },
+    },
     today: {
       todayUsers: await countUsersCreated(db, today),
       todaySubmissions: await countSubmissions(db, today),
@@ -98,7 +104,9 @@ async function expectExact() {
   const reference = await scanned();
   const stats = await t.call('GET', '/api/admin/stats', { token: adminToken });
   const today = await t.call('GET', '/api/admin/stats/today', { token: adminToken });
-  expect(stats.body.data).toEqual(reference.stats);
+  expect(stats.body.data).toEqual({ ...reference.stats, trend: reference.trend });
+  for (const series of Object.values(stats.body.data.trend as Record<string, { days: number[] }>))
+    expect(series.days).toHaveLength(30);
   expect(today.body.data).toEqual(reference.today);
 }
 

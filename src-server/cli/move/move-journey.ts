@@ -134,6 +134,13 @@ export async function fillTheRest(op: Operator, data: string): Promise<void> {
       message: 'New tasks every day',
       target: 'all',
     });
+    // an admin's internal note on a worker, and the terms edited from their template
+    await ok(url, 'POST', `/api/admin/users/${second._id}/notes`, owner, {
+      body: 'Asked twice about the payout day; told Fridays.',
+    });
+    await ok(url, 'PUT', '/api/settings/legal/terms', owner, {
+      tr: '# Kullanım koşulları\n\nGörevleri dürüstçe yap.',
+    });
     const inbox = (await ok(url, 'GET', '/api/notifications', workers[0])).data;
     const first = (inbox.items ?? inbox)[0];
     await ok(url, 'PUT', `/api/notifications/${first._id ?? first.id}/read`, workers[0]);
@@ -175,6 +182,15 @@ export async function whatAdminsSee(url: string): Promise<Json> {
   ]) {
     view[path] = steady((await ok(url, 'GET', path, owner)).data);
   }
+  // the notes on each account, the legal texts, and the payout account a worker saved
+  const users = view['/api/admin/users?limit=50'];
+  for (const u of (users.users ?? users.items ?? users) as Json[]) {
+    const path = `/api/admin/users/${u._id}/notes`;
+    view[path] = steady((await ok(url, 'GET', path, owner)).data);
+  }
+  view['/api/settings/legal/terms'] = (await ok(url, 'GET', '/api/settings/legal/terms', owner)).data;
+  const worker = await signIn(url, WORKERS[1]);
+  view['/api/withdraws/account'] = (await ok(url, 'GET', '/api/withdraws/account', worker)).data;
   return view;
 }
 
@@ -253,6 +269,11 @@ export async function moveJourney(
     await source.stop();
   }
   expect(admins['/api/admin/withdraws?limit=50']).toBeTruthy();
+  // the new kinds of row are there to be moved: a note, an edited legal text, a saved account
+  const seen = JSON.stringify(admins);
+  expect(seen).toContain('Asked twice about the payout day');
+  expect(seen).toContain('Görevleri dürüstçe yap');
+  expect(admins['/api/withdraws/account']).toBeTruthy();
   const before = folderPrint(data);
   const env = { DATABASE_URL: target.databaseUrl, ...target.storeEnv };
   const moved = op.cli(['move-to-postgres', '--data', data], env);

@@ -21,6 +21,8 @@ describe('the app shell in a real browser', () => {
               : 'Complete simple tasks, earn Turkish lira',
           );
         expect(await page.locator('.steps-grid > li').count()).toBe(4);
+        // the tasks' section waits for the site's featured tasks; this site has none: the samples
+        await page.locator('[data-testid=landing-samples]').waitFor();
         expect(await page.locator('.sample-task').count()).toBe(3);
         expect(await page.locator('.testimonial').count()).toBe(3);
         expect(await page.locator('.footer').textContent()).toContain('destek@taskreward.app');

@@ -148,7 +148,7 @@ describe('account mails in the browser', () => {
     await expect.poll(() => page.locator('.notice-success').count()).toBe(1);
     await shot(page, 'account-mail-forgot-sent-tr-phone');
     const resetMail = await nextMail(email, 1);
-    expect(resetMail.parsed.subject).toBe('TaskReward şifrenizi sıfırlayın');
+    expect(resetMail.parsed.subject).toBe('TaskReward şifreni sıfırla');
     const reset = linkIn(resetMail, '/reset-password');
     await view(page, 'en', LAPTOP, `${reset.url.pathname}${reset.url.search}`);
     await shot(page, 'account-mail-reset-en-laptop');
@@ -194,7 +194,7 @@ describe('account mails in the browser', () => {
     await expect.poll(() => page.getByTestId('verify-offer').getByRole('status').count()).toBe(1);
     const again = await nextMail(other, 1);
     // registered on a Turkish screen (the API's default), so the link comes in Turkish
-    expect(again.parsed.subject).toBe('TaskReward için e-posta adresinizi doğrulayın');
+    expect(again.parsed.subject).toBe('TaskReward için e-posta adresini doğrula');
     await page.goto(
       `${linkIn(again, '/verify-email').url.pathname}${linkIn(again, '/verify-email').url.search}`,
     );
@@ -257,7 +257,7 @@ describe('account mails in the browser', () => {
     await rows.getByRole('button', { name: 'Approve' }).click();
     await page.locator('[data-testid=confirm-approve]').click();
     const paid = await nextMail(email, seen);
-    expect(paid.parsed.subject).toBe(`${formatMoney(50)} tutarındaki çekim talebiniz ödendi`);
+    expect(paid.parsed.subject).toBe(`${formatMoney(50)} tutarındaki çekim talebin ödendi`);
     expect(errors).toEqual([]);
   });
 

@@ -155,7 +155,7 @@ describe('the profile screen and its money', () => {
     await page.locator('#withdraw-paymentMethod').selectOption('papara');
     await page.locator('#withdraw-accountNumber').fill('1234567890');
     await submit.dblclick();
-    await expect.poll(() => text(page, '.toast')).toContain('Para çekme talebiniz alındı');
+    await expect.poll(() => text(page, '.toast')).toContain('Para çekme talebin alındı');
     await expect.poll(() => modal.count()).toBe(0);
     await expect.poll(() => text(page, '[data-testid=balance-current] dd')).toBe('₺20,00');
     await expect.poll(() => page.locator('[data-testid=withdrawal-row]').count()).toBe(1);
@@ -190,9 +190,9 @@ describe('the profile screen and its money', () => {
     await page.reload();
     await expect.poll(() => page.locator('[data-testid=suspended-notice]').isVisible()).toBe(true);
     await page.locator('[data-testid=withdraw-button]').click();
+    // the account of the earlier withdrawal is remembered: the request goes to it
+    await page.locator('[data-testid=saved-account]').waitFor();
     await page.locator('#withdraw-amount').fill('25');
-    await page.locator('#withdraw-fullName').fill(USER.name);
-    await page.locator('#withdraw-accountNumber').fill('1234567890');
     await page.locator('[data-testid=withdraw-submit]').click();
     await expect
       .poll(() => page.locator('[data-testid=withdraw-failure]').textContent())
@@ -285,6 +285,8 @@ describe('the profile screen and its money', () => {
       expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
       await snap(page, `money-profile-${lang}-phone`);
       await page.locator('[data-testid=withdraw-button]').click();
+      // a saved account is offered first; the typed fields are one click away
+      await page.locator('[data-testid=saved-account-change]').click();
       await page.locator('#withdraw-paymentMethod').selectOption('iban');
       expect(await text(page, 'label[for=withdraw-accountNumber]')).toBe('IBAN');
       await page.locator('#withdraw-amount').fill('19.99');

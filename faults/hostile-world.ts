@@ -311,10 +311,14 @@ export type Digest = { hash: string; tables: Record<string, { rows: number; hash
  * (in the order of all its columns). On PostgreSQL the throttles' counters
  * (rate_limits) are left out: hostile sign-ins are meant to move them there, as they move the
  * in-memory counters of a SQLite server. So is a signed-in user's activity time
- * (users.last_active): any signed-in request refreshes it once a minute, so a run that lasts longer
- * than that on a slow machine moves it without anything hostile having written.
+ * (users.last_active) and its session's (sessions.last_seen_at): any signed-in request refreshes
+ * them once a minute, so a run that lasts longer than that on a slow machine moves them without
+ * anything hostile having written.
  */
-const HEARTBEAT_COLUMNS: Record<string, string[]> = { users: ['last_active'] };
+const HEARTBEAT_COLUMNS: Record<string, string[]> = {
+  users: ['last_active'],
+  sessions: ['last_seen_at'],
+};
 
 /** The rows with the heartbeat columns of `table` blanked (they move by design). */
 function withoutHeartbeats(table: string, columns: string[], rows: unknown[][]): unknown[][] {

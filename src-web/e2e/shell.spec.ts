@@ -108,6 +108,8 @@ describe('the app shell in a real browser', () => {
     await expect.poll(() => page.locator('h1').textContent()).toBe('Welcome back');
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
     await page.getByRole('button', { name: 'TR' }).click();
+    // the choice is stored as the page switches: reload only once it has
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Tekrar hoş geldin');
     await page.reload();
     await expect.poll(() => page.locator('h1').textContent()).toBe('Tekrar hoş geldin');
     await context.close();

@@ -63,14 +63,11 @@ async function newestBackup(folder: DataFolder): Promise<{ name: string; at: str
   return newest ? { name: newest.name, at: newest.at, bytes: newest.bytes } : null;
 }
 
-function backupMode(deps: Pick<AppDeps, 'config'>): SystemDto['backup']['mode'] {
+function backupMode(
+  deps: Pick<AppDeps, 'config'>,
+  schedule: ReturnType<typeof readBackupSchedule>,
+): SystemDto['backup']['mode'] {
   if (deps.config.cluster) return 'database_tools';
-  let schedule: ReturnType<typeof readBackupSchedule> = null;
-  try {
-    schedule = readBackupSchedule();
-  } catch {
-    schedule = null;
-  }
   if (!schedule) return 'off';
   return fileStoreFor(deps.config).shared ? 'files_elsewhere' : 'scheduled';
 }
@@ -128,7 +125,7 @@ export async function systemStatus(
   } catch {
     schedule = null;
   }
-  const mode = backupMode(deps);
+  const mode = backupMode(deps, schedule);
   const store = fileStoreFor(deps.config);
   const dto: Omit<SystemDto, 'warnings'> = {
     version: APP_VERSION,

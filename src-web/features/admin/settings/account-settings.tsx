@@ -24,32 +24,23 @@ export function AccountSettings({ settings }: { settings: SettingsDto }) {
       pending={form.pending}
       onSubmit={form.save}
     >
-      <label className="checkbox">
-        <input
-          id="settings-requireVerifiedEmail"
-          type="checkbox"
-          checked={form.values.requireVerifiedEmail}
-          aria-describedby="settings-requireVerifiedEmail-hint"
-          onChange={(e) => form.set('requireVerifiedEmail', e.target.checked)}
-        />
-        <span>{t('accountSettings.requireVerifiedEmail')}</span>
-      </label>
-      <p className="muted small field-hint" id="settings-requireVerifiedEmail-hint">
-        {t('accountSettings.requireVerifiedEmailHint')}
-      </p>
-      <label className="checkbox">
-        <input
-          id="settings-requireAdminTwoFactor"
-          type="checkbox"
-          checked={form.values.requireAdminTwoFactor}
-          aria-describedby="settings-requireAdminTwoFactor-hint"
-          onChange={(e) => form.set('requireAdminTwoFactor', e.target.checked)}
-        />
-        <span>{t('accountSettings.requireAdminTwoFactor')}</span>
-      </label>
-      <p className="muted small field-hint" id="settings-requireAdminTwoFactor-hint">
-        {t('accountSettings.requireAdminTwoFactorHint')}
-      </p>
+      {(['requireVerifiedEmail', 'requireAdminTwoFactor'] as const).map((key) => (
+        <div key={key}>
+          <label className="checkbox">
+            <input
+              id={`settings-${key}`}
+              type="checkbox"
+              checked={form.values[key]}
+              aria-describedby={`settings-${key}-hint`}
+              onChange={(e) => form.set(key, e.target.checked)}
+            />
+            <span>{t(`accountSettings.${key}`)}</span>
+          </label>
+          <p className="muted small field-hint" id={`settings-${key}-hint`}>
+            {t(`accountSettings.${key}Hint`)}
+          </p>
+        </div>
+      ))}
     </SettingsSection>
   );
 }

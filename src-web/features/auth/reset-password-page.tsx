@@ -1,6 +1,6 @@
 import { resetPasswordSchema } from '@contract/account';
 import type { AuthReply } from '@contract/types';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '../../app/paths';
@@ -14,11 +14,15 @@ import { PasswordInput } from './password-input';
 
 /** The token of a mailed link, taken once and removed from the address bar (and from history). */
 function useLinkToken(): string {
-  const [token] = useState(() => {
-    const value = new URLSearchParams(window.location.search).get('token') ?? '';
-    if (value) window.history.replaceState(window.history.state, '', window.location.pathname);
-    return value;
-  });
+  // read during render, removed only once the page is on screen: React may render a page and
+  // throw that render away (a navigation interrupted by the session loading), and a token removed
+  // by the discarded render would leave the kept one with none
+  const [token] = useState(() => new URLSearchParams(window.location.search).get('token') ?? '');
+  useEffect(() => {
+    if (new URLSearchParams(window.location.search).has('token')) {
+      window.history.replaceState(window.history.state, '', window.location.pathname);
+    }
+  }, []);
   return token;
 }
 

@@ -4,9 +4,9 @@
 // whose peak RSS covers the move's process and the folder's doctor it starts as a child. The
 // database is dropped afterwards; the folder is only read.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { SERVER_ENTRY } from '../faults/server';
 import { emptyTestDatabase } from '../src-server/db/test-databases';
 import type { SeedResult } from './seed';
@@ -42,7 +42,12 @@ export async function benchMove(options: {
   try {
     const timed = existsSync(TIME);
     const args = [SERVER_ENTRY, 'move-to-postgres', '--data', options.dataDir];
-    const [command, argv] = timed ? [TIME, ['-v', process.execPath, ...args]] : [process.execPath, args];
+    // time's report goes to a file: written to stderr it shares the pipe Node's child makes
+    // non-blocking, and a report written while the pipe is full is lost (EAGAIN)
+    const report = join(mkdtempSync(join(os.tmpdir(), 'taskreward-move-')), 'time.txt');
+    const [command, argv] = timed
+      ? [TIME, ['-v', '-o', report, process.execPath, ...args]]
+      : [process.execPath, args];
     const loadAverage = os.loadavg()[0];
     options.log(`moving ${options.dataDir} (load average ${loadAverage.toFixed(1)})`);
     const started = performance.now();
@@ -62,6 +67,7 @@ export async function benchMove(options: {
       child.on('close', (c, s) => done([c, s])),
     );
     if (code !== 0) output += `\n(the timed command ended with ${signal ?? `exit ${code}`})\n`;
+    if (timed && existsSync(report)) output += `\n${readFileSync(report, 'utf8')}`;
     const measured = (performance.now() - started) / 1000;
     const elapsed = /Elapsed \(wall clock\) time[^:]*: (?:(\d+):)?(\d+):([\d.]+)/.exec(output);
     const seconds = elapsed

@@ -168,6 +168,13 @@ export async function seed(
     const earlier = JSON.parse(readFileSync(marker, 'utf8')) as SeedResult;
     if (sameScale(earlier.scale, scale)) {
       log(`reusing the seeded folder ${dataDir}`);
+      // a folder seeded by an earlier version is brought to this one's schema first, as an
+      // operator's upgrade would: a move or a doctor would otherwise refuse it
+      const migrated = spawnSync(process.execPath, [SERVER_ENTRY, 'migrate'], {
+        env: { ...process.env, DATA_DIR: dataDir },
+        encoding: 'utf8',
+      });
+      if (migrated.status !== 0) throw new Error(`migrate failed:\n${migrated.stdout}${migrated.stderr}`);
       return { ...earlier, reused: true };
     }
   }

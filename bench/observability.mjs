@@ -9,7 +9,7 @@
 // and the overhead in percent: the median over the rounds of on's cost against off in the same
 // round, so a machine that slows down between rounds does not count as overhead.
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,8 +51,20 @@ function wrk(url, duration = seconds) {
     encoding: 'utf8',
   });
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out.stdout)?.[1]);
+  const requests = Number(/(\d+) requests in/.exec(out.stdout)?.[1]);
   if (!Number.isFinite(rps)) throw new Error(`wrk: ${out.stdout}${out.stderr}`);
-  return rps;
+  return { rps, requests };
+}
+
+/**
+ * The CPU time a process has used, in seconds (user + system, all its threads: the event loop's
+ * and libuv's, which make the log's writes): on a shared machine the server's CPU per request
+ * moves far less with the neighbours' load than its requests per second do.
+ */
+function cpuSeconds(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 function stopChild(child) {
@@ -75,17 +87,23 @@ try {
   // with --parts, the log alone and the metrics alone too: which of the two costs what
   const modes = process.argv.includes('--parts') ? ['off', 'logs', 'metrics', 'on'] : ['off', 'on'];
   const results = Object.fromEntries(modes.map((m) => [m, []]));
+  const cpu = Object.fromEntries(modes.map((m) => [m, []]));
   for (let round = 0; round < rounds; round++) {
     for (const mode of modes) {
       server = await startServer(data, mode);
       // a fresh process: the first seconds are the compiler's, not the logger's
       wrk(server.url, 2);
-      const rps = wrk(server.url);
+      const cpuBefore = cpuSeconds(server.child.pid);
+      const { rps, requests } = wrk(server.url);
+      const cpuUs = ((cpuSeconds(server.child.pid) - cpuBefore) / requests) * 1e6;
+      cpu[mode].push(cpuUs);
       if (mode === 'on' || mode === 'metrics')
         await fetch(`${server.url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } });
       results[mode].push(rps);
       await server.stop();
-      console.log(`round ${round + 1}, ${mode.padEnd(7)}: ${rps.toFixed(0)} req/s`);
+      console.log(
+        `round ${round + 1}, ${mode.padEnd(7)}: ${rps.toFixed(0)} req/s, server CPU ${cpuUs.toFixed(1)} µs/request`,
+      );
     }
   }
   // the cost of each mode against "off" of the same round (the machine drifts between rounds),
@@ -95,16 +113,22 @@ try {
   const off = median(results.off);
   const on = median(results.on);
   const overhead = costOf('on');
+  // the same in the server's CPU per request: what the log and the metrics add to each request
+  const cpuCostOf = (mode) => median(cpu[mode].map((us, i) => ((us - cpu.off[i]) / cpu.off[i]) * 100));
   for (const mode of modes.filter((m) => m !== 'off'))
     console.log(
-      `  ${mode}: median ${median(results[mode]).toFixed(0)} req/s, cost against off in the same round: median ${costOf(mode).toFixed(1)}%`,
+      `  ${mode}: median ${median(results[mode]).toFixed(0)} req/s, cost against off in the same round: median ${costOf(mode).toFixed(1)}%; server CPU ${median(cpu[mode]).toFixed(1)} µs/request against ${median(cpu.off).toFixed(1)} off, +${cpuCostOf(mode).toFixed(1)}%`,
     );
   console.log(
     `task list under wrk (c=16, ${seconds} s, ${rounds} rounds): off ${off.toFixed(0)} req/s, on ${on.toFixed(0)} req/s, overhead ${overhead.toFixed(1)}% (median of the rounds' paired ratios)`,
   );
   writeFileSync(
     join(root, 'dist', 'observability-bench.json'),
-    JSON.stringify({ off, on, overhead, results }, null, 2),
+    JSON.stringify(
+      { off, on, overhead, results, cpuMicrosPerRequest: cpu, cpuOverhead: cpuCostOf('on') },
+      null,
+      2,
+    ),
   );
 } finally {
   rmSync(scratch, { recursive: true, force: true });

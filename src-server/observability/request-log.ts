@@ -8,6 +8,15 @@ import { httpDuration, methodLabel, statusClass } from './metrics';
 /** An incoming X-Request-Id is kept only when it is short and plain: it goes into every line. */
 const REQUEST_ID = /^[\w.:@/+=-]{1,128}$/;
 
+interface RequestLine {
+  reqId: string;
+  method: string;
+  route: string;
+  status: number;
+  ms: number;
+  userId?: string;
+}
+
 export interface RequestLogOptions {
   /** TRUST_PROXY: the proxy in front sets X-Request-Id; otherwise a client could pick its own. */
   trustProxy: boolean;
@@ -47,16 +56,15 @@ export function requestLog(options: RequestLogOptions): MiddlewareHandler<AppEnv
     const level = status >= 500 ? 'error' : 'info';
     if (!logger.isLevelEnabled(level)) return;
     const user = c.get('user') as { _id?: string } | undefined;
-    logger[level](
-      {
-        reqId,
-        method: c.req.method,
-        route,
-        status,
-        ms: Math.round(seconds * 10_000) / 10,
-        ...(user?._id ? { userId: user._id } : {}),
-      },
-      'request',
-    );
+    // one shape for every line (userId absent, not a second object spread in)
+    const line: RequestLine = {
+      reqId,
+      method: c.req.method,
+      route,
+      status,
+      ms: Math.round(seconds * 10_000) / 10,
+    };
+    if (user?._id) line.userId = user._id;
+    logger[level](line, 'request');
   };
 }

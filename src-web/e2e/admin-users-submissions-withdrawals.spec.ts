@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import enAdminReview from '../locales/en/adminReview.json';
+import enAdminLists from '../locales/en/adminLists.json';
 import { apiClient, apiLogin, makePng } from './api';
 import { localeKeys, snapWith } from './checks';
 import { ADMIN, COMBOS, DESKTOP, type Lang, newPage, PHONE, withServerAndBrowser } from './harness';
@@ -137,7 +137,7 @@ async function signedInPage(lang: Lang, size: Size, token: string) {
 }
 
 /** Every key of the screens' namespace: a missing translation shows its key instead of a text. */
-const KEYS = localeKeys(enAdminReview);
+const KEYS = localeKeys(enAdminLists);
 
 /** A screenshot, after checking that nothing sticks out sideways and no key shows untranslated. */
 const snap = snapWith({ rawKeys: KEYS, scrollTop: false });

@@ -43,7 +43,11 @@ import { requestLog } from './observability/request-log';
 /** JSON bodies larger than this are refused with a 413 before they are read. */
 export const JSON_BODY_LIMIT = 256 * 1024;
 
-/** The whole HTTP application, without listening: used by main, the tests and the desktop shell. */
+/**
+ * The whole HTTP application, without listening: `serve` (cli/serve.ts) listens with it and the
+ * tests call it with app.request(). The desktop shell builds no app of its own: it starts this
+ * same server as a child process (src-desktop/server-process.ts) and opens its pages.
+ */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ strict: false });
   app.onError(onError);

@@ -6,12 +6,14 @@ import { mailServiceFor } from './features/mail/mail-service';
 import { oneSignalNotifier, type PushNotifier } from './features/notifications/push';
 import { SetupGate } from './features/setup/setup-gate';
 import { removeOrphanedProofs } from './features/submissions/orphaned-proofs';
+import { TaskListCache } from './features/tasks/task-list-cache';
 import { ensureBootstrapAdmin } from './features/users/admin-account';
 import { databaseLimiters } from './features/users/database-limiter';
 import { LoginThrottle, memoryLimiters, type ThrottleLimits } from './features/users/throttle';
 import { loadWebAssets, type WebAssets } from './http/web-assets';
 import { log } from './observability/logger';
 import { DataFolder } from './storage/data-folder';
+import { openFileStore } from './storage/file-store';
 import { removeOrphanedImages } from './storage/orphaned-images';
 import { expensiveWork } from './work/expensive-work';
 
@@ -79,12 +81,13 @@ export async function openApp(
     { server: options.server },
   );
   await migrateToLatest(database.db);
+  const files = openFileStore(config);
   // nodes sharing a database cannot know that no upload is under way on another node:
   // they remove orphans every hour past a grace period instead, one node at a time (cli/sweeps.ts)
   if (options.clearTemp && !config.cluster) {
-    const removed = await removeOrphanedProofs(database.db, config, new Date(), -1);
+    const removed = await removeOrphanedProofs(database.db, files, new Date(), -1);
     if (removed > 0) log().info(`removed ${removed} proof file(s) left without a submission by a crash`);
-    const images = await removeOrphanedImages(database.db, config);
+    const images = await removeOrphanedImages(database.db, files);
     if (images > 0) log().info(`removed ${images} image(s) left without a user or setting by a crash`);
   }
   const secret = folder.secret(config.tokenSecret);
@@ -108,6 +111,8 @@ export async function openApp(
     work: expensiveWork(options.work),
     setup: new SetupGate(database.db, config.cluster, options.clock),
     mail: mailServiceFor(config),
+    files,
+    taskList: new TaskListCache(),
   };
   await ensureBootstrapAdmin(deps);
   return {

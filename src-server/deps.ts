@@ -3,11 +3,16 @@ import type { Db } from './db/database';
 import type { MailService } from './features/mail/mail-service';
 import type { PushNotifier } from './features/notifications/push';
 import type { SetupGate } from './features/setup/setup-gate';
+import type { TaskListCache } from './features/tasks/task-list-cache';
 import type { LoginThrottle } from './features/users/throttle';
 import type { WebAssets } from './http/web-assets';
+import type { FileStore } from './storage/file-store';
 import type { ExpensiveWork } from './work/expensive-work';
 
-/** What createApp needs; tests and the desktop shell build their own. */
+/**
+ * Everything a request needs, made once where the app is opened (bootstrap.ts openApp) and
+ * handed to createApp: no request reaches a module-level store or cache of its own.
+ */
 export interface AppDeps {
   db: Db;
   config: Config;
@@ -24,4 +29,11 @@ export interface AppDeps {
   setup: SetupGate;
   /** Mail through SMTP_URL (none without it): the outbox job sends what requests queue. */
   mail: MailService;
+  /** Where uploaded proofs and images are kept (the data folder, a shared folder or a bucket). */
+  files: FileStore;
+  /**
+   * The task list's ids and rows held for up to 2 s. One per opened database: apps built over
+   * the same opening share it, so a task write through any of them is seen by all at once.
+   */
+  taskList: TaskListCache;
 }

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { createBackup, FilesElsewhereError } from '../storage/backup';
 import { scheduledBackupName } from '../storage/backup-schedule';
 import { DataFolder, DB_FILE_NAME } from '../storage/data-folder';
-import { fileStoreFor } from '../storage/file-store';
+import { openFileStore } from '../storage/file-store';
 import { type Command, configWith, postgresBackupRefusal } from './command';
 import { onStopSignals } from './stop-signals';
 
@@ -37,7 +37,7 @@ export const backupCommand: Command = {
       (line) => console.error(line),
     );
     try {
-      result = await createBackup(folder, file, fileStoreFor(config), { signal: given.signal });
+      result = await createBackup(folder, file, openFileStore(config), { signal: given.signal });
     } catch (err) {
       if (signals.received) {
         console.error(`backup stopped by ${signals.received}: nothing was written`);

@@ -20,8 +20,8 @@ import { DataFolder } from '../storage/data-folder';
 import {
   FILE_KINDS,
   type FileStore,
-  fileStoreFor,
   LocalFileStore,
+  openFileStore,
   SHARED_STORE_GRACE_MS,
 } from '../storage/file-store';
 import { type Command, configWith } from './command';
@@ -165,7 +165,7 @@ export const doctorCommand: Command = {
   async run(v) {
     const config = configWith(v);
     const folder = new DataFolder(config.dataDir);
-    const store = fileStoreFor(config);
+    const store = openFileStore(config);
     const findings = await runDoctor(folder, { databaseUrl: config.databaseUrl, store });
     if (v.json) {
       console.log(JSON.stringify(findings));

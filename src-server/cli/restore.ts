@@ -1,6 +1,6 @@
 import { assertFilesInDataFolder } from '../storage/backup';
 import { DataFolder } from '../storage/data-folder';
-import { fileStoreFor } from '../storage/file-store';
+import { openFileStore } from '../storage/file-store';
 import { FolderLockedError } from '../storage/lock';
 import { BadArchiveError } from '../storage/manifest';
 import { restoreBackup } from '../storage/restore';
@@ -26,7 +26,7 @@ export const restoreCommand: Command = {
       return 2;
     }
     const folder = new DataFolder(config.dataDir);
-    const store = fileStoreFor(config);
+    const store = openFileStore(config);
     if (store.shared) {
       try {
         assertFilesInDataFolder(store, 'restore');

@@ -14,7 +14,6 @@ import { startMetricsPort } from '../observability/metrics-port';
 import { markStopping } from '../observability/readiness';
 import { readBackupSchedule, type ScheduleHandle, startBackupSchedule } from '../storage/backup-schedule';
 import { DataFolder } from '../storage/data-folder';
-import { fileStoreFor } from '../storage/file-store';
 import { acquireLock } from '../storage/lock';
 import { embeddedWebAssets } from './embedded';
 import { runSelf } from './self';
@@ -190,10 +189,10 @@ export async function runServe(config: Config): Promise<void> {
       .catch((err) => {
         if (!stopping()) log().error({ err }, 'proof thumbnails: stopped by an error');
       });
-    if (schedule && fileStoreFor(config).shared) {
+    if (schedule && deps.files.shared) {
       // `backup` refuses a data folder whose files are elsewhere (storage/backup.ts)
       log().warn(
-        `not backing up on a schedule: the files are in ${fileStoreFor(config).description}, which ` +
+        `not backing up on a schedule: the files are in ${deps.files.description}, which ` +
           '`backup` does not copy; back it up on its own (see "Files on object storage" in README.md)',
       );
     } else if (schedule) {

@@ -7,7 +7,7 @@ import { readConfig } from '../config';
 import { SWEEP_GRACE_MS } from '../features/tasks/task-expiry';
 import { createTask } from '../features/tasks/task-test-helpers';
 import { jobRunRecords } from '../observability/jobs';
-import { fileStoreFor } from '../storage/file-store';
+import { openFileStore } from '../storage/file-store';
 import { pngFile } from '../storage/image-fixtures';
 import { sharedDatabase } from '../testing/cluster';
 import { makeUser } from '../testing/factories';
@@ -105,7 +105,7 @@ describe('the scheduled sweeps under their job locks', () => {
 
 describe('the periodic orphan clean-up of nodes sharing the files', () => {
   it('removes proofs and images no row names only once they are over an hour old', async () => {
-    const store = fileStoreFor(t.deps.config);
+    const store = t.deps.files;
     const proof = await store.save('proofs', pngFile(3, 3), 'image/png');
     const image = await store.save('images', pngFile(4, 4), 'image/png');
     const lines: string[] = [];
@@ -178,7 +178,7 @@ describe('a cluster node starting', () => {
       const config = readConfig({ DATA_DIR: dir, ...database.env });
       const first = await openApp(config, { web: new Map() });
       await first.close();
-      const store = fileStoreFor(config);
+      const store = openFileStore(config);
       const proof = await store.save('proofs', pngFile(3, 3), 'image/png');
       const image = await store.save('images', pngFile(4, 4), 'image/png');
       writeFileSync(join(dir, 'tmp', 'left.part'), 'a crashed upload of this node');

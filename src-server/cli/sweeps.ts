@@ -7,7 +7,7 @@ import { removeExpiredSessions } from '../features/users/sessions.service';
 import { timedJobRun } from '../observability/jobs';
 import { removeOrphanedImages } from '../storage/orphaned-images';
 
-type Deps = Pick<AppDeps, 'db' | 'clock' | 'push' | 'config' | 'mail'>;
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'push' | 'config' | 'mail' | 'files'>;
 type Log = (line: string) => void;
 /** A pass returns what it did, by count ("expired": 3), for its job-run record. */
 type Counts = Record<string, number>;
@@ -88,9 +88,9 @@ export function startSweeps(deps: Deps, log: Log) {
  */
 export async function orphanCleanupPass(deps: Deps, log: Log): Promise<Counts> {
   const now = deps.clock();
-  const proofs = await removeOrphanedProofs(deps.db, deps.config, now, ORPHAN_GRACE_MS);
+  const proofs = await removeOrphanedProofs(deps.db, deps.files, now, ORPHAN_GRACE_MS);
   if (proofs > 0) log(`removed ${proofs} proof file(s) left without a submission for over an hour`);
-  const images = await removeOrphanedImages(deps.db, deps.config, now, ORPHAN_GRACE_MS);
+  const images = await removeOrphanedImages(deps.db, deps.files, now, ORPHAN_GRACE_MS);
   if (images > 0) log(`removed ${images} image(s) left without a user or setting for over an hour`);
   return { proofs, images };
 }

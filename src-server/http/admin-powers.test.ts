@@ -10,7 +10,7 @@ import { flagSharedDevice } from '../features/fraud/signals';
 import { multipart } from '../features/submissions/submission-test-helpers';
 import { taskBody } from '../features/tasks/task-test-helpers';
 import type { UserRow } from '../features/users/users.repository';
-import { FILE_KINDS, fileStoreFor } from '../storage/file-store';
+import { FILE_KINDS } from '../storage/file-store';
 import { pngFile } from '../storage/image-fixtures';
 import { sharedDatabase } from '../testing/cluster';
 import { makeUser } from '../testing/factories';
@@ -274,7 +274,7 @@ async function everything(): Promise<string[]> {
     });
     out.push(...lines.sort());
   }
-  const store = fileStoreFor(nodes[0].deps.config);
+  const store = nodes[0].deps.files;
   for (const kind of FILE_KINDS)
     for (const name of (await store.list(kind)).sort()) out.push(`file ${kind}/${name}`);
   return out;

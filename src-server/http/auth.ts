@@ -7,7 +7,10 @@ import type { UserRow } from '../features/users/users.repository';
 import { touchLastActive } from '../features/users/users.repository';
 import type { AppEnv } from './env';
 
-/** How often a user's activity is written at most (SPEC: lastActive follows the user's activity). */
+/**
+ * How often a user's activity is written at most: lastActive follows the user's requests, and
+ * to the minute is close enough for "last seen" while sparing a write on every request.
+ */
 export const LAST_ACTIVE_INTERVAL_MS = 60_000;
 
 /**

@@ -3,7 +3,6 @@ import { ERROR_MESSAGES } from '../contract/errors';
 import { FIELD_MESSAGES } from '../contract/schemas';
 import type { AppDeps } from '../deps';
 import { fail } from '../errors';
-import { fileStoreFor } from '../storage/file-store';
 import { type ImageFormat, sniffImage } from '../storage/image';
 import type { ImageUpload } from '../storage/received-image';
 import { receiveUpload, UploadError } from '../storage/upload';
@@ -19,7 +18,7 @@ import { workKey } from '../work/expensive-work';
  * upload gives the place back.
  */
 export async function receiveImageForm(
-  deps: Pick<AppDeps, 'config' | 'work'>,
+  deps: Pick<AppDeps, 'work' | 'files'>,
   ownerId: string,
   request: Request,
   options: { fileField: string; formats: readonly ImageFormat[]; textField?: string },
@@ -30,7 +29,7 @@ export async function receiveImageForm(
   try {
     // the body stream is made only now: a request refused before this point leaves its body to
     // the server, which reads and drops it (made and left unread, it would reset the connection)
-    const upload = await receiveUpload(fileStoreFor(deps.config), request.body, contentType, {
+    const upload = await receiveUpload(deps.files, request.body, contentType, {
       fileField: options.fileField,
       maxFileBytes: MAX_PROOF_BYTES,
       accept: (head) => {

@@ -26,7 +26,7 @@ opsRoutes.get('/healthz', (c) => {
 
 opsRoutes.get('/readyz', async (c) => {
   const deps = c.get('deps');
-  const result = await readiness(deps.db, deps.config);
+  const result = await readiness(deps.db, deps.config, deps.files);
   c.header('Cache-Control', 'no-store');
   if (result.ready) return c.json({ status: 'ready' });
   return c.json({ status: 'unready', failing: result.failing, problems: result.problems }, 503);

@@ -5,7 +5,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/database';
 import { latestMigrationName } from '../db/migrate';
 import { DataFolder } from '../storage/data-folder';
-import { fileStoreFor } from '../storage/file-store';
+import type { FileStore } from '../storage/file-store';
 
 let stopping = false;
 
@@ -53,10 +53,10 @@ async function appliedMigration(db: Db): Promise<string> {
   return rows[0]?.name ?? '';
 }
 
-async function checkFiles(config: Config): Promise<void> {
+async function checkFiles(config: Config, files: FileStore): Promise<void> {
   if (config.s3) {
     // a name no upload ever gets: the bucket answers "no such key" when it is reachable
-    await fileStoreFor(config).read('proofs', `${'0'.repeat(32)}.webp`);
+    await files.read('proofs', `${'0'.repeat(32)}.webp`);
     return;
   }
   const root = config.filesDir ?? new DataFolder(config.dataDir).filesDir;
@@ -69,12 +69,12 @@ function message(err: unknown): string {
 }
 
 /** Whether this node should get requests: not stopping, the database migrated and answering, the files reachable. */
-export async function readiness(db: Db, config: Config): Promise<Readiness> {
+export async function readiness(db: Db, config: Config, store: FileStore): Promise<Readiness> {
   const problems: Readiness['problems'] = {};
   if (stopping) problems.stopping = 'the server is stopping';
   const [database, files] = await Promise.allSettled([
     withTimeout('the database', appliedMigration(db)),
-    withTimeout('the file store', checkFiles(config)),
+    withTimeout('the file store', checkFiles(config, store)),
   ]);
   if (database.status === 'rejected') problems.database = message(database.reason);
   else if (database.value !== latestMigrationName())

@@ -10,7 +10,7 @@ import { makeUser } from '../testing/factories';
 import { createTestApp, type TestApp } from '../testing/test-app';
 import { createBackup, FilesElsewhereError } from './backup';
 import { DataFolder } from './data-folder';
-import { contentTypeOf, fileStoreFor, LocalFileStore } from './file-store';
+import { contentTypeOf, LocalFileStore, openFileStore } from './file-store';
 import { fileStoreContract } from './file-store-contract';
 import { pngFile } from './image-fixtures';
 
@@ -59,8 +59,8 @@ describe('LocalFileStore', () => {
 
   it('is the one store of a data folder without S3 settings', () => {
     const config = readConfig({ DATA_DIR: root });
-    expect(fileStoreFor(config)).toBeInstanceOf(LocalFileStore);
-    expect(fileStoreFor(config)).toBe(fileStoreFor(readConfig({ DATA_DIR: root })));
+    expect(openFileStore(config)).toBeInstanceOf(LocalFileStore);
+    expect(openFileStore(config).description).toBe(`the folder ${join(root, 'files')}`);
   });
 });
 
@@ -107,7 +107,7 @@ describe('files in a folder every node mounts (FILES_DIR)', () => {
     expect(readdirSync(join(shared, 'proofs'))).toHaveLength(2);
     expect(readdirSync(join(shared, 'proofs'))).toContain(name);
     expect(readdirSync(join(a.dataDir, 'files'), { recursive: true })).toEqual([]);
-    const store = fileStoreFor(a.deps.config);
+    const store = a.deps.files;
     expect([store.shared, store.description]).toEqual([true, `the shared folder ${shared}`]);
     const served = await b.app.request(proofUrl);
     expect(served.status).toBe(200);
@@ -117,14 +117,14 @@ describe('files in a folder every node mounts (FILES_DIR)', () => {
   });
 
   it("spares another node's fresh upload at start, and refuses a backup", async () => {
-    const store = fileStoreFor(b.deps.config);
+    const store = b.deps.files;
     const fresh = await store.save('proofs', pngFile(3, 3), 'image/png');
     const { openApp } = await import('../bootstrap');
     const starting = await openApp(b.deps.config, { web: new Map(), clearTemp: true });
     await starting.close();
     expect(await store.read('proofs', fresh)).not.toBeNull();
     const later = new Date(Date.now() + 2 * 3_600_000);
-    expect(await findOrphanedProofs(b.deps.db, b.deps.config, later, -1)).toContain(fresh);
+    expect(await findOrphanedProofs(b.deps.db, b.deps.files, later, -1)).toContain(fresh);
     const refusal = createBackup(b.folder, join(root, 'shared.tar'), store);
     await expect(refusal).rejects.toBeInstanceOf(FilesElsewhereError);
     await expect(refusal).rejects.toThrow(

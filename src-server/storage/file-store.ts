@@ -39,7 +39,7 @@ export const SHARED_STORE_GRACE_MS = 3_600_000;
  * Every uploaded file: written durably under a random name, read, removed and listed by kind.
  * No other module builds a path or a key to a stored file. Two kinds: the data folder's files/
  * (LocalFileStore, the default) and an S3-compatible bucket (S3FileStore) that many app nodes
- * share; fileStoreFor picks the one the config names. Uploads are staged on the local disk in
+ * share; openFileStore makes the one the config names. Uploads are staged on the local disk in
  * both (tempPath), and a name that could not have come from the store (isStoredName) never
  * reaches either.
  */
@@ -234,26 +234,16 @@ export class LocalFileStore implements FileStore {
   }
 }
 
-/** What picks the store: the data folder, and the bucket or shared folder when there is one. */
-export type FilesConfig = Pick<Config, 'dataDir' | 's3' | 'filesDir'>;
-
-const stores = new Map<string, FileStore>();
-
 /**
- * The store the config names (one per data folder and place, shared by every feature): the S3
- * bucket when S3_BUCKET is set, the shared folder when FILES_DIR is, else the data folder's files/.
+ * A new store of the kind the config names: the S3 bucket when S3_BUCKET is set, the shared
+ * folder when FILES_DIR is, else the data folder's files/. The app opens one (bootstrap.ts, in
+ * its deps) and every feature uses that one; a command line tool opens its own for its run.
  */
-export function fileStoreFor(
+export function openFileStore(
   config: Pick<Config, 'dataDir' | 's3'> & { filesDir?: string | null },
 ): FileStore {
-  const key = JSON.stringify([config.dataDir, config.s3, config.filesDir ?? null]);
-  let store = stores.get(key);
-  if (!store) {
-    const folder = new DataFolder(config.dataDir);
-    store = config.s3
-      ? new S3FileStore(new TempArea(folder), config.s3)
-      : new LocalFileStore(folder, config.filesDir ?? undefined);
-    stores.set(key, store);
-  }
-  return store;
+  const folder = new DataFolder(config.dataDir);
+  return config.s3
+    ? new S3FileStore(new TempArea(folder), config.s3)
+    : new LocalFileStore(folder, config.filesDir ?? undefined);
 }

@@ -3,7 +3,6 @@ import { openApp } from '../bootstrap';
 import { publicImageUrl } from '../features/files/file-urls';
 import { makeUser } from '../testing/factories';
 import { createTestApp, type TestApp, testsOnPostgres } from '../testing/test-app';
-import { fileStoreFor } from './file-store';
 import { pngFile } from './image-fixtures';
 
 let t: TestApp;
@@ -18,7 +17,7 @@ describe('images left without a row by a crash', () => {
   it.skipIf(testsOnPostgres)(
     'are removed when the lock holder starts, while named ones (profile photo, logo) stay',
     async () => {
-      const store = fileStoreFor(t.deps.config);
+      const store = t.deps.files;
       const photo = await store.save('images', pngFile(4, 4), 'image/png');
       const logo = await store.save('images', pngFile(5, 5), 'image/png');
       await makeUser(t.deps.db, { profile_image: publicImageUrl(photo) });

@@ -1,6 +1,6 @@
 import type { Db } from '../db/database';
 import { referencedImages } from './backup-files';
-import { type FilesConfig, fileStoreFor, SHARED_STORE_GRACE_MS } from './file-store';
+import { type FileStore, SHARED_STORE_GRACE_MS } from './file-store';
 
 /**
  * Stored images (profile photos, the site logo and favicon) that no row names. An image is
@@ -13,11 +13,10 @@ import { type FilesConfig, fileStoreFor, SHARED_STORE_GRACE_MS } from './file-st
  */
 export async function removeOrphanedImages(
   db: Db,
-  config: FilesConfig,
+  store: FileStore,
   now: Date = new Date(),
   graceMs?: number,
 ): Promise<number> {
-  const store = fileStoreFor(config);
   const grace = store.shared ? Math.max(graceMs ?? 0, SHARED_STORE_GRACE_MS) : graceMs;
   const stored =
     grace !== undefined

@@ -14,7 +14,7 @@ import { startS3Server, type TestS3 } from '../testing/s3-server';
 import { createTestApp, type TestApp } from '../testing/test-app';
 import { createBackup, FilesElsewhereError } from './backup';
 import { DataFolder } from './data-folder';
-import { fileStoreFor, LocalFileStore, TempArea } from './file-store';
+import { LocalFileStore, openFileStore, TempArea } from './file-store';
 import { fileStoreContract } from './file-store-contract';
 import { pngFile } from './image-fixtures';
 import { S3FileStore } from './s3-file-store';
@@ -136,7 +136,7 @@ describe('the S3 settings (S3_BUCKET, S3_ENDPOINT...)', () => {
   it('are off without S3_BUCKET: the data folder keeps the files', () => {
     const config = readConfig({ DATA_DIR: scratch });
     expect(config.s3).toBeNull();
-    const store = fileStoreFor(config);
+    const store = openFileStore(config);
     expect(store).toBeInstanceOf(LocalFileStore);
     expect(store.shared).toBe(false);
   });
@@ -189,14 +189,13 @@ describe('the S3 settings (S3_BUCKET, S3_ENDPOINT...)', () => {
     expect(() => readConfig({ DATA_DIR: scratch, ...env })).toThrow(message);
   });
 
-  it('give every caller the same S3 store for the same config', () => {
+  it('open an S3 store, the one the app keeps in its deps', () => {
     const config = readConfig({ DATA_DIR: scratch, ...s3.env });
-    const store = fileStoreFor(config);
+    const store = openFileStore(config);
     expect(store).toBeInstanceOf(S3FileStore);
     expect(store.shared).toBe(true);
     expect(store.description).toBe(`S3 bucket ${s3.bucket} at ${s3.endpoint}`);
-    expect(fileStoreFor(readConfig({ DATA_DIR: scratch, ...s3.env }))).toBe(store);
-    expect(fileStoreFor(readConfig({ DATA_DIR: scratch }))).not.toBe(store);
+    expect(openFileStore(readConfig({ DATA_DIR: scratch }))).toBeInstanceOf(LocalFileStore);
   });
 });
 
@@ -219,7 +218,7 @@ describe('an app whose files are in S3', () => {
   afterAll(() => t?.dispose());
 
   it('passes the doctor, which reads the bucket, and it finds a missing and an orphaned file there', async () => {
-    const store = fileStoreFor(t.deps.config);
+    const store = t.deps.files;
     expect(await runDoctor(t.folder, { databaseUrl: t.deps.config.databaseUrl, store })).toEqual([]);
     // the local files/ is empty: a doctor that looked there would report the proof missing
     expect(await runDoctor(t.folder, { databaseUrl: t.deps.config.databaseUrl })).toEqual([
@@ -258,7 +257,7 @@ describe('an app whose files are in S3', () => {
 
   it("spares another node's fresh upload when a node starts, and finds it once it is old", async () => {
     const { openApp } = await import('../bootstrap');
-    const store = fileStoreFor(t.deps.config);
+    const store = t.deps.files;
     // another node's proof whose row is not committed yet, and a fresh image likewise
     const fresh = await store.save('proofs', pngFile(3, 3), 'image/png');
     const image = await store.save('images', pngFile(3, 3), 'image/png');
@@ -267,16 +266,16 @@ describe('an app whose files are in S3', () => {
     expect(await store.read('proofs', fresh)).not.toBeNull();
     expect(await store.read('images', image)).not.toBeNull();
     // even a caller asking for no grace gets the shared store's hour
-    expect(await findOrphanedProofs(t.deps.db, t.deps.config, new Date(), -1)).toEqual([]);
+    expect(await findOrphanedProofs(t.deps.db, t.deps.files, new Date(), -1)).toEqual([]);
     const later = new Date(Date.now() + 2 * 3_600_000);
-    expect(await findOrphanedProofs(t.deps.db, t.deps.config, later, -1)).toEqual([fresh]);
+    expect(await findOrphanedProofs(t.deps.db, t.deps.files, later, -1)).toEqual([fresh]);
     await store.remove('proofs', fresh);
     await store.remove('images', image);
   });
 
   it('refuses a backup, naming the bucket and what to use, and writes nothing', async () => {
     const dest = join(scratch, 'refused.tar.gz');
-    const store = fileStoreFor(t.deps.config);
+    const store = t.deps.files;
     const refusal = createBackup(t.folder, dest, store);
     await expect(refusal).rejects.toBeInstanceOf(FilesElsewhereError);
     await expect(refusal).rejects.toThrow(

@@ -3,7 +3,7 @@ import type { WithdrawalDto } from '@contract/withdrawals';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import enAdminFraud from '../locales/en/adminFraud.json';
-import enAdminReview from '../locales/en/adminReview.json';
+import enAdminLists from '../locales/en/adminLists.json';
 import { apiClient, apiLogin, makePng, type RegisteredUser, registrar } from './api';
 import { localeKeys, snapWith } from './checks';
 import { type Lang, newPage, PHONE, withServerAndBrowser } from './harness';
@@ -20,7 +20,7 @@ const suite = withServerAndBrowser({ TRUST_PROXY: '1' });
 const { api, ok, createTask, startAndSubmit } = apiClient(() => suite.server.url);
 const register = registrar(() => suite.server.url, '10.47', 'fraud');
 const snap = snapWith({
-  rawKeys: [...localeKeys(enAdminReview), ...localeKeys(enAdminFraud).filter((k) => k.includes('.'))],
+  rawKeys: [...localeKeys(enAdminLists), ...localeKeys(enAdminFraud).filter((k) => k.includes('.'))],
 });
 let adminToken: string;
 

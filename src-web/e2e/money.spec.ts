@@ -178,7 +178,7 @@ describe('the profile screen and its money', () => {
     await expect.poll(() => text(page, '[data-testid=balance-current] dd')).toBe('₺50,00');
     await expect.poll(() => text(page, '[data-testid=withdrawal-row]')).toContain('Reddedildi');
     expect(await text(page, '[data-testid=rejection-reason]')).toBe(`Sebep: ${REJECT_REASON}`);
-    // a payout is in the history, not among the task events (SPEC section 4)
+    // a payout shows in the withdrawal history: the activity list tells only what happened to tasks
     expect(await page.locator('[data-testid=activity][data-type=payout]').count()).toBe(0);
     await snap(page, 'money-withdraw-rejected-tr-desktop');
   });

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import enAdminReview from '../locales/en/adminReview.json';
-import trAdminReview from '../locales/tr/adminReview.json';
+import enAdminLists from '../locales/en/adminLists.json';
+import trAdminLists from '../locales/tr/adminLists.json';
 import { apiClient, apiLogin, makePng, registrar } from './api';
 import { localeKeys, snapWith } from './checks';
 import { type Lang, newPage, PHONE, withServerAndBrowser } from './harness';
@@ -17,7 +17,7 @@ const SMALL_LAPTOP = { width: 1366, height: 768 };
 const suite = withServerAndBrowser({ TRUST_PROXY: '1' });
 const { ok, createTask, startAndSubmit } = apiClient(() => suite.server.url);
 const register = registrar(() => suite.server.url, '10.30', 'queue');
-const snap = snapWith({ rawKeys: localeKeys(enAdminReview) });
+const snap = snapWith({ rawKeys: localeKeys(enAdminLists) });
 let adminToken: string;
 let proof: Buffer;
 
@@ -164,7 +164,7 @@ describe("a banned worker's proof", () => {
         status: 'banned',
         banReason: reason,
       });
-      const texts = lang === 'en' ? enAdminReview.standing : trAdminReview.standing;
+      const texts = lang === 'en' ? enAdminLists.standing : trAdminLists.standing;
       const { context, page, errors } = await adminPage(lang, LAPTOP);
       await page.goto(`/admin/submissions?q=${encodeURIComponent(`${prefix} Çalışan 1`)}`);
       await expect.poll(() => page.locator('[data-testid=submission-row]').count()).toBe(1);

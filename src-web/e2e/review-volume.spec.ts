@@ -2,8 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import enAdminReview from '../locales/en/adminReview.json';
-import trAdminReview from '../locales/tr/adminReview.json';
+import enAdminLists from '../locales/en/adminLists.json';
+import trAdminLists from '../locales/tr/adminLists.json';
 import { apiClient, apiLogin, makePng, registrar } from './api';
 import { checkAccessibility } from './axe';
 import { localeKeys, snapWith } from './checks';
@@ -25,7 +25,7 @@ const SIZES = [
 const suite = withServerAndBrowser({ TRUST_PROXY: '1' });
 const { ok, createTask, startAndSubmit } = apiClient(() => suite.server.url);
 const register = registrar(() => suite.server.url, '10.37', 'volume');
-const snap = snapWith({ rawKeys: localeKeys(enAdminReview) });
+const snap = snapWith({ rawKeys: localeKeys(enAdminLists) });
 let adminToken: string;
 
 beforeAll(async () => {
@@ -118,7 +118,7 @@ describe('the review queue at volume', () => {
   it.each(['tr', 'en'] as const)(
     'keeps the bulk bar in view, sorts, pages, undoes and shows appeals first (%s)',
     async (lang) => {
-      const words = lang === 'en' ? enAdminReview : trAdminReview;
+      const words = lang === 'en' ? enAdminLists : trAdminLists;
       const { prefix, worker, appealText } = await seed(lang);
       const { context, page } = await newPage(suite.browser, suite.server.url, { lang, size: LAPTOP });
       const errors: string[] = [];

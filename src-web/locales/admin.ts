@@ -1,11 +1,11 @@
 import enAdmin from './en/admin.json';
 import enAdminFraud from './en/adminFraud.json';
-import enAdminReview from './en/adminReview.json';
+import enAdminLists from './en/adminLists.json';
 import enAdminSystem from './en/adminSystem.json';
 import enSecurity from './en/security.json';
 import trAdmin from './tr/admin.json';
 import trAdminFraud from './tr/adminFraud.json';
-import trAdminReview from './tr/adminReview.json';
+import trAdminLists from './tr/adminLists.json';
 import trAdminSystem from './tr/adminSystem.json';
 import trSecurity from './tr/security.json';
 
@@ -13,14 +13,14 @@ import trSecurity from './tr/security.json';
 export const adminResources = {
   en: {
     admin: enAdmin,
-    adminReview: enAdminReview,
+    adminLists: enAdminLists,
     adminFraud: enAdminFraud,
     adminSystem: enAdminSystem,
     security: enSecurity,
   },
   tr: {
     admin: trAdmin,
-    adminReview: trAdminReview,
+    adminLists: trAdminLists,
     adminFraud: trAdminFraud,
     adminSystem: trAdminSystem,
     security: trSecurity,

@@ -8,7 +8,7 @@ describe('one voice across the app', () => {
   it.each(['tr', 'en'] as const)(
     'names each rejection reason alike for the worker and the admin (%s)',
     (lang) => {
-      expect(resources[lang].adminReview.rejectionReasons).toEqual(
+      expect(resources[lang].adminLists.rejectionReasons).toEqual(
         resources[lang].submissions.rejectionReasons,
       );
     },

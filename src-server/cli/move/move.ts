@@ -10,7 +10,7 @@ import { openPostgres, pgTypes } from '../../db/postgres';
 import type { DB } from '../../db/schema';
 import { referencedFiles } from '../../storage/backup-files';
 import { DataFolder } from '../../storage/data-folder';
-import { fileStoreFor, LocalFileStore } from '../../storage/file-store';
+import { LocalFileStore, openFileStore } from '../../storage/file-store';
 import { lockHolder } from '../../storage/lock';
 import { type Finding, runDoctor } from '../doctor';
 import { selfCommand } from '../self';
@@ -240,7 +240,7 @@ export async function moveToPostgres(
     const files = await sourceFiles(folder, refs);
 
     // the files first: they are named by rows, so they must be there when the rows commit
-    const store = fileStoreFor(config);
+    const store = openFileStore(config);
     const copyTheFiles = !storeIsFolder(folder, config.filesDir, config.s3);
     const written = copyTheFiles ? await copyFiles(folder, store, files, progress) : 0;
 

@@ -3,8 +3,8 @@
 // never a password); the log is append-only, admins read it with filters, and doctor compares
 // it with the ledger.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import reviewEn from '../../../src-web/locales/en/adminReview.json';
-import reviewTr from '../../../src-web/locales/tr/adminReview.json';
+import listsEn from '../../../src-web/locales/en/adminLists.json';
+import listsTr from '../../../src-web/locales/tr/adminLists.json';
 import { pngFile } from '../../storage/image-fixtures';
 import { makeUser } from '../../testing/factories';
 import { makeWithdrawal } from '../../testing/money-factories';
@@ -250,7 +250,7 @@ describe('the words of the rows', () => {
       field
         .split('.')
         .reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], labels);
-    for (const labels of [reviewEn.audit.fields, reviewTr.audit.fields]) {
+    for (const labels of [listsEn.audit.fields, listsTr.audit.fields]) {
       expect(fields.filter((f) => typeof label(labels, f) !== 'string')).toEqual([]);
     }
   });

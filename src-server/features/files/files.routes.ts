@@ -2,7 +2,7 @@ import { type Context, Hono } from 'hono';
 import { fail } from '../../errors';
 import type { AppEnv } from '../../http/env';
 import { FILE_CSP } from '../../http/security';
-import { fileStoreFor, isStoredName, type StoredFile } from '../../storage/file-store';
+import { isStoredName, type StoredFile } from '../../storage/file-store';
 import { verifyProofUrl } from './file-urls';
 
 function serve(c: Context<AppEnv>, file: StoredFile, cacheControl: string): Response {
@@ -24,13 +24,13 @@ export const filesRoutes = new Hono<AppEnv>()
       isStoredName(name) &&
       verifyProofUrl(deps.secret, name, c.req.query('exp'), c.req.query('sig'), deps.clock());
     if (!ok) throw fail.forbidden();
-    const file = await fileStoreFor(deps.config).read('proofs', name);
+    const file = await deps.files.read('proofs', name);
     if (!file) throw fail.notFound();
     return serve(c, file, 'private, max-age=600');
   })
   .get('/images/:name', async (c) => {
     const name = c.req.param('name');
-    const file = isStoredName(name) ? await fileStoreFor(c.var.deps.config).read('images', name) : null;
+    const file = isStoredName(name) ? await c.var.deps.files.read('images', name) : null;
     if (!file) throw fail.notFound();
     // names are random and never reused: the content behind one never changes
     return serve(c, file, 'public, max-age=31536000, immutable');

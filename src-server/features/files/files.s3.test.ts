@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fileStoreFor, LocalFileStore } from '../../storage/file-store';
+import { LocalFileStore } from '../../storage/file-store';
 import { pngFile } from '../../storage/image-fixtures';
 import { makeUser } from '../../testing/factories';
 import { startS3Server, type TestS3 } from '../../testing/s3-server';
@@ -61,7 +61,7 @@ describe('proofs in an S3 bucket', () => {
     expect(localFiles(a)).toEqual([]);
     expect(await new LocalFileStore(a.folder).list('proofs')).toEqual([]);
     // the upload was staged on the node's disk and is gone from there
-    expect(await fileStoreFor(a.deps.config).listTemp()).toEqual([]);
+    expect(await a.deps.files.listTemp()).toEqual([]);
   });
 
   it('are served through their signed URL by the node that took the upload', async () => {
@@ -69,7 +69,7 @@ describe('proofs in an S3 bucket', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('Content-Type')).toBe('image/png');
     expect(res.headers.get('Cache-Control')).toMatch(/^private/);
-    const stored = await fileStoreFor(a.deps.config).read('proofs', proofName);
+    const stored = await a.deps.files.read('proofs', proofName);
     expect(res.bytes.equals(stored!.bytes)).toBe(true);
   });
 

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILE_CSP } from '../../http/security';
-import { fileStoreFor } from '../../storage/file-store';
 import { pngFile } from '../../storage/image-fixtures';
 import { makeUser } from '../../testing/factories';
 import { createTestApp, type TestApp } from '../../testing/test-app';
@@ -39,7 +38,7 @@ describe('GET /api/files/proofs/{name}', () => {
     expect(res.headers.get('Content-Security-Policy')).toBe(FILE_CSP);
     expect(res.headers.get('Cache-Control')).toMatch(/^private/);
     const name = proofUrl.split('/').pop()!.split('?')[0];
-    const stored = await fileStoreFor(t.deps.config).read('proofs', name);
+    const stored = await t.deps.files.read('proofs', name);
     expect(res.bytes.equals(stored!.bytes)).toBe(true);
   });
 
@@ -81,7 +80,7 @@ describe('GET /api/files/proofs/{name}', () => {
 
 describe('GET /api/files/images/{name}', () => {
   it('serves a stored public image to anyone, cached for good', async () => {
-    const store = fileStoreFor(t.deps.config);
+    const store = t.deps.files;
     const name = await store.save('images', pngFile(), 'image/png');
     const res = await get(publicImageUrl(name));
     expect(res.status).toBe(200);

@@ -1,5 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fileStoreFor } from '../../storage/file-store';
 import { pngFile } from '../../storage/image-fixtures';
 import { makeUser } from '../../testing/factories';
 import { fund, makePendingSubmission, makeWithdrawal } from '../../testing/money-factories';
@@ -120,7 +119,7 @@ describe('two admins demoting each other at the same instant', () => {
 
 describe('DELETE /api/admin/users/{id}', () => {
   it('anonymises the account and ends its session at once', async () => {
-    const store = fileStoreFor(t.deps.config);
+    const store = t.deps.files;
     const photo = publicImageUrl(await store.save('images', pngFile(), 'image/png'));
     const user = await makeUser(t.deps.db, {
       name: 'Silinecek',

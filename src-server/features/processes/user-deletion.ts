@@ -132,7 +132,7 @@ export async function settleForDeletion(
   return { ...summary, balance: forfeitedBalance, endedRecords };
 }
 
-type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'work'>;
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'work' | 'files'>;
 
 /**
  * DELETE /api/admin/users/{id}: the account is anonymised, not removed, so its ledger,

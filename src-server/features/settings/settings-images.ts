@@ -1,13 +1,12 @@
 import type { SettingsDto } from '../../contract/types';
 import type { AppDeps } from '../../deps';
 import { fail } from '../../errors';
-import { fileStoreFor } from '../../storage/file-store';
 import type { ImageFormat } from '../../storage/image';
 import { type ImageUpload, sanitizeReceivedImage } from '../../storage/received-image';
 import { publicImageUrl } from '../files/file-urls';
 import { updateSettings } from './settings.service';
 
-type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'work'>;
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'work' | 'files'>;
 
 /** The site images an admin uploads: the multipart field and the formats it may have. */
 export const SITE_IMAGES = {
@@ -20,10 +19,10 @@ const STORED_PREFIX = publicImageUrl('');
 
 /** Deletes images this server stored (other URLs are left alone). */
 export async function removeStoredImages(
-  deps: Pick<AppDeps, 'config'>,
+  deps: Pick<AppDeps, 'files'>,
   urls: readonly string[],
 ): Promise<void> {
-  const store = fileStoreFor(deps.config);
+  const store = deps.files;
   for (const url of urls) {
     if (url.startsWith(STORED_PREFIX)) await store.remove('images', url.slice(STORED_PREFIX.length));
   }
@@ -46,7 +45,7 @@ export async function uploadSiteImage(
   upload: ImageUpload,
 ): Promise<SettingsDto> {
   const formats: readonly ImageFormat[] = SITE_IMAGES[field];
-  const store = fileStoreFor(deps.config);
+  const store = deps.files;
   if (!upload.file) throw fail.invalid('image_required', field);
   const image = await sanitizeReceivedImage(upload, formats, field);
   const name = await store.save('images', image.bytes, image.contentType);

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../contract/settings-defaults';
 import { FILE_CSP } from '../../http/security';
-import { fileStoreFor } from '../../storage/file-store';
 import { icoFile, jpegFile, pngFile } from '../../storage/image-fixtures';
 import { makeUser } from '../../testing/factories';
 import { fund } from '../../testing/money-factories';
@@ -44,7 +43,7 @@ const upload = (
     headers: { 'Content-Type': contentType },
   });
 };
-const images = () => fileStoreFor(t.deps.config).list('images');
+const images = () => t.deps.files.list('images');
 
 describe('PUT /api/settings', () => {
   it('merges the fields sent into what is stored and answers the whole settings', async () => {
@@ -212,7 +211,7 @@ describe('PUT /api/settings/logo and /favicon', () => {
     const res = await upload(which, file(), options);
     expect([res.status, res.body.error.code]).toEqual([status, code]);
     expect(await images()).toEqual(before);
-    expect(await fileStoreFor(t.deps.config).listTemp()).toEqual([]);
+    expect(await t.deps.files.listTemp()).toEqual([]);
   });
 
   it.each<['logo' | 'favicon', string]>([
@@ -227,7 +226,7 @@ describe('PUT /api/settings/logo and /favicon', () => {
       field: which,
       errors: { [which]: `Send the image in the field '${which}'` },
     });
-    expect(await fileStoreFor(t.deps.config).listTemp()).toEqual([]);
+    expect(await t.deps.files.listTemp()).toEqual([]);
   });
 
   it('asks for an image when the form carries none', async () => {

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApp } from '../../bootstrap';
-import { fileStoreFor } from '../../storage/file-store';
 import { pngFile } from '../../storage/image-fixtures';
 import { makeUser } from '../../testing/factories';
 import { createTestApp, type TestApp, testsOnPostgres } from '../../testing/test-app';
@@ -22,13 +21,13 @@ describe('orphaned proofs', () => {
     const taskId = await createTask(t, await t.tokenFor(admin));
     await t.call('POST', `/api/tasks/${taskId}/start`, { token });
     expect((await submit(t, token, { task: taskId, file: pngFile() })).status).toBe(201);
-    const store = fileStoreFor(t.deps.config);
+    const store = t.deps.files;
     const orphan = await store.save('proofs', pngFile(), 'image/png');
     const later = new Date(Date.now() + 2 * 3_600_000);
 
-    expect(await findOrphanedProofs(t.deps.db, t.deps.config, new Date())).toEqual([]);
-    expect(await findOrphanedProofs(t.deps.db, t.deps.config, later)).toEqual([orphan]);
-    expect(await removeOrphanedProofs(t.deps.db, t.deps.config, later)).toBe(1);
+    expect(await findOrphanedProofs(t.deps.db, t.deps.files, new Date())).toEqual([]);
+    expect(await findOrphanedProofs(t.deps.db, t.deps.files, later)).toEqual([orphan]);
+    expect(await removeOrphanedProofs(t.deps.db, t.deps.files, later)).toBe(1);
     // the proof and its thumbnail stay
     expect(await store.list('proofs')).toHaveLength(2);
     expect((await store.list('proofs')).filter((n) => n.endsWith('.webp'))).toHaveLength(1);
@@ -46,7 +45,7 @@ describe('orphaned proofs', () => {
       const taskId = await createTask(t, await t.tokenFor(admin));
       await t.call('POST', `/api/tasks/${taskId}/start`, { token });
       expect((await submit(t, token, { task: taskId, file: pngFile() })).status).toBe(201);
-      const store = fileStoreFor(t.deps.config);
+      const store = t.deps.files;
       const named = await store.list('proofs');
       // what a kill after the proof's durable write and before its row's commit leaves
       const orphan = await store.save('proofs', pngFile(9, 9), 'image/png');

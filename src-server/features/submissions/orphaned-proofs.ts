@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database';
-import { type FilesConfig, fileStoreFor, SHARED_STORE_GRACE_MS } from '../../storage/file-store';
+import { type FileStore, SHARED_STORE_GRACE_MS } from '../../storage/file-store';
 import { proofFilesNamed } from './submissions.repository';
 
 /**
@@ -11,11 +11,10 @@ import { proofFilesNamed } from './submissions.repository';
  */
 export async function findOrphanedProofs(
   db: Db,
-  config: FilesConfig,
+  store: FileStore,
   now: Date,
   graceMs = 3_600_000,
 ): Promise<string[]> {
-  const store = fileStoreFor(config);
   const grace = store.shared ? Math.max(graceMs, SHARED_STORE_GRACE_MS) : graceMs;
   const files = await store.listWithTimes('proofs');
   const old = files.filter((f) => now.getTime() - f.modified.getTime() > grace).map((f) => f.name);
@@ -27,12 +26,11 @@ export async function findOrphanedProofs(
 /** Removes the orphaned proofs (see findOrphanedProofs); returns how many. For a doctor or clean-up command. */
 export async function removeOrphanedProofs(
   db: Db,
-  config: FilesConfig,
+  store: FileStore,
   now: Date,
   graceMs?: number,
 ): Promise<number> {
-  const orphans = await findOrphanedProofs(db, config, now, graceMs);
-  const store = fileStoreFor(config);
+  const orphans = await findOrphanedProofs(db, store, now, graceMs);
   for (const name of orphans) await store.remove('proofs', name);
   return orphans.length;
 }

@@ -1,6 +1,5 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fileStoreFor } from '../../storage/file-store';
 import { proofFingerprint } from '../../storage/image';
 import { jpegFile, pngFile } from '../../storage/image-fixtures';
 import { makeUser } from '../../testing/factories';
@@ -18,7 +17,7 @@ afterAll(() => t.dispose());
 
 describe('the proof thumbnail backfill', () => {
   it('gives proofs stored before thumbnails theirs and their fingerprint, once', async () => {
-    const store = fileStoreFor(t.deps.config);
+    const store = t.deps.files;
     const user = await makeUser(t.deps.db);
     const ids: string[] = [];
     for (const file of [pngFile(640, 480), jpegFile(300, 900), pngFile(50, 40)]) {
@@ -59,7 +58,7 @@ describe('the proof thumbnail backfill', () => {
   });
 
   it('judges duplicate flags again with the new prints: a copy flagged against the older proof, a stale flag removed, a dismissed one kept', async () => {
-    const store = fileStoreFor(t.deps.config);
+    const store = t.deps.files;
     const proof = async (userId: string, png: Buffer, createdAt: string) => {
       const { submissionId } = await makePendingSubmission(t.deps.db, userId, { createdAt });
       const name = await store.save('proofs', png, 'image/png');
@@ -128,7 +127,7 @@ describe('the proof thumbnail backfill', () => {
   it('stops when asked', async () => {
     const user = await makeUser(t.deps.db);
     const { submissionId } = await makePendingSubmission(t.deps.db, user._id);
-    const name = await fileStoreFor(t.deps.config).save('proofs', pngFile(20, 20), 'image/png');
+    const name = await t.deps.files.save('proofs', pngFile(20, 20), 'image/png');
     await t.deps.db
       .updateTable('submissions')
       .set({ proof_file: name })

@@ -1,5 +1,4 @@
 import type { AppDeps } from '../../deps';
-import { fileStoreFor } from '../../storage/file-store';
 import { proofDerivatives } from '../../storage/image';
 import { proofLookupColumns } from '../fraud/fingerprint-bands';
 import { setDuplicateFlag } from '../fraud/fraud.repository';
@@ -20,10 +19,10 @@ const BATCH = 50;
  * that lost the race is removed. Returns how many proofs it completed; stops when `stopped()`.
  */
 export async function backfillProofDerivatives(
-  deps: Pick<AppDeps, 'db' | 'config' | 'work'>,
+  deps: Pick<AppDeps, 'db' | 'work' | 'files'>,
   stopped: () => boolean = () => false,
 ): Promise<number> {
-  const store = fileStoreFor(deps.config);
+  const store = deps.files;
   let done = 0;
   let after = { at: '', id: '' };
   while (!stopped()) {

@@ -1,6 +1,5 @@
 // Test-only helpers for the submission and file tests (never imported by the server).
 import { randomBytes } from 'node:crypto';
-import { fileStoreFor } from '../../storage/file-store';
 import { makeUser } from '../../testing/factories';
 import type { TestApp } from '../../testing/test-app';
 import { createTask } from '../tasks/task-test-helpers';
@@ -63,7 +62,7 @@ export function submit(
 
 /** What the data folder holds: stored proofs and temp files (both empty after a refusal). */
 export async function onDisk(t: TestApp) {
-  const store = fileStoreFor(t.deps.config);
+  const store = t.deps.files;
   return { proofs: await store.list('proofs'), temp: await store.listTemp() };
 }
 

@@ -10,7 +10,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { newId, nowIso } from '../../db/ids';
 import type { AppDeps } from '../../deps';
 import { type AppError, fail } from '../../errors';
-import { type FileStore, fileStoreFor } from '../../storage/file-store';
+import type { FileStore } from '../../storage/file-store';
 import type { ProofPrints, SanitizedImage } from '../../storage/image';
 import { type ImageUpload, sanitizeReceivedProof } from '../../storage/received-image';
 import { proofLookupColumns } from '../fraud/fingerprint-bands';
@@ -34,7 +34,7 @@ import {
   listUserSubmissions,
 } from './submissions.repository';
 
-type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'secret' | 'work'>;
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'secret' | 'work' | 'files'>;
 
 const PROOF_FORMATS = ['png', 'jpeg'] as const;
 
@@ -97,7 +97,7 @@ export async function submitProof(
   if (!checked.ok) throw fail.validation(checked.errors);
   if (proofType === 'screenshot' && !upload.file) throw fail.invalid('proof_required', 'proofImage');
 
-  const store = fileStoreFor(deps.config);
+  const store = deps.files;
   let stored: Awaited<ReturnType<typeof storeProofFiles>> | null = null;
   let duplicates: Awaited<ReturnType<typeof findDuplicateProofs>> = null;
   if (proofType === 'screenshot') {

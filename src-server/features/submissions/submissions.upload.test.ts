@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../app';
 import { MAX_PROOF_BYTES } from '../../contract/constants';
 import { plantFailure } from '../../db/test-triggers';
-import { fileStoreFor } from '../../storage/file-store';
 import { proofFingerprint } from '../../storage/image';
 import { contains, GIF_FILE, jpegWithExif, pngFile, SVG_FILE } from '../../storage/image-fixtures';
 import { makeUser } from '../../testing/factories';
@@ -29,7 +28,7 @@ async function storedBytes(submissionId: string) {
     .select('proof_file')
     .where('_id', '=', submissionId)
     .executeTakeFirstOrThrow();
-  return (await fileStoreFor(t.deps.config).read('proofs', row.proof_file!))!;
+  return (await t.deps.files.read('proofs', row.proof_file!))!;
 }
 /** A PNG signature followed by filler: passes the first-bytes check, so only the size decides. */
 const pngLike = (size: number) => Buffer.concat([pngFile(1, 1).subarray(0, 16), Buffer.alloc(size - 16, 7)]);
@@ -54,7 +53,7 @@ describe('POST /api/submissions accepts real images and strips them', () => {
       .executeTakeFirstOrThrow();
     expect(row.proof_hash).toMatch(/^[0-9a-f]{16}$/);
     expect(row.proof_hash).toBe(await proofFingerprint((await storedBytes(res.body.data._id)).bytes));
-    expect(await fileStoreFor(t.deps.config).read('proofs', row.proof_thumb!)).not.toBeNull();
+    expect(await t.deps.files.read('proofs', row.proof_thumb!)).not.toBeNull();
   });
 
   it('stores a PNG re-encoded, without its text chunks', async () => {

@@ -16,7 +16,6 @@ import { jobRunRecords } from '../../observability/jobs';
 import { APP_VERSION } from '../../storage/backup';
 import { BACKUP_JOB, readBackupSchedule } from '../../storage/backup-schedule';
 import { DataFolder } from '../../storage/data-folder';
-import { fileStoreFor } from '../../storage/file-store';
 import { outboxStatus } from '../mail/outbox.repository';
 
 const startedAt = new Date(Date.now() - process.uptime() * 1000);
@@ -64,12 +63,12 @@ async function newestBackup(folder: DataFolder): Promise<{ name: string; at: str
 }
 
 function backupMode(
-  deps: Pick<AppDeps, 'config'>,
+  deps: Pick<AppDeps, 'config' | 'files'>,
   schedule: ReturnType<typeof readBackupSchedule>,
 ): SystemDto['backup']['mode'] {
   if (deps.config.cluster) return 'database_tools';
   if (!schedule) return 'off';
-  return fileStoreFor(deps.config).shared ? 'files_elsewhere' : 'scheduled';
+  return deps.files.shared ? 'files_elsewhere' : 'scheduled';
 }
 
 function warningsFor(dto: Omit<SystemDto, 'warnings'>, now: Date): SystemWarningDto[] {
@@ -104,7 +103,7 @@ function warningsFor(dto: Omit<SystemDto, 'warnings'>, now: Date): SystemWarning
 
 /** Everything the System screen shows, read now. */
 export async function systemStatus(
-  deps: Pick<AppDeps, 'db' | 'config' | 'work' | 'clock' | 'mail'>,
+  deps: Pick<AppDeps, 'db' | 'config' | 'work' | 'clock' | 'mail' | 'files'>,
 ): Promise<SystemDto> {
   const folder = new DataFolder(deps.config.dataDir);
   const disk = await statfs(folder.root)
@@ -126,7 +125,7 @@ export async function systemStatus(
     schedule = null;
   }
   const mode = backupMode(deps, schedule);
-  const store = fileStoreFor(deps.config);
+  const store = deps.files;
   const dto: Omit<SystemDto, 'warnings'> = {
     version: APP_VERSION,
     nodeVersion: process.version,

@@ -5,7 +5,7 @@ import type { TaskListRow } from './tasks.repository';
  * allows the "N tasks found" count to lag writes by 2 s). A page is then a slice of
  * the ids, however deep, and its rows are read by id: one indexed read whose cost does not
  * grow with the table or the page number. Writes through the task service forget every list
- * at once (createTask, updateTaskFor, deleteTask, featureTask): on the node that wrote, by
+ * at once (all of them go through tasks.service.ts writeTask): on the node that wrote, by
  * clearing this cache; on nodes sharing the database, by the task list's version the
  * write bumped (task-list-version.ts), compared on every request. Writes elsewhere (an approval
  * that fills a task, a deadline passing) show within the max age, or at once when a task of
@@ -170,6 +170,11 @@ export class TaskRowCache<Row extends { _id: string }> {
   }
 }
 
+/**
+ * The lists and rows of one opened database, made once where the app is opened (bootstrap.ts)
+ * and reached through the app's deps: every app built over that opening shares it, while a
+ * second opening (another node, even in the same process) keeps its own, as a separate server would.
+ */
 export class TaskListCache {
   private readonly browse = new Lru(LIMITS.browse);
   private readonly search = new Lru(LIMITS.search);
@@ -263,16 +268,4 @@ export class TaskListCache {
     this.search.clear();
     this.rows.clear();
   }
-}
-
-const caches = new WeakMap<object, TaskListCache>();
-
-/** The cache of one database (each app, and each test app, has its own). */
-export function taskListCache(db: object): TaskListCache {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new TaskListCache();
-    caches.set(db, cache);
-  }
-  return cache;
 }

@@ -8,6 +8,7 @@ import {
   type TaskListQuery,
   type taskCreateSchema,
 } from '../../contract/tasks';
+import type { Db } from '../../db/database';
 import { newId, nowIso } from '../../db/ids';
 import { foldSearch } from '../../db/search';
 import type { AppDeps } from '../../deps';
@@ -18,7 +19,6 @@ import type { UserRow } from '../users/users.repository';
 import { taskAuditView, taskChanges } from './task-audit';
 import { countComments, listComments, replaceUnusedComments } from './task-comments.repository';
 import { endRecordsOfTask } from './task-expiry';
-import { taskListCache } from './task-list-cache';
 import { bumpTaskListVersion, readTaskListVersion } from './task-list-version';
 import { taskFixedFields, taskLiveFields, toTaskDto, toUserTaskDto } from './tasks.mapper';
 import {
@@ -37,7 +37,23 @@ import {
 } from './tasks.repository';
 import { listUserTaskRecords } from './user-tasks.repository';
 
-type Deps = Pick<AppDeps, 'db' | 'clock'>;
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'taskList'>;
+
+/**
+ * Every write of a task goes through here: the write and the bump of the task list's version
+ * commit together (other nodes then read their lists again), and once committed this node
+ * forgets the lists and rows it holds, so the writer sees its change on the next request. A
+ * write that throws rolls back with its bump and leaves the lists as they were.
+ */
+async function writeTask<T>(deps: Deps, write: (trx: Db) => Promise<T>): Promise<T> {
+  const done = await deps.db.transaction().execute(async (trx) => {
+    const out = await write(trx);
+    await bumpTaskListVersion(trx);
+    return out;
+  });
+  deps.taskList.clear();
+  return done;
+}
 
 // admin powers need an active admin: a suspended one is treated like any other user
 const isAdmin = (user?: UserRow) => user?.role === 'admin' && user.status === 'active';
@@ -97,7 +113,7 @@ export async function listTasksJson(
     q,
   ]);
   const hidden = !adminView && viewer ? await doneTaskIds(deps.db, viewer._id) : [];
-  const cache = taskListCache(deps.db);
+  const cache = deps.taskList;
   const searching = q !== '';
   // nodes sharing the database keep a list only while no node has written a task;
   // one node's own writes clear its cache
@@ -184,7 +200,7 @@ export async function createTask(deps: Deps & Pick<AppDeps, 'push'>, admin: User
   const now = nowIso(deps.clock);
   const id = newId();
   const comments = input.automaticComments ?? { comments: [], removed: 0 };
-  await deps.db.transaction().execute(async (trx) => {
+  await writeTask(deps, async (trx) => {
     await insertTask(trx, {
       _id: id,
       title: input.title,
@@ -223,9 +239,7 @@ export async function createTask(deps: Deps & Pick<AppDeps, 'push'>, admin: User
       },
       at: now,
     });
-    await bumpTaskListVersion(trx);
   });
-  taskListCache(deps.db).clear();
   // after the commit: every subscribed device hears of a task they can start now
   if (input.status === 'active') notifyAll(deps, 'newTask');
   const row = (await findTask(deps.db, id))!;
@@ -263,7 +277,7 @@ export async function updateTaskFor(deps: Deps, user: UserRow, id: string, input
     updated_at: now,
   };
   const comments = input.automaticComments;
-  await deps.db.transaction().execute(async (trx) => {
+  await writeTask(deps, async (trx) => {
     // closed (inactive, completed, cancelled): the records in progress end first, so their
     // slots do not count against a lower maxCompletions sent with it
     if (input.status !== undefined && input.status !== 'active') await endRecordsOfTask(trx, id, now);
@@ -283,9 +297,7 @@ export async function updateTaskFor(deps: Deps, user: UserRow, id: string, input
       changes,
       at: now,
     });
-    await bumpTaskListVersion(trx);
   });
-  taskListCache(deps.db).clear();
   const fresh = (await findTask(deps.db, id))!;
   return { task: await present(deps, fresh, user, false), removedComments: comments?.removed ?? 0 };
 }
@@ -296,7 +308,7 @@ export async function updateTaskFor(deps: Deps, user: UserRow, id: string, input
  */
 export async function deleteTask(deps: Deps, actorId: string, id: string): Promise<void> {
   const now = nowIso(deps.clock);
-  await deps.db.transaction().execute(async (trx) => {
+  await writeTask(deps, async (trx) => {
     if (!(await updateTask(trx, id, { deleted_at: now, updated_at: now })))
       throw fail.notFound('task_not_found');
     const ended = await endRecordsOfTask(trx, id, now);
@@ -308,15 +320,13 @@ export async function deleteTask(deps: Deps, actorId: string, id: string): Promi
       changes: { endedRecords: ended },
       at: now,
     });
-    await bumpTaskListVersion(trx);
   });
-  taskListCache(deps.db).clear();
 }
 
 /** PUT /api/tasks/{id}/feature. */
 export async function featureTask(deps: Deps, admin: UserRow, id: string, isFeatured: boolean) {
   const now = nowIso(deps.clock);
-  await deps.db.transaction().execute(async (trx) => {
+  await writeTask(deps, async (trx) => {
     const before = await findTask(trx, id);
     const done = await updateTask(trx, id, { is_featured: isFeatured ? 1 : 0, updated_at: now });
     if (!done || !before) throw fail.notFound('task_not_found');
@@ -328,8 +338,6 @@ export async function featureTask(deps: Deps, admin: UserRow, id: string, isFeat
       changes: { isFeatured: [taskAuditView(before).isFeatured, isFeatured] },
       at: now,
     });
-    await bumpTaskListVersion(trx);
   });
-  taskListCache(deps.db).clear();
   return present(deps, (await findTask(deps.db, id))!, admin, false);
 }

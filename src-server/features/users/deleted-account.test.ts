@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateProfileSchema } from '../../contract/profile';
 import { receiveImageForm } from '../../http/image-upload';
-import { fileStoreFor } from '../../storage/file-store';
 import { pngFile } from '../../storage/image-fixtures';
 import { makeUser } from '../../testing/factories';
 import { fund } from '../../testing/money-factories';
@@ -41,7 +40,7 @@ async function deletedUser(): Promise<{ stale: UserRow; deleted: UserRow }> {
 describe('a deleted account', () => {
   it('takes no profile save from a request signed in before the deletion (404, the photo not kept)', async () => {
     const { stale, deleted } = await deletedUser();
-    const store = fileStoreFor(t.deps.config);
+    const store = t.deps.files;
     const photosBefore = await store.list('images');
     const input = updateProfileSchema.parse({ name: 'Back again', phone: '05559876543', bio: 'still here' });
     await expect(updateMyProfile(t.deps, stale, input, '127.0.0.1')).rejects.toMatchObject({

@@ -1,9 +1,8 @@
 import type { AppDeps } from '../../deps';
-import { fileStoreFor } from '../../storage/file-store';
 import { type ImageUpload, sanitizeReceivedImage } from '../../storage/received-image';
 import { publicImageUrl } from '../files/file-urls';
 
-type Deps = Pick<AppDeps, 'config' | 'work'>;
+type Deps = Pick<AppDeps, 'work' | 'files'>;
 
 const PHOTO_FORMATS = ['png', 'jpeg'] as const;
 const STORED_PREFIX = publicImageUrl('');
@@ -17,12 +16,12 @@ export const PROFILE_PHOTO_FORM = { fileField: 'profileImage', formats: PHOTO_FO
  */
 export async function storeProfilePhoto(deps: Deps, upload: ImageUpload): Promise<string> {
   const image = await sanitizeReceivedImage(upload, PHOTO_FORMATS, 'profileImage');
-  const name = await fileStoreFor(deps.config).save('images', image.bytes, image.contentType);
+  const name = await deps.files.save('images', image.bytes, image.contentType);
   return publicImageUrl(name);
 }
 
 /** Deletes a photo this server stored (a URL of another kind is left alone). */
-export async function removeProfilePhoto(deps: Pick<AppDeps, 'config'>, url: string | null): Promise<void> {
+export async function removeProfilePhoto(deps: Pick<AppDeps, 'files'>, url: string | null): Promise<void> {
   if (!url?.startsWith(STORED_PREFIX)) return;
-  await fileStoreFor(deps.config).remove('images', url.slice(STORED_PREFIX.length));
+  await deps.files.remove('images', url.slice(STORED_PREFIX.length));
 }

@@ -16,7 +16,7 @@ import { toUserDto } from './users.mapper';
 import type { UserRow } from './users.repository';
 import { findUserById, userTotals } from './users.repository';
 
-type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'throttle' | 'work'>;
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'throttle' | 'work' | 'files'>;
 
 /**
  * Changes the user's own name, password, phone, address, bio and photo. Absent optional

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIELD_MESSAGES } from '../../contract/schemas';
-import { fileStoreFor } from '../../storage/file-store';
 import { contains, GIF_FILE, jpegFile, pngFile, SVG_FILE } from '../../storage/image-fixtures';
 import { makeUser, TEST_PASSWORD } from '../../testing/factories';
 import { makePendingSubmission } from '../../testing/money-factories';
@@ -28,7 +27,7 @@ const put = (token: string | undefined, body: unknown, headers?: Record<string, 
   t.call('PUT', '/api/users/me', { body, token, headers });
 const row = (id: string) =>
   t.deps.db.selectFrom('users').selectAll().where('_id', '=', id).executeTakeFirstOrThrow();
-const store = () => fileStoreFor(t.deps.config);
+const store = () => t.deps.files;
 
 function form(
   fields: Record<string, string>,

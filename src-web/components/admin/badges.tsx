@@ -2,7 +2,7 @@ import type { ReviewStatus, UserStatus } from '@contract/constants';
 import { useTranslation } from 'react-i18next';
 
 export function UserStatusBadge({ status }: { status: UserStatus }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   return (
     <span className={`badge badge-${status}`} data-testid="user-status" data-status={status}>
       {t(`userStatus.${status}`)}
@@ -11,7 +11,7 @@ export function UserStatusBadge({ status }: { status: UserStatus }) {
 }
 
 export function ReviewStatusBadge({ status }: { status: ReviewStatus }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   return (
     <span className={`badge badge-${status}`} data-testid="review-status" data-status={status}>
       {t(`reviewStatus.${status}`)}

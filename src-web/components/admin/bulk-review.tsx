@@ -55,7 +55,7 @@ export type Selection = ReturnType<typeof useSelection>;
 /** "18 approved, 2 already reviewed": what a bulk run did, in the reader's language. */
 export function bulkSummary(t: TFunction, counts: BulkReviewDto['counts']): string {
   return BULK_RESULTS.filter((r) => (counts[r] ?? 0) > 0)
-    .map((r) => t(`adminReview:bulk.results.${r}`, { count: counts[r] }))
+    .map((r) => t(`adminLists:bulk.results.${r}`, { count: counts[r] }))
     .join(', ');
 }
 
@@ -66,7 +66,7 @@ export function bulkSummary(t: TFunction, counts: BulkReviewDto['counts']): stri
 export function useBulkRun<V>(
   send: (ids: readonly string[], verdict: V, key: string) => Promise<BulkReviewDto>,
 ) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   const toast = useToast();
   const queryClient = useQueryClient();
   const [key, setKey] = useState(newIdempotencyKey);
@@ -80,7 +80,7 @@ export function useBulkRun<V>(
       (failed > 0 ? toast.error : toast.success)(bulkSummary(t, data.counts));
       onDone();
     },
-    onError: (err) => toast.error(serverErrorText(t, err, 'adminReview:bulk.failed')),
+    onError: (err) => toast.error(serverErrorText(t, err, 'adminLists:bulk.failed')),
   });
   return {
     run: (ids: readonly string[], verdict: V, onDone: () => void) =>
@@ -128,7 +128,7 @@ export function BulkBar({
   reasons: 'preset' | 'written';
   testId: string;
 }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   const [reason, setReason] = useState('');
   const [feedback, setFeedback] = useState('');
   const [reasonError, setReasonError] = useState<string | null>(null);
@@ -139,8 +139,8 @@ export function BulkBar({
   );
   if (count === 0) return null;
   return (
-    <section className="card ar-bulk" aria-label={t('bulk.label')} data-testid={testId}>
-      <p className="ar-bulk-count" role="status">
+    <section className="card al-bulk" aria-label={t('bulk.label')} data-testid={testId}>
+      <p className="al-bulk-count" role="status">
         <strong>{t('bulk.selected', { count })}</strong>
         {matching && onSelectMatching && matching.total > count && (
           <button
@@ -156,7 +156,7 @@ export function BulkBar({
           {t('bulk.clear')}
         </button>
       </p>
-      <div className="ar-bulk-actions">
+      <div className="al-bulk-actions">
         <button
           type="button"
           className="btn btn-success"
@@ -208,7 +208,7 @@ export function BulkBar({
           )}
         </div>
         {reasonKind === 'preset' && (
-          <div className="field ar-grow">
+          <div className="field al-grow">
             <label htmlFor={`${testId}-feedback`}>{t('bulk.feedback')}</label>
             <input
               id={`${testId}-feedback`}
@@ -258,7 +258,7 @@ export function BulkBar({
 
 /** The header of the tick-box column: a hidden "Select" (the page's box is SelectPage, above the table). */
 export function useSelectColumn() {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   return {
     header: { key: 'select', label: '' },
     headerCell: (key: string) =>
@@ -282,7 +282,7 @@ export function SelectPage({
   if (selectable.length === 0) return null;
   const allTicked = selectable.every((id) => selection.ids.has(id));
   return (
-    <label className="ar-select-page">
+    <label className="al-select-page">
       <input
         type="checkbox"
         checked={allTicked}
@@ -306,10 +306,10 @@ export function SelectCell({
   label: string;
   selection: Selection;
 }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   return (
     <td
-      className={show ? 'ar-select-cell' : 'ar-select-cell ar-hide-phone'}
+      className={show ? 'al-select-cell' : 'al-select-cell al-hide-phone'}
       data-label={t('bulk.selectColumn')}
     >
       {show && (

@@ -46,7 +46,7 @@ async function download(kind: ExportKind, apiQuery: string, format: 'excel-tr' |
  * CSV for Excel set to Turkish, or as plain comma-separated CSV.
  */
 export function ExportButtons({ kind, apiQuery }: { kind: ExportKind; apiQuery: string }) {
-  const { t, i18n } = useTranslation('adminReview');
+  const { t, i18n } = useTranslation('adminLists');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const run = async (format: 'excel-tr' | 'rfc4180') => {

@@ -64,7 +64,7 @@ export function FlagList({
                   name: f.dismissedBy?.name || t('someone'),
                   date: formatDateTime(f.dismissedAt),
                 })}{' '}
-                <q className="ar-break">{f.dismissNote}</q>
+                <q className="al-break">{f.dismissNote}</q>
               </p>
             ) : own ? (
               <p className="muted small">{t('ownItem')}</p>

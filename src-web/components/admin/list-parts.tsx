@@ -14,7 +14,7 @@ export function LoadError({
 }) {
   const { t } = useTranslation();
   return (
-    <div className="notice notice-error ar-load-error" role="alert" data-testid={testId}>
+    <div className="notice notice-error al-load-error" role="alert" data-testid={testId}>
       <span>{message}</span>
       <button type="button" className="btn btn-outline btn-sm" onClick={onRetry}>
         {t('actions.retry')}
@@ -37,10 +37,10 @@ export function RangeText({
   textKey: string;
   testId: string;
 }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   if (total === 0) return null;
   return (
-    <p className="muted ar-range" data-testid={testId} aria-live="polite">
+    <p className="muted al-range" data-testid={testId} aria-live="polite">
       {t(textKey, { ...listRange(page, limit, total) })}
     </p>
   );
@@ -59,7 +59,7 @@ export function ListPageHead({
   actions?: ReactNode;
 }) {
   return (
-    <header className="page-head ar-head">
+    <header className="page-head al-head">
       <div>
         <h1 id={id}>{title}</h1>
         <p className="muted">{subtitle}</p>

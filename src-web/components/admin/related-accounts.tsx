@@ -28,7 +28,7 @@ export function RelatedAccounts({ ownerId, ids }: { ownerId: string; ids: readon
               <Link to={paths.adminUser(id)} data-testid="flag-related-account">
                 {account ? account.name : t('related.account', { id: id.slice(-6) })}
               </Link>
-              {account && <span className="muted small ar-break"> {account.email}</span>}
+              {account && <span className="muted small al-break"> {account.email}</span>}
             </li>
           );
         })}

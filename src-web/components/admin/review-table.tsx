@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 
 /**
- * The admin-review table shell: a scrolling wrapper, a header row of column labels, and the rows.
+ * The admin lists' table shell: a scrolling wrapper, a header row of column labels, and the rows.
  * On phones the CSS turns each row into a card and shows each cell's data-label.
  */
 export function ReviewTable({
@@ -19,8 +19,8 @@ export function ReviewTable({
   children: ReactNode;
 }) {
   return (
-    <div className="table-wrap ar-table-wrap">
-      <table className={className ? `table ar-table ${className}` : 'table ar-table'} data-testid={testId}>
+    <div className="table-wrap al-table-wrap">
+      <table className={className ? `table al-table ${className}` : 'table al-table'} data-testid={testId}>
         <thead>
           <tr>
             {headers.map(({ key, label }) => (

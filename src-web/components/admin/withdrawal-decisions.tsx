@@ -18,7 +18,7 @@ export type ApproveWithdrawal = UseMutationResult<WithdrawalDto, unknown, Withdr
 
 /** Approves a withdrawal; `onApproved` closes the confirmation. */
 export function useApproveWithdrawal(onApproved: () => void): ApproveWithdrawal {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   const toast = useToast();
   const queryClient = useQueryClient();
   // one key per withdrawal: a retry after a lost reply is answered, not paid twice
@@ -36,7 +36,7 @@ export function useApproveWithdrawal(onApproved: () => void): ApproveWithdrawal 
       onApproved();
       toast.success(t('withdrawalsApproveSuccess'));
     },
-    onError: (err) => toast.error(serverErrorText(t, err, 'adminReview:withdrawalsApproveError')),
+    onError: (err) => toast.error(serverErrorText(t, err, 'adminLists:withdrawalsApproveError')),
     onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.all }),
   });
 }
@@ -51,7 +51,7 @@ export function ApproveWithdrawalModal({
   approve: ApproveWithdrawal;
   onClose(): void;
 }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   return (
     <ConfirmModal
       open={item !== null}
@@ -79,7 +79,7 @@ export function ApproveWithdrawalModal({
 
 /** Rejects a withdrawal with a required reason; the amount goes back to the user's balance. */
 export function RejectWithdrawalModal({ item, onClose }: { item: WithdrawalDto | null; onClose(): void }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   return (
     <ItemFormModal item={item} title={t('withdrawals.rejectTitle')} onClose={onClose}>
       {(current) => <RejectForm item={current} onClose={onClose} />}
@@ -88,7 +88,7 @@ export function RejectWithdrawalModal({ item, onClose }: { item: WithdrawalDto |
 }
 
 function RejectForm({ item, onClose }: { item: WithdrawalDto; onClose(): void }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   const toast = useToast();
   const queryClient = useQueryClient();
   // one key for this withdrawal's rejection: sent again with a retry from the same dialog
@@ -103,7 +103,7 @@ function RejectForm({ item, onClose }: { item: WithdrawalDto; onClose(): void })
       toast.success(t('withdrawalsRejectSuccess'));
       onClose();
     },
-    onError: (err) => setFailure(serverErrorText(t, err, 'adminReview:withdrawalsRejectError')),
+    onError: (err) => setFailure(serverErrorText(t, err, 'adminLists:withdrawalsRejectError')),
     onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.all }),
   });
   const empty = reason.trim() === '';

@@ -36,7 +36,7 @@ function record(
 }
 
 describe('the recent activities', () => {
-  it('turns approved, rejected and started tasks into events, newest first (SPEC section 4)', () => {
+  it('turns approved, rejected and started tasks into events, newest first', () => {
     const done = record('completed', { status: 'approved', reward: 12.5, updatedAt: '2026-03-05T00:00:00Z' });
     const rejected = record('completed', { status: 'rejected', updatedAt: '2026-03-04T00:00:00Z' });
     const started = record('in_progress', null, '2026-03-03T00:00:00Z');

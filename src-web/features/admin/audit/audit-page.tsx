@@ -49,7 +49,7 @@ const CODED = new Set([
 
 /** An account by name with a link to it, or "deleted user". */
 function Person({ person }: { person: AuditPerson }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   if (person.deleted || !person.name) return <span className="muted">{t('audit.unknownActor')}</span>;
   return (
     <Link to={paths.adminUser(person._id)} title={person.email ?? undefined}>
@@ -59,7 +59,7 @@ function Person({ person }: { person: AuditPerson }) {
 }
 
 function Value({ field, value, people }: { field: string; value: unknown; people: AuditEntryDto['people'] }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   const empty = value === null || value === undefined || value === '';
   if (empty || (Array.isArray(value) && value.length === 0))
     return <span className="muted">{t('audit.none')}</span>;
@@ -91,7 +91,7 @@ function Changes({
   changes: AuditEntryDto['changes'];
   people: AuditEntryDto['people'];
 }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   const entries = Object.entries(changes);
   if (entries.length === 0) return null;
   return (
@@ -121,7 +121,7 @@ function Changes({
  * admin keeps their name and email, marked as deleted (their account page is gone).
  */
 function Actor({ actor }: { actor: AuditEntryDto['actor'] }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   if (!actor) return <span className="muted">{t('audit.system')}</span>;
   const name = actor.name ?? t('audit.unknownActor');
   return (
@@ -139,7 +139,7 @@ function Actor({ actor }: { actor: AuditEntryDto['actor'] }) {
  * and amount. A deleted one says so; one whose row is gone keeps only its kind.
  */
 function Target({ target }: { target: AuditEntryDto['target'] }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   const type = t(`audit.targets.${target.type}`, { defaultValue: target.type });
   if (!target.id) return <>{type}</>;
   const task = target.task;
@@ -168,7 +168,7 @@ function Target({ target }: { target: AuditEntryDto['target'] }) {
 
 /** /admin/audit: every admin action, newest first, by admin, action, target and days. */
 export function AuditPage() {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   usePageTitle(t('audit.title'));
   const { state, list, patch } = useListPage<AuditListState, Page<AuditEntryDto>>({
     read: readAuditList,
@@ -180,10 +180,10 @@ export function AuditPage() {
   const admins = useAdmins();
   const label = (key: (typeof COLUMNS)[number]) => t(`audit.columns.${key}`);
   return (
-    <section className="ar-page" aria-labelledby="audit-title">
+    <section className="al-page" aria-labelledby="audit-title">
       <ListPageHead id="audit-title" title={t('audit.title')} subtitle={t('audit.subtitle')} />
       <form
-        className="ar-toolbar audit-filters"
+        className="al-toolbar audit-filters"
         aria-label={t('audit.filters.label')}
         onSubmit={(e) => e.preventDefault()}
       >
@@ -269,7 +269,7 @@ export function AuditPage() {
         errorText={t('audit.loadError')}
         errorTestId="audit-error"
         empty={
-          <p className="card ar-empty" data-testid="audit-empty">
+          <p className="card al-empty" data-testid="audit-empty">
             {t('audit.empty')}
           </p>
         }
@@ -293,7 +293,7 @@ export function AuditPage() {
               >
                 {data.items.map((row) => (
                   <tr key={row.id} data-testid="audit-row" data-action={row.action}>
-                    <td data-label={label('at')} className="ar-nowrap">
+                    <td data-label={label('at')} className="al-nowrap">
                       <time dateTime={row.at}>{formatDateTime(row.at)}</time>
                     </td>
                     <td data-label={label('actor')}>
@@ -307,7 +307,7 @@ export function AuditPage() {
                     <td data-label={label('target')}>
                       <Target target={row.target} />
                     </td>
-                    <td data-label={label('changes')} className="ar-break">
+                    <td data-label={label('changes')} className="al-break">
                       <Changes changes={row.changes} people={row.people ?? {}} />
                     </td>
                   </tr>

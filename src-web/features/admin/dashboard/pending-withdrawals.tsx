@@ -54,7 +54,7 @@ export function PendingWithdrawals({ items, total }: { items: WithdrawalDto[]; t
                     {formatDateTime(w.createdAt)}
                   </td>
                   <td data-label={t('dashboard.withdrawals.user')}>
-                    <div className="ar-stack flag-cell">
+                    <div className="al-stack flag-cell">
                       <Link to={paths.adminUser(w.user._id)}>{w.user.name}</Link>
                       <FlagBadge flags={w.flags} />
                     </div>

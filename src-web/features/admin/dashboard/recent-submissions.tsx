@@ -52,7 +52,7 @@ export function RecentSubmissions({ items }: { items: AdminSubmissionDto[] }) {
                     {formatMoney(s.reward)}
                   </td>
                   <td data-label={t('dashboard.recent.status')}>
-                    <div className="ar-badges">
+                    <div className="al-badges">
                       <StatusBadge status={s.status} />
                       <FlagBadge flags={s.flags} />
                     </div>

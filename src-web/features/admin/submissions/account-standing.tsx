@@ -9,13 +9,13 @@ type Worker = AdminSubmissionDto['user'];
  * active account. The reviewer sees it before deciding (a banned account's proof cannot be approved).
  */
 export function AccountStanding({ user }: { user: Worker }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   if (user.status === 'active') return null;
   return (
-    <span className="ar-standing" data-testid="account-standing" data-status={user.status}>
+    <span className="al-standing" data-testid="account-standing" data-status={user.status}>
       <UserStatusBadge status={user.status} />
       {user.status === 'banned' && user.banReason && (
-        <span className="muted small ar-break">{t('standing.banReason', { reason: user.banReason })}</span>
+        <span className="muted small al-break">{t('standing.banReason', { reason: user.banReason })}</span>
       )}
     </span>
   );

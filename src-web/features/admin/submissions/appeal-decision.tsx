@@ -16,7 +16,7 @@ import { shownFeedback } from '../../../lib/feedback';
  * them: first, before the flags and the proof, since they are what the admin decides on.
  */
 export function AppealSummary({ item }: { item: AdminSubmissionDto }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   if (!item.appeal) return null;
   const reason = item.rejectionReason
     ? t(`rejectionReasons.${item.rejectionReason}`, { defaultValue: item.rejectionReason })
@@ -24,24 +24,24 @@ export function AppealSummary({ item }: { item: AdminSubmissionDto }) {
   const feedback = shownFeedback(t, item);
   return (
     <section
-      className="ar-appeal-first"
+      className="al-appeal-first"
       aria-label={t('appeal.title')}
       data-testid="appeal-summary"
       data-status={item.appeal.status}
     >
-      <dl className="ar-info">
-        <div className="ar-span-all ar-appeal" data-testid="appeal-message">
+      <dl className="al-info">
+        <div className="al-span-all al-appeal" data-testid="appeal-message">
           <dt>
             {t('appeal.title')} <span className="badge">{t(`appeal.status.${item.appeal.status}`)}</span>
           </dt>
-          <dd className="pre-line ar-break">{item.appeal.message}</dd>
-          {item.appeal.response && <dd className="pre-line ar-break muted">{item.appeal.response}</dd>}
+          <dd className="pre-line al-break">{item.appeal.message}</dd>
+          {item.appeal.response && <dd className="pre-line al-break muted">{item.appeal.response}</dd>}
         </div>
-        <div className="ar-span-all" data-testid="appeal-rejection">
+        <div className="al-span-all" data-testid="appeal-rejection">
           <dt>{t('appealFirst.rejection')}</dt>
-          <dd className="ar-break">
+          <dd className="al-break">
             {reason ?? t('appealFirst.noReason')}
-            {feedback && <span className="pre-line ar-appeal-feedback">{feedback}</span>}
+            {feedback && <span className="pre-line al-appeal-feedback">{feedback}</span>}
           </dd>
         </div>
       </dl>
@@ -54,7 +54,7 @@ export function AppealSummary({ item }: { item: AdminSubmissionDto }) {
  * to the worker; one Idempotency-Key per opened decision, so a retry pays nothing twice.
  */
 export function AppealDecision({ item, onDone }: { item: AdminSubmissionDto; onDone(): void }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   const toast = useToast();
   const queryClient = useQueryClient();
   const [key] = useState(newIdempotencyKey);
@@ -72,14 +72,14 @@ export function AppealDecision({ item, onDone }: { item: AdminSubmissionDto; onD
       toast.success(t(decision === 'overturn' ? 'appeal.overturned' : 'appeal.upheld'));
       onDone();
     },
-    onError: (err) => setError(serverErrorText(t, err, 'adminReview:appeal.failed')),
+    onError: (err) => setError(serverErrorText(t, err, 'adminLists:appeal.failed')),
   });
   const send = (decision: 'overturn' | 'uphold') => {
     if (!response.trim()) return setError(t('appeal.responseRequired'));
     decide.mutate(decision);
   };
   return (
-    <div className="ar-appeal-decision" data-testid="appeal-decision">
+    <div className="al-appeal-decision" data-testid="appeal-decision">
       <div className={`field${error ? ' has-error' : ''}`}>
         <label htmlFor="appeal-response">{t('appeal.response')}</label>
         <textarea
@@ -102,7 +102,7 @@ export function AppealDecision({ item, onDone }: { item: AdminSubmissionDto; onD
           </p>
         )}
       </div>
-      <div className="ar-actions">
+      <div className="al-actions">
         <button
           type="button"
           className="btn btn-success"

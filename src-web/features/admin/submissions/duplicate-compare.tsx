@@ -96,7 +96,7 @@ function ProofCard({
       <dl className="dup-info">
         <div>
           <dt>{t('compare.worker')}</dt>
-          <dd className="ar-break">
+          <dd className="al-break">
             <Link to={paths.adminUser(s.user._id)} data-testid="dup-worker">
               {s.user.name}
             </Link>
@@ -108,7 +108,7 @@ function ProofCard({
         </div>
         <div>
           <dt>{t('compare.task')}</dt>
-          <dd className="ar-break">
+          <dd className="al-break">
             <Link to={paths.adminTaskEdit(s.task._id)} data-testid="dup-task">
               {s.task.title}
             </Link>

@@ -16,7 +16,7 @@ export function EvidenceFlags({ item }: { item: AdminSubmissionDto }) {
   if (flags.length === 0) return null;
   const open = openFlags(flags).length;
   return (
-    <section className="ar-evidence-flags" aria-labelledby={id} data-testid="evidence-flags">
+    <section className="al-evidence-flags" aria-labelledby={id} data-testid="evidence-flags">
       <h3 id={id} className="flag-section-title">
         {t('title')}{' '}
         <span className="muted small">{open > 0 ? t('openCount', { count: open }) : t('allDismissed')}</span>

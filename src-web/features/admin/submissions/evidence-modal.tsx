@@ -43,7 +43,7 @@ export function EvidenceModal({
   /** start at the reason picker (the queue's `r`) */
   focusReason?: boolean;
 }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   const isSelf = useIsSelf();
   const itemId = item?._id;
   // another item shown in the open modal (the queue moved on): start reading at its title
@@ -100,12 +100,12 @@ function EvidenceActions({
   onDone(): void;
   onReview(): void;
 }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   const review = useReview(item._id, onDone);
   const own = useIsSelf()(item.user._id);
   if (own) {
     return (
-      <p className="notice notice-info ar-footer-note" data-testid="own-item">
+      <p className="notice notice-info al-footer-note" data-testid="own-item">
         {t('ownItem')}
       </p>
     );
@@ -117,7 +117,7 @@ function EvidenceActions({
   const note = standingNote(t, item.user);
   const banned = item.user.status === 'banned';
   return (
-    <div className="ar-evidence-actions">
+    <div className="al-evidence-actions">
       {note && (
         <p
           className={`notice ${banned ? 'notice-error' : 'notice-info'}`}
@@ -145,7 +145,7 @@ function EvidenceActions({
 }
 
 function EvidenceBody({ item, onExpired }: { item: AdminSubmissionDto; onExpired(): void }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   const feedback = shownFeedback(t, item);
   const [failedUrl, setFailedUrl] = useState<string | null>(null);
   const [retried, setRetried] = useState(false);
@@ -155,10 +155,10 @@ function EvidenceBody({ item, onExpired }: { item: AdminSubmissionDto; onExpired
     : null;
 
   return (
-    <div className="ar-evidence" data-testid="evidence-modal" data-id={item._id}>
+    <div className="al-evidence" data-testid="evidence-modal" data-id={item._id}>
       <AppealSummary item={item} />
       <EvidenceFlags item={item} />
-      <div className="ar-evidence-image">
+      <div className="al-evidence-image">
         {item.proofType !== 'screenshot' ? (
           <ProofContent item={item} />
         ) : url && failedUrl !== url ? (
@@ -180,10 +180,10 @@ function EvidenceBody({ item, onExpired }: { item: AdminSubmissionDto; onExpired
           <p className="notice notice-info">{url ? t('evidence.loadError') : t('evidence.noImage')}</p>
         )}
       </div>
-      <dl className="ar-info ar-evidence-info">
+      <dl className="al-info al-evidence-info">
         <div>
           <dt>{t('evidence.sender')}</dt>
-          <dd className="ar-break">{item.user.name}</dd>
+          <dd className="al-break">{item.user.name}</dd>
         </div>
         {item.user.status !== 'active' && (
           <div>
@@ -207,30 +207,30 @@ function EvidenceBody({ item, onExpired }: { item: AdminSubmissionDto; onExpired
             <ReviewStatusBadge status={item.status} />
           </dd>
         </div>
-        <div className="ar-span-all">
+        <div className="al-span-all">
           <dt>{t('evidence.description')}</dt>
-          <dd className={item.description ? 'pre-line ar-break' : 'muted'}>
+          <dd className={item.description ? 'pre-line al-break' : 'muted'}>
             {item.description || t('evidence.noDescription')}
           </dd>
         </div>
         {item.automaticComment && (
-          <div className="ar-span-all">
+          <div className="al-span-all">
             <dt>{t('evidence.automaticComment')}</dt>
-            <dd className="pre-line ar-break" data-testid="evidence-comment">
+            <dd className="pre-line al-break" data-testid="evidence-comment">
               {item.automaticComment}
             </dd>
           </div>
         )}
         {reasonLabel && !item.appeal && (
-          <div className="ar-span-all">
+          <div className="al-span-all">
             <dt>{t('evidence.rejectionReason')}</dt>
             <dd>{reasonLabel}</dd>
           </div>
         )}
         {item.status !== 'pending' && feedback && !item.appeal && (
-          <div className="ar-span-all">
+          <div className="al-span-all">
             <dt>{t('evidence.feedback')}</dt>
-            <dd className="pre-line ar-break">{feedback}</dd>
+            <dd className="pre-line al-break">{feedback}</dd>
           </div>
         )}
       </dl>

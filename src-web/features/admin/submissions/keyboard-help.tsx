@@ -4,10 +4,10 @@ import { REVIEW_KEYS } from './review-keys';
 
 /** The review queue's keys (opened with `?`). */
 export function KeyboardHelp({ open, onClose }: { open: boolean; onClose(): void }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   return (
     <Modal open={open} title={t('keys.title')} onClose={onClose} size="sm">
-      <dl className="ar-keys" data-testid="keyboard-help">
+      <dl className="al-keys" data-testid="keyboard-help">
         {REVIEW_KEYS.map(({ keys, command }) => (
           <div key={command}>
             <dt>

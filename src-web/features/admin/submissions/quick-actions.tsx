@@ -20,7 +20,7 @@ export function QuickActions({
   onReject(reason: RejectionReason): void;
   onReview(): void;
 }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState<string | null>(null);
   const reject = () => {
@@ -28,7 +28,7 @@ export function QuickActions({
     else setReasonError(t('selectRejectionReason'));
   };
   return (
-    <div className="ar-quick" data-testid="quick-actions">
+    <div className="al-quick" data-testid="quick-actions">
       <button
         type="button"
         className="btn btn-success"
@@ -39,7 +39,7 @@ export function QuickActions({
       >
         {pendingStatus === 'approved' ? t('reviewForm.sending') : t('evidence.quickApprove')}
       </button>
-      <div className="ar-quick-reject">
+      <div className="al-quick-reject">
         <div className={`field${reasonError ? ' has-error' : ''}`}>
           <label htmlFor="quick-reason">{t('evidence.quickReason')}</label>
           <select

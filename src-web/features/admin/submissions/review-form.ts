@@ -16,7 +16,7 @@ export interface ReviewValues {
 
 export type ReviewField = 'feedback' | 'rejectionReason';
 
-/** A problem as a field and a message key of the adminReview namespace. */
+/** A problem as a field and a message key of the adminLists namespace. */
 export interface ReviewFormProblem {
   field: ReviewField;
   key: 'feedbackRequired' | 'selectRejectionReason' | 'feedbackTooLong';

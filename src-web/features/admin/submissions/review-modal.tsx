@@ -10,7 +10,7 @@ import { useReview } from './use-review';
 
 /** The review: a result, a required feedback and, for a rejection, a preset reason. */
 export function ReviewModal({ item, onClose }: { item: AdminSubmissionDto | null; onClose(): void }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   return (
     <ItemFormModal
       item={item}
@@ -23,7 +23,7 @@ export function ReviewModal({ item, onClose }: { item: AdminSubmissionDto | null
 }
 
 function ReviewForm({ item, onClose }: { item: AdminSubmissionDto; onClose(): void }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   const review = useReview(item._id, onClose);
   // a banned account's proof can only be rejected
   const banned = item.user.status === 'banned';
@@ -60,7 +60,7 @@ function ReviewForm({ item, onClose }: { item: AdminSubmissionDto; onClose(): vo
           {t('standing.bannedNoApprove')}
         </p>
       )}
-      <fieldset className="ar-result">
+      <fieldset className="al-result">
         <legend>{t('reviewForm.result')}</legend>
         {(['approved', 'rejected'] as const).map((status) => (
           <label key={status} className="chip-radio">

@@ -40,7 +40,7 @@ import { useReviewQueue } from './use-review-queue';
  * their review one by one (also from the keyboard) or many at once.
  */
 export function SubmissionsPage() {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   usePageTitle(t('common:titles.submissions'));
   const { state, list, go, patch } = useListPage<
     SubmissionListState,
@@ -95,7 +95,7 @@ export function SubmissionsPage() {
   const undoBar = <UndoBar delay={delay} onUndo={undo} />;
 
   return (
-    <section className="ar-page" aria-labelledby="submissions-title">
+    <section className="al-page" aria-labelledby="submissions-title">
       <ListPageHead
         id="submissions-title"
         title={t('submissions.title')}
@@ -115,14 +115,14 @@ export function SubmissionsPage() {
         }
       />
       <form
-        className="ar-toolbar ar-queue-toolbar"
+        className="al-toolbar al-queue-toolbar"
         aria-label={t('submissions.search')}
         onSubmit={(e) => {
           e.preventDefault();
           search.submit();
         }}
       >
-        <div className="field ar-grow">
+        <div className="field al-grow">
           <label htmlFor="submission-search">{t('submissions.search')}</label>
           <input
             id="submission-search"
@@ -208,7 +208,7 @@ export function SubmissionsPage() {
         errorText={t('submissionsLoadError')}
         errorTestId="submissions-error"
         empty={
-          <p className="card ar-empty" data-testid="submissions-empty">
+          <p className="card al-empty" data-testid="submissions-empty">
             {state.q
               ? t('submissions.noMatch')
               : state.flagged
@@ -228,7 +228,7 @@ export function SubmissionsPage() {
               textKey="submissions.range"
               testId="submissions-range"
             />
-            <p className="muted small ar-keys-hint">{t('keys.hint')}</p>
+            <p className="muted small al-keys-hint">{t('keys.hint')}</p>
             <SubmissionsTable
               items={data.items}
               reviewable={reviewable}
@@ -243,7 +243,7 @@ export function SubmissionsPage() {
       </ListBody>
       {/* under the list and sticky to the window's foot: in view from any ticked row, and the rows
           do not move when it appears */}
-      <div className="ar-sticky-foot">
+      <div className="al-sticky-foot">
         {undoBar}
         <BulkBar
           testId="submissions-bulk"

@@ -40,7 +40,7 @@ export function SubmissionsTable({
   onView(item: AdminSubmissionDto): void;
   held: readonly HeldDecision[];
 }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   const label = (key: (typeof COLUMNS)[number]) =>
     key === 'reward' ? t('queue.reward') : t(`submissions.columns.${key}`);
   const select = useSelectColumn();
@@ -49,7 +49,7 @@ export function SubmissionsTable({
     <>
       <SelectPage selectable={selectable} selection={selection} label={t('bulk.selectPage')} />
       <ReviewTable
-        className="ar-submissions-table"
+        className="al-submissions-table"
         headers={[select.header, ...columnHeaders(COLUMNS, label)]}
         headerCell={select.headerCell}
       >
@@ -73,33 +73,33 @@ export function SubmissionsTable({
               label={t('bulk.selectItem', { title: s.task.title, name: s.user.name })}
               selection={selection}
             />
-            <td className="ar-cell-head ar-break">
+            <td className="al-cell-head al-break">
               <span className="with-thumb">
                 <ProofThumb item={s} title={s.task.title} onOpen={() => onView(s)} />
                 <span>{s.task.title}</span>
               </span>
               <ProofContent item={s} compact />
             </td>
-            <td data-label={label('sender')} className="ar-break">
-              <span className="ar-stack">
+            <td data-label={label('sender')} className="al-break">
+              <span className="al-stack">
                 <span>{s.user.name}</span>
                 {s.user.email && <span className="muted small">{s.user.email}</span>}
                 <AccountStanding user={s.user} />
               </span>
             </td>
             <td data-label={label('date')}>{formatDateTime(s.createdAt)}</td>
-            <td data-label={label('reward')} className="ar-money" data-testid="submission-reward">
+            <td data-label={label('reward')} className="al-money" data-testid="submission-reward">
               {formatMoney(s.reward)}
             </td>
             <td data-label={label('status')}>
-              <span className="ar-badges">
+              <span className="al-badges">
                 <HeldBadge decision={held.find((d) => d.id === s._id)} />
                 <ReviewStatusBadge status={s.status} />
                 <FlagBadge flags={s.flags} />
               </span>
             </td>
             <td data-label={label('evidence')}>
-              <div className="ar-actions">
+              <div className="al-actions">
                 <button
                   type="button"
                   className={`btn btn-sm ${reviewable(s) ? 'btn-primary' : 'btn-outline'}`}
@@ -123,7 +123,7 @@ export function SubmissionsTable({
 
 /** "Approving…" or "Rejecting…" while the decision waits for its undo seconds. */
 function HeldBadge({ decision }: { decision: HeldDecision | undefined }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   if (!decision) return null;
   return (
     <span className="badge badge-held" data-testid="held-badge">

@@ -22,7 +22,7 @@ export function UndoBar({
   testId?: string;
 }) {
   const { held } = delay;
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   const [now, setNow] = useState(Date.now);
   useEffect(() => {
     if (held.length === 0) return;
@@ -35,7 +35,7 @@ export function UndoBar({
     // the clocks stop while the focus is on the list: an undo is not lost mid-reach (not on
     // hover: the list appears where the pointer rests after a click, and would hold it forever)
     <ul
-      className="ar-undo"
+      className="al-undo"
       aria-label={t('queue.undo.label')}
       data-testid={testId}
       onFocus={delay.pause}

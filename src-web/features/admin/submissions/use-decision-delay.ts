@@ -15,7 +15,7 @@ import { DecisionDelay, type HeldDecision } from './decision-delay';
  * the tab first asks, and a decision never sent leaves its proof pending (no money moves).
  */
 export function useDecisionDelay() {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   const toast = useToast();
   const queryClient = useQueryClient();
   const [held, setHeld] = useState<HeldDecision[]>([]);
@@ -39,7 +39,7 @@ export function useDecisionDelay() {
             serverErrorText(
               t,
               err,
-              approved ? 'adminReview:approvalProcessError' : 'adminReview:rejectionProcessError',
+              approved ? 'adminLists:approvalProcessError' : 'adminLists:rejectionProcessError',
             ),
           );
         },

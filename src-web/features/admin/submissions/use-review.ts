@@ -13,7 +13,7 @@ import { ApiError } from '../../../lib/api';
  * reply moves no money twice). `errorKey` names the failure message when the server gave none.
  */
 export function useReview(submissionId: string, onDone: () => void) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   const toast = useToast();
   const queryClient = useQueryClient();
   const [key] = useState(newIdempotencyKey);
@@ -32,7 +32,7 @@ export function useReview(submissionId: string, onDone: () => void) {
       if (err instanceof ApiError && err.code === 'already_reviewed') {
         void queryClient.invalidateQueries({ queryKey: adminKeys.all });
       }
-      setFailure(serverErrorText(t, err, `adminReview:${errorKey}`));
+      setFailure(serverErrorText(t, err, `adminLists:${errorKey}`));
     },
   });
   return {

@@ -25,7 +25,7 @@ export function LinkedAccounts({ userId }: { userId: string }) {
   });
   const col = (key: (typeof COLUMNS)[number]) => t(`linked.columns.${key}`);
   return (
-    <section className="card ar-history" aria-labelledby="user-linked-title" data-testid="user-linked">
+    <section className="card al-history" aria-labelledby="user-linked-title" data-testid="user-linked">
       <h2 id="user-linked-title">{t('linked.title')}</h2>
       {linked.isPending ? (
         <p className="muted">{t('common:status.loading')}</p>
@@ -51,8 +51,8 @@ export function LinkedAccounts({ userId }: { userId: string }) {
             <ReviewTable testId="user-linked-table" headers={columnHeaders(COLUMNS, col)}>
               {linked.data.accounts.map((a) => (
                 <tr key={a._id} data-testid="linked-account" data-id={a._id}>
-                  <td className="ar-cell-head ar-break">
-                    <span className="ar-stack">
+                  <td className="al-cell-head al-break">
+                    <span className="al-stack">
                       <Link to={paths.adminUser(a._id)} data-testid="linked-account-name">
                         {a.name}
                       </Link>
@@ -60,7 +60,7 @@ export function LinkedAccounts({ userId }: { userId: string }) {
                     </span>
                   </td>
                   <td data-label={col('status')}>
-                    <span className="ar-badges">
+                    <span className="al-badges">
                       <UserStatusBadge status={a.status} />
                       {a.deleted && <span className="badge badge-muted">{t('linked.deleted')}</span>}
                     </span>
@@ -85,12 +85,12 @@ function LinkList({ links }: { links: LinkedAccountDto['links'] }) {
   return (
     <ul className="linked-ways">
       {links.map((l) => (
-        <li key={`${l.via}:${l.detail}`} className="ar-stack" data-testid="linked-way" data-via={l.via}>
+        <li key={`${l.via}:${l.detail}`} className="al-stack" data-testid="linked-way" data-via={l.via}>
           <span>{t(`linked.via.${l.via}`)}</span>{' '}
           {l.via === 'payout' ? (
-            <span className="muted small ar-mono ar-account">{formatAccountNumber(l.detail)}</span>
+            <span className="muted small al-mono al-account">{formatAccountNumber(l.detail)}</span>
           ) : (
-            <span className="muted small ar-mono ar-break">{l.detail}</span>
+            <span className="muted small al-mono al-break">{l.detail}</span>
           )}
         </li>
       ))}

@@ -34,7 +34,7 @@ const FORM_FIELDS: (keyof UserEditValues)[] = [
 
 /**
  * The state of a user edit form (the list's modal and the detail's form): values, field errors,
- * the server's refusal, and the save. Messages are keys of the adminReview namespace.
+ * the server's refusal, and the save. Messages are keys of the adminLists namespace.
  */
 export function useUserEdit(
   user: EditableUser,
@@ -42,7 +42,7 @@ export function useUserEdit(
   messages: { success: string; error: string },
   onSaved: (user: AdminUserDetailDto) => void,
 ) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   const toast = useToast();
   const queryClient = useQueryClient();
   const [initial] = useState(() => userEditValues(user));
@@ -59,7 +59,7 @@ export function useUserEdit(
       onSaved(saved);
     },
     onError: (err) => {
-      const text = serverErrorText(t, err, `adminReview:${messages.error}`);
+      const text = serverErrorText(t, err, `adminLists:${messages.error}`);
       if (err instanceof ApiError && err.code === 'email_in_use') {
         setErrors({ email: errorText(t, err) });
         return;

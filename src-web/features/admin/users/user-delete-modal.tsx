@@ -26,7 +26,7 @@ export function UserDeleteModal({
   user: { _id: string; name: string; email: string } | null;
   onClose(): void;
 }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   const toast = useToast();
   const queryClient = useQueryClient();
   const [failure, setFailure] = useState<string | null>(null);
@@ -43,7 +43,7 @@ export function UserDeleteModal({
       const found = heldOf(err);
       setHeld(found);
       setAgreed(false);
-      setFailure(found ? null : serverErrorText(t, err, 'adminReview:userDeleteError'));
+      setFailure(found ? null : serverErrorText(t, err, 'adminLists:userDeleteError'));
     },
   });
   const close = () => {

@@ -10,11 +10,11 @@ const MESSAGES = { success: 'userDetailUserUpdateSuccess', error: 'userDetailUse
 
 /** The detail's edit form: name, email, balance and status (with the ban reason when banned). */
 export function UserDetailForm({ user, onDone }: { user: AdminUserDetailDto; onDone(): void }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   const isSelf = useIsSelf();
   const form = useUserEdit(user, OPTIONS, MESSAGES, onDone);
   return (
-    <form className="card ar-detail-form" onSubmit={form.submit} noValidate data-testid="user-detail-form">
+    <form className="card al-detail-form" onSubmit={form.submit} noValidate data-testid="user-detail-form">
       <UserEditFields
         prefix="detail-edit"
         ownAccount={isSelf(user._id)}

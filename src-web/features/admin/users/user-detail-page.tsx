@@ -23,7 +23,7 @@ const isNotFound = (err: unknown) => err instanceof ApiError && err.status === 4
 
 /** /admin/users/:id: the account, its edit form, its linked accounts, its submissions and its withdrawals. */
 export function UserDetailPage() {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   const { id = '' } = useParams();
   const { user: me } = useAuth();
   const [editing, setEditing] = useState(false);
@@ -42,10 +42,10 @@ export function UserDetailPage() {
   if (user.isPending) return <Skeleton layout="page" />;
   if (user.isError) {
     return (
-      <section className="ar-page">
+      <section className="al-page">
         {back}
         {isNotFound(user.error) ? (
-          <p className="card ar-empty" role="alert" data-testid="user-not-found">
+          <p className="card al-empty" role="alert" data-testid="user-not-found">
             {t('userDetailUserNotFound')}
           </p>
         ) : (
@@ -60,15 +60,15 @@ export function UserDetailPage() {
   }
   const u = user.data;
   return (
-    <section className="ar-page" aria-labelledby="user-detail-title">
+    <section className="al-page" aria-labelledby="user-detail-title">
       {back}
-      <header className="ar-detail-head">
+      <header className="al-detail-head">
         <Avatar name={u.name} image={u.profileImage} size={56} />
-        <div className="ar-detail-title">
+        <div className="al-detail-title">
           <h1 id="user-detail-title" data-testid="user-detail-name">
             {u.name}
           </h1>
-          <div className="ar-badges">
+          <div className="al-badges">
             <UserStatusBadge status={u.status} />
             {u.role === 'admin' && (
               <span className="badge" data-testid="admin-badge">
@@ -112,7 +112,7 @@ export function UserDetailPage() {
 }
 
 function InfoCard({ user: u }: { user: AdminUserDetailDto }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   const rows: [string, string, string][] = [
     ['name', t('detail.name'), u.name],
     ['email', t('detail.email'), u.email],
@@ -125,7 +125,7 @@ function InfoCard({ user: u }: { user: AdminUserDetailDto }) {
   return (
     <section className="card" aria-labelledby="user-info-title">
       <h2 id="user-info-title">{t('detail.info')}</h2>
-      <dl className="ar-info">
+      <dl className="al-info">
         {rows.map(([key, label, value]) => (
           <div key={key} data-testid={`info-${key}`}>
             <dt>{label}</dt>

@@ -35,10 +35,10 @@ export function UserEditFields({
   /** the signed-in admin's own account: another admin changes its balance */
   ownAccount?: boolean;
 }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   const id = (name: string) => `${prefix}-${name}`;
   return (
-    <div className="ar-form-grid">
+    <div className="al-form-grid">
       <Field id={id('name')} label={t('editForm.name')} error={errors.name}>
         <input
           {...described(id('name'), errors.name)}
@@ -87,7 +87,7 @@ export function UserEditFields({
         </small>
       </Field>
       {values.status === 'banned' && (
-        <div className="ar-span-all">
+        <div className="al-span-all">
           <Field id={id('banReason')} label={t('editForm.banReason')} error={errors.banReason}>
             <textarea
               {...described(id('banReason'), errors.banReason, true)}

@@ -10,7 +10,7 @@ const MESSAGES = { success: 'userUpdateSuccess', error: 'userUpdateError' };
 
 /** The user list's edit modal: every status, the role and a new password. */
 export function UserEditModal({ user, onClose }: { user: EditableUser | null; onClose(): void }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   return (
     <Modal open={user !== null} title={t('editForm.title')} onClose={onClose} closeOnBackdrop={false}>
       {user && <EditForm key={user._id} user={user} onClose={onClose} />}
@@ -19,7 +19,7 @@ export function UserEditModal({ user, onClose }: { user: EditableUser | null; on
 }
 
 function EditForm({ user, onClose }: { user: EditableUser; onClose(): void }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   const isSelf = useIsSelf();
   const form = useUserEdit(user, OPTIONS, MESSAGES, onClose);
   return (

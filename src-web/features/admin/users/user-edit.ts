@@ -29,7 +29,7 @@ export interface UserEditBody {
 /** A refusal: the field it belongs to, and either a message key of the screen or a shared field text. */
 export interface UserEditProblem {
   field: keyof UserEditValues;
-  /** a key of the adminReview namespace, or null when `message` is a shared field message */
+  /** a key of the adminLists namespace, or null when `message` is a shared field message */
   key: 'userEditNameRequired' | 'userEditBanReasonRequired' | 'balanceInvalid' | null;
   message: string;
 }

@@ -30,7 +30,7 @@ function HistorySection<T extends { _id: string }>({
   fetchPage(page: number, signal: AbortSignal): Promise<{ items: T[]; pages: number }>;
   renderRow(item: T, col: (key: string) => string): ReactNode;
 }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   const [page, setPage] = useState(1);
   const list = useQuery({
     queryKey: queryKey(page),
@@ -41,7 +41,7 @@ function HistorySection<T extends { _id: string }>({
   const items = list.data?.items ?? [];
   const id = `user-${name}-title`;
   return (
-    <section className="card ar-history" aria-labelledby={id}>
+    <section className="card al-history" aria-labelledby={id}>
       <h2 id={id}>{title}</h2>
       {list.isPending ? (
         <p className="muted">{t('common:status.loading')}</p>
@@ -61,7 +61,7 @@ function HistorySection<T extends { _id: string }>({
 
 /** The user's task submissions: date, task (to its edit page), reward, status. */
 export function UserSubmissions({ userId }: { userId: string }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   return (
     <HistorySection
       name="submissions"
@@ -73,17 +73,17 @@ export function UserSubmissions({ userId }: { userId: string }) {
       renderRow={(s, col) => (
         <tr key={s._id} data-testid="user-submission-row">
           <td data-label={col('date')}>{formatDateTime(s.createdAt)}</td>
-          <td data-label={col('task')} className="ar-break">
+          <td data-label={col('task')} className="al-break">
             <span className="with-thumb">
               <ProofThumb item={s} title={s.task.title} />
               <Link to={paths.adminTaskEdit(s.task._id)}>{s.task.title}</Link>
             </span>
           </td>
-          <td data-label={col('reward')} className="ar-money">
+          <td data-label={col('reward')} className="al-money">
             {formatMoney(s.reward)}
           </td>
           <td data-label={col('status')}>
-            <span className="ar-badges">
+            <span className="al-badges">
               <ReviewStatusBadge status={s.status} />
               <FlagBadge flags={s.flags} />
             </span>
@@ -96,7 +96,7 @@ export function UserSubmissions({ userId }: { userId: string }) {
 
 /** The user's withdrawals with their notes (the rejection reason or the description). */
 export function UserWithdrawals({ userId }: { userId: string }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   return (
     <HistorySection
       name="withdrawals"
@@ -108,25 +108,25 @@ export function UserWithdrawals({ userId }: { userId: string }) {
       renderRow={(w, col) => (
         <tr key={w._id} data-testid="user-withdrawal-row">
           <td data-label={col('date')}>{formatDateTime(w.createdAt)}</td>
-          <td data-label={col('amount')} className="ar-money">
+          <td data-label={col('amount')} className="al-money">
             {formatMoney(w.amount)}
           </td>
           <td data-label={col('method')}>{t(`methods.${w.paymentMethod}`)}</td>
           <td data-label={col('account')}>
-            <span className="ar-stack">
+            <span className="al-stack">
               <span>{w.accountDetails.fullName}</span>
-              <span className="muted small ar-account">
+              <span className="muted small al-account">
                 {formatAccountNumber(w.accountDetails.accountNumber)}
               </span>
             </span>
           </td>
           <td data-label={col('status')}>
-            <span className="ar-badges">
+            <span className="al-badges">
               <ReviewStatusBadge status={w.status} />
               <FlagBadge flags={w.flags} />
             </span>
           </td>
-          <td data-label={col('notes')} className="ar-break" data-testid="user-withdrawal-notes">
+          <td data-label={col('notes')} className="al-break" data-testid="user-withdrawal-notes">
             {w.rejectionReason || w.description || '—'}
           </td>
         </tr>

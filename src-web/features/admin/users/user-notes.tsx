@@ -44,7 +44,7 @@ export function UserNotes({ userId }: { userId: string }) {
         : null;
   return (
     <section
-      className="card ar-history user-notes"
+      className="card al-history user-notes"
       aria-labelledby="user-notes-title"
       data-testid="user-notes"
     >

@@ -22,7 +22,7 @@ import { UsersToolbar } from './users-toolbar';
 
 /** /admin/users: search, filter, 10 a page, and the edit, notify and delete actions. */
 export function UsersPage() {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   usePageTitle(t('common:titles.users'));
   const { user: self } = useAuth();
   const { state, list, patch } = useListPage<UserListState, Awaited<ReturnType<typeof fetchUsers>>>({
@@ -38,7 +38,7 @@ export function UsersPage() {
   // the search applies after a pause: patch builds on the filters as they are by then
   const onSearch = useCallback((q: string) => patch({ q, page: 1 }), [patch]);
   return (
-    <section className="ar-page" aria-labelledby="users-title">
+    <section className="al-page" aria-labelledby="users-title">
       <ListPageHead
         id="users-title"
         title={t('users.title')}
@@ -56,7 +56,7 @@ export function UsersPage() {
         errorText={t('userLoadError')}
         errorTestId="users-error"
         empty={
-          <p className="card ar-empty" data-testid="users-empty">
+          <p className="card al-empty" data-testid="users-empty">
             {t('users.empty')}
           </p>
         }

@@ -24,22 +24,22 @@ export function UsersTable({
   onNotify(user: AdminUserSummaryDto, pushId: string): void;
   onDelete(user: AdminUserSummaryDto): void;
 }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   const label = (key: (typeof COLUMNS)[number]) => t(`users.columns.${key}`);
   return (
-    <ReviewTable className="ar-users-table" headers={columnHeaders(COLUMNS, label)}>
+    <ReviewTable className="al-users-table" headers={columnHeaders(COLUMNS, label)}>
       {users.map((u) => {
         const pushId = pushIdOf(u);
         return (
           <tr key={u._id} data-testid="user-row" data-user-id={u._id}>
-            <td className="ar-cell-head">
-              <Link to={paths.adminUser(u._id)} className="ar-user-link">
+            <td className="al-cell-head">
+              <Link to={paths.adminUser(u._id)} className="al-user-link">
                 <Avatar name={u.name} image={u.profileImage} size={32} />
-                <span className="ar-user-name">{u.name}</span>
+                <span className="al-user-name">{u.name}</span>
               </Link>
               {u._id === selfId && <span className="muted small"> {t('users.you')}</span>}
             </td>
-            <td data-label={label('email')} className="ar-break">
+            <td data-label={label('email')} className="al-break">
               {u.email}
             </td>
             <td data-label={label('registered')}>{formatDate(u.createdAt)}</td>
@@ -51,11 +51,11 @@ export function UsersTable({
                 {t(`roles.${u.role}`)}
               </span>
             </td>
-            <td data-label={label('balance')} className="ar-money" data-testid="user-balance">
+            <td data-label={label('balance')} className="al-money" data-testid="user-balance">
               {formatMoney(u.balance)}
             </td>
             <td data-label={label('actions')}>
-              <div className="ar-actions">
+              <div className="al-actions">
                 <button
                   type="button"
                   className="btn btn-outline btn-sm"
@@ -79,7 +79,7 @@ export function UsersTable({
                 {u._id !== selfId && (
                   <button
                     type="button"
-                    className="btn btn-outline btn-sm ar-danger"
+                    className="btn btn-outline btn-sm al-danger"
                     onClick={() => onDelete(u)}
                     aria-label={t('users.deleteUser', { name: u.name })}
                     data-testid="user-delete"

@@ -14,19 +14,19 @@ export function UsersToolbar({
   onSearch(q: string): void;
   onStatus(status: AdminUserFilter): void;
 }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   const { text, setText, submit } = useSearchText(q, onSearch);
 
   return (
     <form
-      className="ar-toolbar"
+      className="al-toolbar"
       aria-label={t('users.search')}
       onSubmit={(e) => {
         e.preventDefault();
         submit();
       }}
     >
-      <div className="field ar-grow">
+      <div className="field al-grow">
         <label htmlFor="user-search">{t('users.search')}</label>
         <input
           id="user-search"

@@ -12,7 +12,7 @@ const turkeyToday = () => new Date(Date.now() + 3 * 3_600_000).toISOString().sli
  * EFT upload (IBAN) and one for Papara's mass payment.
  */
 export function PayoutFileCard() {
-  const { t } = useTranslation(['admin', 'adminReview']);
+  const { t } = useTranslation(['admin', 'adminLists']);
   const [day, setDay] = useState(turkeyToday);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -25,7 +25,7 @@ export function PayoutFileCard() {
         `taskreward-payouts-${file}-${day}.csv`,
       );
     } catch (err) {
-      setError(serverErrorText(t, err, 'adminReview:export.failed'));
+      setError(serverErrorText(t, err, 'adminLists:export.failed'));
     } finally {
       setBusy(false);
     }

@@ -24,7 +24,7 @@ export function WithdrawalFlagsModal({ item, onClose }: { item: WithdrawalDto | 
           <p>
             {t('withdrawal.summary', {
               amount: formatMoney(item.amount),
-              method: t(`adminReview:methods.${item.paymentMethod}`),
+              method: t(`adminLists:methods.${item.paymentMethod}`),
               account: formatAccountNumber(item.accountDetails.accountNumber),
               date: formatDateTime(item.createdAt),
             })}{' '}

@@ -19,7 +19,7 @@ export function WithdrawalsFilters({
   onChange(patch: Partial<WithdrawalListState>): void;
   onReset(): void;
 }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   const [text, setText] = useState(state.q);
   const applied = useRef(state.q);
   const change = useRef(onChange);
@@ -41,7 +41,7 @@ export function WithdrawalsFilters({
 
   return (
     <form
-      className="ar-toolbar ar-withdrawal-filters"
+      className="al-toolbar al-withdrawal-filters"
       aria-label={t('withdrawals.filters.label')}
       onSubmit={(e) => {
         e.preventDefault();
@@ -76,7 +76,7 @@ export function WithdrawalsFilters({
         }}
         onChange={onChange}
       />
-      <div className="field ar-grow">
+      <div className="field al-grow">
         <label htmlFor="withdrawal-search">{t('withdrawals.filters.search')}</label>
         <input
           id="withdrawal-search"
@@ -87,7 +87,7 @@ export function WithdrawalsFilters({
           maxLength={100}
         />
       </div>
-      <div className="ar-flag-filter">
+      <div className="al-flag-filter">
         <label className="checkbox">
           <input
             type="checkbox"
@@ -101,7 +101,7 @@ export function WithdrawalsFilters({
           </span>
         </label>
       </div>
-      <div className="ar-toolbar-end">
+      <div className="al-toolbar-end">
         <button
           type="button"
           className="btn btn-outline"

@@ -29,7 +29,7 @@ import { WithdrawalsTable } from './withdrawals-table';
 
 /** /admin/withdrawals: filters, the total, the table and the approve and reject actions. */
 export function WithdrawalsPage() {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   usePageTitle(t('common:titles.withdrawals'));
   const { state, list, go, patch } = useListPage<
     WithdrawalListState,
@@ -62,7 +62,7 @@ export function WithdrawalsPage() {
   const approve = useApproveWithdrawal(() => setApproving(null));
 
   return (
-    <section className="ar-page" aria-labelledby="withdrawals-title">
+    <section className="al-page" aria-labelledby="withdrawals-title">
       <ListPageHead
         id="withdrawals-title"
         title={t('withdrawals.title')}
@@ -88,7 +88,7 @@ export function WithdrawalsPage() {
         reasons="written"
       />
       {isReversedRange(state) ? (
-        <p className="card ar-empty" data-testid="withdrawals-reversed">
+        <p className="card al-empty" data-testid="withdrawals-reversed">
           {t('withdrawals.reversedRange')}
         </p>
       ) : (
@@ -101,7 +101,7 @@ export function WithdrawalsPage() {
         >
           {(data) => (
             <>
-              <div className="ar-summary">
+              <div className="al-summary">
                 <strong data-testid="withdrawals-total">
                   {t('withdrawals.total', { count: data.total })}
                 </strong>
@@ -114,7 +114,7 @@ export function WithdrawalsPage() {
                 />
               </div>
               {data.items.length === 0 ? (
-                <p className="card ar-empty" data-testid="withdrawals-empty">
+                <p className="card al-empty" data-testid="withdrawals-empty">
                   {state.flagged ? t('adminFraud:filter.noneFlagged') : t('withdrawals.empty')}
                 </p>
               ) : (

@@ -36,7 +36,7 @@ export function WithdrawalsTable({
   /** show the withdrawal's fraud signals (its flag badge) */
   onFlags(w: WithdrawalDto): void;
 }) {
-  const { t } = useTranslation('adminReview');
+  const { t } = useTranslation('adminLists');
   const isSelf = useIsSelf();
   const label = (key: (typeof COLUMNS)[number]) => t(`withdrawals.columns.${key}`);
   const decidable = (w: WithdrawalDto) => w.status === 'pending' && !isSelf(w.user._id);
@@ -46,7 +46,7 @@ export function WithdrawalsTable({
     <>
       <SelectPage selectable={selectable} selection={selection} label={t('withdrawals.selectPage')} />
       <ReviewTable
-        className="ar-withdrawals-table"
+        className="al-withdrawals-table"
         headers={[select.header, ...columnHeaders(COLUMNS, label)]}
         headerCell={select.headerCell}
       >
@@ -60,41 +60,41 @@ export function WithdrawalsTable({
                 label={t('withdrawals.selectItem', { amount, name: w.user.name })}
                 selection={selection}
               />
-              <td className="ar-cell-head">{formatDateTime(w.createdAt)}</td>
-              <td data-label={label('user')} className="ar-break">
+              <td className="al-cell-head">{formatDateTime(w.createdAt)}</td>
+              <td data-label={label('user')} className="al-break">
                 <Link to={paths.adminUser(w.user._id)}>{w.user.name}</Link>
               </td>
-              <td data-label={label('amount')} className="ar-money" data-testid="withdrawal-amount">
+              <td data-label={label('amount')} className="al-money" data-testid="withdrawal-amount">
                 {amount}
               </td>
               <td data-label={label('method')}>{t(`methods.${w.paymentMethod}`)}</td>
               <td data-label={label('account')}>
-                <span className="ar-stack">
-                  <span className="ar-break">{w.accountDetails.fullName}</span>
-                  <span className="muted small ar-mono ar-account">
+                <span className="al-stack">
+                  <span className="al-break">{w.accountDetails.fullName}</span>
+                  <span className="muted small al-mono al-account">
                     {formatAccountNumber(w.accountDetails.accountNumber)}
                   </span>
                 </span>
               </td>
               <td data-label={label('status')}>
-                <span className="ar-badges">
+                <span className="al-badges">
                   <ReviewStatusBadge status={w.status} />
                   <FlagBadge flags={w.flags} onOpen={() => onFlags(w)} />
                 </span>
               </td>
-              <td data-label={label('description')} className="ar-break" data-testid="withdrawal-note">
+              <td data-label={label('description')} className="al-break" data-testid="withdrawal-note">
                 {w.rejectionReason || w.description || '—'}
               </td>
               <td
                 data-label={label('actions')}
-                className={w.status === 'pending' ? undefined : 'ar-hide-phone'}
+                className={w.status === 'pending' ? undefined : 'al-hide-phone'}
               >
                 {w.status === 'pending' && isSelf(w.user._id) ? (
                   <span className="muted small" data-testid="own-item">
                     {t('ownItem')}
                   </span>
                 ) : w.status === 'pending' ? (
-                  <div className="ar-actions">
+                  <div className="al-actions">
                     <button
                       type="button"
                       className="btn btn-success btn-sm"

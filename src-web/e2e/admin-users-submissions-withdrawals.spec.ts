@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import enAdminReview from '../locales/en/adminReview.json';
+import enAdminLists from '../locales/en/adminLists.json';
 import { apiClient, apiLogin, makePng } from './api';
 import { localeKeys, snapWith } from './checks';
 import { ADMIN, COMBOS, DESKTOP, type Lang, newPage, PHONE, withServerAndBrowser } from './harness';
 
 /**
- * The admin review screens (part B) in a real browser: users, user detail,
+ * The admin lists in a real browser: users, user detail,
  * submissions and withdrawals, and the operator's whole journey. Both languages, phone and desktop.
  */
 
@@ -137,7 +137,7 @@ async function signedInPage(lang: Lang, size: Size, token: string) {
 }
 
 /** Every key of the screens' namespace: a missing translation shows its key instead of a text. */
-const KEYS = localeKeys(enAdminReview);
+const KEYS = localeKeys(enAdminLists);
 
 /** A screenshot, after checking that nothing sticks out sideways and no key shows untranslated. */
 const snap = snapWith({ rawKeys: KEYS, scrollTop: false });
@@ -157,7 +157,7 @@ beforeAll(async () => {
   adminToken = await apiLogin(suite.server.url);
   // a gradient, so the evidence modal shows something
   proofPng = makePng(160, 120, (x, y) => [(x / 160) * 255, 120, (y / 120) * 255]);
-  proofDir = mkdtempSync(join(tmpdir(), 'admin-b-'));
+  proofDir = mkdtempSync(join(tmpdir(), 'admin-lists-'));
   proofFile = join(proofDir, 'kanit.png');
   writeFileSync(proofFile, proofPng);
 }, 120_000);
@@ -172,7 +172,7 @@ describe('the admin user list', () => {
     async (lang, label, size) => {
       const text = TEXT[lang];
       const tag = `${lang}${label}`;
-      const name = (screen: string) => `admin-b-${screen}-${lang}-${label}`;
+      const name = (screen: string) => `admin-lists-${screen}-${lang}-${label}`;
       const users: TestUser[] = [];
       for (let i = 1; i <= 12; i++) {
         const nn = String(i).padStart(2, '0');
@@ -336,7 +336,7 @@ describe('the admin user detail', () => {
     async (lang, label, size) => {
       const text = TEXT[lang];
       const tag = `${lang}${label}`;
-      const name = (screen: string) => `admin-b-${screen}-${lang}-${label}`;
+      const name = (screen: string) => `admin-lists-${screen}-${lang}-${label}`;
       const user = await register(`Detay ${tag}`, `detail-${tag}@example.test`);
       const approvedId = await submitProof(user, taskA, 'Tamamladım.');
       await ok('PUT', `/submissions/${approvedId}/review`, adminToken, {
@@ -425,7 +425,7 @@ describe('the submission review', () => {
     async (lang, label, size) => {
       const text = TEXT[lang];
       const tag = `${lang}${label}`;
-      const name = (screen: string) => `admin-b-${screen}-${lang}-${label}`;
+      const name = (screen: string) => `admin-lists-${screen}-${lang}-${label}`;
       const titleA = `Yorum görevi ${tag}`;
       const titleB = `Paylaşım görevi ${tag}`;
       const taskA = await createTask(titleA, 15);
@@ -541,7 +541,7 @@ describe('the withdrawal management', () => {
     async (lang, label, size) => {
       const text = TEXT[lang];
       const tag = `${lang}${label}`;
-      const name = (screen: string) => `admin-b-${screen}-${lang}-${label}`;
+      const name = (screen: string) => `admin-lists-${screen}-${lang}-${label}`;
       const user = await register(`Çekim ${tag}`, `withdraw-${tag}@example.test`);
       await setBalance(user, 100);
       const holder = `Hesap Sahibi ${tag}`;
@@ -654,7 +654,7 @@ describe('the withdrawal management', () => {
     await expect
       .poll(() => error.textContent(), { timeout: 10_000 })
       .toContain('The withdrawals could not be loaded.');
-    await snap(page, 'admin-b-withdrawals-error-en-phone');
+    await snap(page, 'admin-lists-withdrawals-error-en-phone');
     failing = false;
     await error.locator('button').click();
     await expect.poll(() => page.locator('[data-testid=withdrawals-total]').count()).toBe(1);
@@ -675,7 +675,7 @@ const JOURNEY = {
   },
 } as const;
 
-describe("the operator's journey (the issue's Must show)", () => {
+describe("the operator's journey", () => {
   it.each([
     ['tr', 'desktop', DESKTOP, 50],
     ['en', 'phone', PHONE, 55],
@@ -684,7 +684,7 @@ describe("the operator's journey (the issue's Must show)", () => {
     async (lang, label, size, minimumPayout) => {
       const text = JOURNEY[lang];
       const tag = `${lang}${label}`;
-      const name = (screen: string) => `admin-b-journey-${screen}-${lang}-${label}`;
+      const name = (screen: string) => `admin-lists-journey-${screen}-${lang}-${label}`;
       const title = `Operatör görevi ${tag}`;
       // the other run of this journey raised the minimum payout: start from the default
       await ok('PUT', '/settings', adminToken, { payment: { minimumPayout: 20 } });

@@ -31,8 +31,8 @@ afterAll(async () => {
   await recorder?.close();
 });
 const suite = withServerAndBrowser(() => ({
-  ONESIGNAL_APP_ID: 'app-admin-a',
-  ONESIGNAL_API_KEY: 'key-admin-a',
+  ONESIGNAL_APP_ID: 'app-admin-site',
+  ONESIGNAL_API_KEY: 'key-admin-site',
   ONESIGNAL_BASE_URL: recorder.url,
 }));
 const { ok, createTask, startAndSubmit } = apiClient(() => suite.server.url);
@@ -101,7 +101,7 @@ beforeAll(async () => {
   });
 });
 
-describe('admin screens, part A, in a real browser', () => {
+describe('the dashboard, the tasks, the settings and push notifications, in a real browser', () => {
   it('shows the dashboard with totals, today, pending withdrawals and recent submissions', async () => {
     const label = {
       tr: { title: 'Gösterge paneli', growth: 'Son 30 günde', today: 'Bugünkü etkinlik' },
@@ -125,7 +125,7 @@ describe('admin screens, part A, in a real browser', () => {
       expect(await page.locator('[data-testid=recent-submissions] tbody tr').count()).toBe(3);
       expect(await page.locator('a[href="/admin/withdrawals"]').count()).toBeGreaterThan(0);
       expect(await page.locator('a[href="/admin/submissions"]').count()).toBeGreaterThan(0);
-      await snap(page, `admin-a-dashboard-${lang}-${size}`);
+      await snap(page, `admin-site-dashboard-${lang}-${size}`);
       expect(errors).toEqual([]);
       await context.close();
     }
@@ -141,7 +141,7 @@ describe('admin screens, part A, in a real browser', () => {
     await page
       .locator('[data-testid=admin-drawer]')
       .evaluate((el) => Promise.all(el.getAnimations().map((a) => a.finished)));
-    await snap(page, 'admin-a-drawer-tr-phone');
+    await snap(page, 'admin-site-drawer-tr-phone');
     await page.locator('[data-testid=admin-drawer]').getByRole('link', { name: 'Ayarlar' }).click();
     await page.waitForURL('**/admin/settings');
     await expect.poll(() => page.locator('[data-testid=admin-drawer]').isVisible()).toBe(false);
@@ -179,7 +179,7 @@ describe('admin screens, part A, in a real browser', () => {
     const approval = en.page.getByRole('dialog', { name: 'Approve this withdrawal?' });
     await expect.poll(() => approval.isVisible()).toBe(true);
     expect(await text(en.page, '[data-testid=approve-summary]')).toContain(people.ayse.name);
-    await snap(en.page, 'admin-a-dashboard-approve-confirm-en-desktop');
+    await snap(en.page, 'admin-site-dashboard-approve-confirm-en-desktop');
     await approval.locator('[data-testid=confirm-approve]').click();
     await expect.poll(() => text(en.page, '.toast-success span')).toBe('The withdrawal was approved.');
     await expect.poll(() => rows.count()).toBe(1);
@@ -198,14 +198,14 @@ describe('admin screens, part A, in a real browser', () => {
     expect(await confirm.isDisabled()).toBe(true);
     await dialog.locator('textarea').fill('IBAN bilgisi hesap sahibiyle eşleşmiyor');
     expect(await confirm.isDisabled()).toBe(false);
-    await snap(tr.page, 'admin-a-reject-withdrawal-tr-phone');
+    await snap(tr.page, 'admin-site-reject-withdrawal-tr-phone');
     await confirm.click();
     await expect
       .poll(() => text(tr.page, '.toast-success span'))
       .toBe('Para çekme talebi reddedildi ve tutar iade edildi.');
     await expect.poll(() => tr.page.locator('[data-testid=no-pending-withdrawals]').isVisible()).toBe(true);
     expect(await tr.page.locator('[data-testid=pending-withdrawals]').count()).toBe(0);
-    await snap(tr.page, 'admin-a-dashboard-settled-tr-phone');
+    await snap(tr.page, 'admin-site-dashboard-settled-tr-phone');
     // each decision carried an Idempotency-Key of its own
     expect(decisions.map((d) => d.action)).toEqual(['approve', 'reject']);
     for (const d of decisions) expect(d.key).toMatch(/^[0-9a-f-]{32,36}$/);
@@ -249,7 +249,7 @@ describe('admin screens, part A, in a real browser', () => {
     expect(await text(page, '#taskLink-error')).toBe('The task link must start with http:// or https://');
     // the first failing field has the focus
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('title');
-    await snap(page, 'admin-a-task-form-errors-en-phone');
+    await snap(page, 'admin-site-task-form-errors-en-phone');
     await en.context.close();
 
     const tr = await adminPage('tr', DESKTOP, '/admin/tasks/new');
@@ -279,7 +279,7 @@ describe('admin screens, part A, in a real browser', () => {
     await form.locator('#difficulty').selectOption('medium');
     await form.locator('#requiredProof').selectOption('link');
     await form.locator('#taskLink').fill('https://example.com/uygulama');
-    await snap(form, 'admin-a-task-form-new-tr-desktop');
+    await snap(form, 'admin-site-task-form-new-tr-desktop');
     await form.locator('[data-testid=task-form] button[type=submit]').click();
     await form.waitForURL('**/admin/tasks');
     await expect
@@ -288,7 +288,7 @@ describe('admin screens, part A, in a real browser', () => {
     const row = form.locator('[data-testid=admin-task-row]').filter({ hasText: NEW_TITLE });
     await expect.poll(() => row.count()).toBe(1);
     newTaskId = (await row.getAttribute('data-id')) ?? '';
-    await snap(form, 'admin-a-tasks-after-create-tr-desktop');
+    await snap(form, 'admin-site-tasks-after-create-tr-desktop');
     // the notice goes away after 3 seconds
     await expect
       .poll(() => form.locator('.toast', { hasText: 'tekrarlanan' }).count(), { timeout: 6000 })
@@ -324,7 +324,7 @@ describe('admin screens, part A, in a real browser', () => {
       expect(await used.locator('.badge').textContent()).toBe(lang === 'tr' ? 'Kullanıldı' : 'Used');
       expect(await page.locator('#title').inputValue()).toBe(NEW_TITLE);
       expect(await page.locator('#reward').inputValue()).toBe('15.5');
-      await snap(page, `admin-a-task-edit-${lang}-${size}`);
+      await snap(page, `admin-site-task-edit-${lang}-${size}`);
       await context.close();
     }
 
@@ -358,7 +358,7 @@ describe('admin screens, part A, in a real browser', () => {
         lang === 'tr' ? "Bu ID'ye sahip görev bulunamadı." : 'Task with this ID was not found.',
       );
       expect(await text(page, '[data-testid=task-not-found] .mono')).toBe('ID: no-such-task');
-      await snap(page, `admin-a-task-not-found-${lang}-${size}`);
+      await snap(page, `admin-site-task-not-found-${lang}-${size}`);
       await page.locator('[data-testid=task-not-found] a').click();
       await page.waitForURL('**/admin/tasks');
       await context.close();
@@ -390,7 +390,7 @@ describe('admin screens, part A, in a real browser', () => {
     await page.locator('.pagination').getByRole('button', { name: 'Next' }).click();
     await expect.poll(() => rows.count()).toBe(3);
     expect(page.url()).toContain('page=2');
-    await snap(page, 'admin-a-tasks-page2-en-desktop');
+    await snap(page, 'admin-site-tasks-page2-en-desktop');
 
     // the featured star
     await page.locator('#admin-task-search').fill('Instagram');
@@ -426,7 +426,7 @@ describe('admin screens, part A, in a real browser', () => {
     await expect.poll(() => dialog.isVisible()).toBe(false);
     expect(await doomed.count()).toBe(1);
     await doomed.getByRole('button', { name: 'Delete “Silinecek eski görev”' }).click();
-    await snap(page, 'admin-a-task-delete-en-desktop');
+    await snap(page, 'admin-site-task-delete-en-desktop');
     await dialog.locator('[data-testid=confirm-delete]').click();
     // the star's toast may still be shown above it
     await expect
@@ -441,7 +441,7 @@ describe('admin screens, part A, in a real browser', () => {
       // the featured task is pinned first
       expect(await opened.page.locator('[data-testid=admin-task-row] .star-toggle.is-on').count()).toBe(1);
       expect(await text(opened.page, '[data-testid=admin-task-row] .cell-title a')).toBe(FOLLOW_TITLE);
-      await snap(opened.page, `admin-a-tasks-${lang}-${size}`);
+      await snap(opened.page, `admin-site-tasks-${lang}-${size}`);
       await opened.context.close();
     }
   });
@@ -476,7 +476,7 @@ describe('admin screens, part A, in a real browser', () => {
     await expect
       .poll(() => text(page, '[data-testid=upload-favicon] .notice-success'))
       .toBe('Favicon güncellendi.');
-    await snap(page, 'admin-a-settings-general-tr-desktop');
+    await snap(page, 'admin-site-settings-general-tr-desktop');
     // the success banner clears itself after 3 seconds
     await expect
       .poll(() => page.locator('[data-testid=settings-success]').count(), { timeout: 6000 })
@@ -496,7 +496,7 @@ describe('admin screens, part A, in a real browser', () => {
     await page.locator('#settings-linkedin').fill('');
     await page.locator('[data-testid=contact-save]').click();
     await expect.poll(() => text(page, '[data-testid=settings-success]')).toBe('Ayarlar kaydedildi.');
-    await snap(page, 'admin-a-settings-contact-tr-desktop');
+    await snap(page, 'admin-site-settings-contact-tr-desktop');
 
     await page.getByRole('tab', { name: 'Ödeme' }).click();
     const payout = page.locator('#settings-minimumPayout');
@@ -528,15 +528,15 @@ describe('admin screens, part A, in a real browser', () => {
     for (const [lang, size, dims] of COMBOS) {
       const opened = await adminPage(lang, dims, '/admin/settings');
       await expect.poll(() => opened.page.locator('#settings-name').inputValue()).toBe('GörevKazan');
-      await snap(opened.page, `admin-a-settings-general-${lang}-${size}`);
+      await snap(opened.page, `admin-site-settings-general-${lang}-${size}`);
       await opened.page.getByRole('tab', { name: lang === 'tr' ? 'İletişim' : 'Contact' }).click();
       await expect.poll(() => opened.page.locator('#settings-email').isVisible()).toBe(true);
-      await snap(opened.page, `admin-a-settings-contact-${lang}-${size}`);
+      await snap(opened.page, `admin-site-settings-contact-${lang}-${size}`);
       // the arrow key moves to the next tab
       await opened.page.keyboard.press('ArrowRight');
       await expect.poll(() => opened.page.locator('#settings-minimumPayout').isVisible()).toBe(true);
       expect(opened.page.url()).toContain('tab=payment');
-      await snap(opened.page, `admin-a-settings-payment-${lang}-${size}`);
+      await snap(opened.page, `admin-site-settings-payment-${lang}-${size}`);
 
       // the public site: footer texts in this language, contact and social links, the new logo
       await opened.page.goto('/tasks');
@@ -556,7 +556,7 @@ describe('admin screens, part A, in a real browser', () => {
         .poll(() => opened.page.title())
         .toBe(`${lang === 'tr' ? 'Görevler' : 'Tasks'} · GörevKazan`);
       expect(await opened.page.locator('link[rel="icon"]').getAttribute('href')).toBe(settings.site.favicon);
-      if (size === 'desktop') await shot(opened.page, `admin-a-public-footer-${lang}-${size}`);
+      if (size === 'desktop') await shot(opened.page, `admin-site-public-footer-${lang}-${size}`);
       await opened.context.close();
     }
   });
@@ -578,11 +578,11 @@ describe('admin screens, part A, in a real browser', () => {
     await dialog.getByLabel('Message').fill('Bugün 10 yeni anket görevi var.');
     await dialog.getByLabel('All users').check();
     expect(await dialog.getByLabel("User's device id", { exact: true }).count()).toBe(0);
-    await snap(page, 'admin-a-notify-custom-en-desktop');
+    await snap(page, 'admin-site-notify-custom-en-desktop');
     await dialog.getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => dialog.getByRole('button', { name: 'Yes, send to all' }).isVisible()).toBe(true);
     expect(recorder.requests.length).toBe(before);
-    await snap(page, 'admin-a-notify-confirm-en-desktop');
+    await snap(page, 'admin-site-notify-confirm-en-desktop');
     await dialog.getByRole('button', { name: 'Yes, send to all' }).click();
     await expect
       .poll(() => text(page, '[data-testid=notify-sent]'))
@@ -592,7 +592,7 @@ describe('admin screens, part A, in a real browser', () => {
     const all = recorder.requests.slice(before);
     expect(all).toHaveLength(1);
     expect(all[0]?.body).toMatchObject({
-      app_id: 'app-admin-a',
+      app_id: 'app-admin-site',
       included_segments: ['Total Subscriptions'],
       headings: { en: 'Yeni görevler eklendi', tr: 'Yeni görevler eklendi' },
       contents: { en: 'Bugün 10 yeni anket görevi var.' },
@@ -620,12 +620,12 @@ describe('admin screens, part A, in a real browser', () => {
     await expect
       .poll(() => text(tr.page, '.modal .notice-error'))
       .toBe('Bildirim servisi bildirimi reddetti');
-    await snap(tr.page, 'admin-a-notify-failed-tr-phone');
+    await snap(tr.page, 'admin-site-notify-failed-tr-phone');
     recorder.reply({ status: 200, body: JSON.stringify({ id: 'notification-2' }) });
     const sentBefore = recorder.requests.length;
     await trDialog.getByRole('button', { name: 'Gönder' }).click();
     await expect.poll(() => text(tr.page, '[data-testid=notify-sent]')).toBe('Bildirim gönderildi.');
-    await snap(tr.page, 'admin-a-notify-sent-tr-phone');
+    await snap(tr.page, 'admin-site-notify-sent-tr-phone');
     await expect.poll(() => trDialog.isVisible(), { timeout: 5000 }).toBe(false);
     await tr.context.close();
     const one = recorder.requests.slice(sentBefore);
@@ -656,7 +656,7 @@ describe('admin screens, part A, in a real browser', () => {
       // a custom message can still go to the inbox
       await dialog.locator('select').first().selectOption('customMessage');
       expect(await dialog.getByRole('button', { name: 'Send' }).isDisabled()).toBe(false);
-      await snap(page, 'admin-a-notify-unconfigured-en-phone');
+      await snap(page, 'admin-site-notify-unconfigured-en-phone');
       await context.close();
     } finally {
       await bare.stop();
@@ -677,7 +677,7 @@ describe('admin screens, part A, in a real browser', () => {
     await expect
       .poll(() => text(page, '.admin-load-error p'), { timeout: 10_000 })
       .toBe('An error occurred while loading the dashboard data.');
-    await snap(page, 'admin-a-dashboard-error-en-phone');
+    await snap(page, 'admin-site-dashboard-error-en-phone');
     await context.close();
   });
 });

@@ -5,7 +5,7 @@
 //    server's settings, its statement cache) and the server's own functions:
 //    - findDuplicateProofs, what an upload runs before its transaction, for random new hashes
 //      (no earlier proof is the same picture: every upload but a fraudster's) and for hashes
-//      made near a seeded proof (a hit), with how many candidates the four band lookups read,
+//      made near a seeded proof (a hit), with how many candidates the band lookups read,
 //      how often a band reached its cap, and whether the near proof was found;
 //    - flagSharedPayout, what a withdrawal request runs in its transaction (rolled back here),
 //      for account numbers no other account used and for shared ones (it then writes a flag);
@@ -23,13 +23,14 @@ import sharp from 'sharp';
 import { startServerProcess } from '../faults/server';
 import { openDatabase } from '../src-server/db/database';
 import {
+  BAND_BITS,
+  BAND_COLUMNS,
   OWN_BAND_RADIUS as BAND_RADIUS,
   BANDS,
   bandLookups,
   bandsOf,
   CANDIDATE_HASH_BITS,
   distanceFrom,
-  hammingDistance,
 } from '../src-server/features/fraud/fingerprint-bands';
 import { closeProofs, proofCandidates } from '../src-server/features/fraud/fraud.repository';
 import { findDuplicateProofs, flagSharedPayout } from '../src-server/features/fraud/signals';
@@ -59,6 +60,13 @@ function probeSet(hash: string, print: string, rand: () => number): ContentPrint
 function distanceFromAny(probes: ContentPrints[]): (h: string) => number {
   const ds = probes.map((p) => distanceFrom(p.hash));
   return (h) => Math.min(...ds.map((d) => d(h)));
+}
+
+/** How many bits of a band value are set. */
+function bitCount(v: number): number {
+  let n = 0;
+  for (let x = v >>> 0; x; x &= x - 1) n++;
+  return n;
 }
 
 /** The cap of each band's lookup (fraud.repository.ts CANDIDATES_PER_BAND). */
@@ -256,7 +264,7 @@ export async function measureFraud(options: {
           .get(...values) as { n: number }
       ).n;
     const sample = fresh.slice(0, quick ? 50 : 100);
-    const bandRows = [0, 1, 2, 3].map((b) => {
+    const bandRows = BAND_COLUMNS.map((_, b) => {
       const rows = sample.map((f) => countBand(b, bandLookups(f.probes)[b]));
       return {
         band: b,
@@ -295,13 +303,9 @@ export async function measureFraud(options: {
           found++;
           continue;
         }
-        const mine = bandsOf(proof.probes[0].hash);
-        const theirs = bandsOf(row.proof_hash);
-        const bandClose = mine.some(
-          (v, b) =>
-            hammingDistance(v.toString(16).padStart(4, '0'), theirs[b].toString(16).padStart(4, '0')) <=
-            BAND_RADIUS,
-        );
+        const mine = bandsOf(proof.probes[0].print);
+        const theirs = bandsOf(row.proof_print);
+        const bandClose = mine.some((v, b) => bitCount(v ^ theirs[b]) <= BAND_RADIUS);
         const candidate = (await proofCandidates(db, proof.probes)).some((c) => c._id === row._id);
         if (!bandClose) noBandClose++;
         else if (!candidate) cutByCap++;
@@ -498,7 +502,7 @@ export async function measureRequests(options: {
       ),
     );
   const meanBytes = variants.reduce((a, v) => a + v.length, 0) / variants.length;
-  const baseHash = (await sanitizeProof(base.bytes, { allow: ['png'] })).hash;
+  const { hash: baseHash, print: basePrint } = await sanitizeProof(base.bytes, { allow: ['png'] });
   log(
     `pictures: ${variants.length} variants of ${(meanBytes / 1048576).toFixed(2)} MB on average; the bench's proof hashes to ${baseHash}`,
   );
@@ -526,7 +530,7 @@ export async function measureRequests(options: {
       ? (
           watch
             .prepare('SELECT count(*) AS n FROM submissions WHERE proof_b0 = ? AND proof_hash = ?')
-            .get(Number.parseInt(baseHash.slice(0, 4), 16), baseHash) as { n: number }
+            .get(bandsOf(basePrint)[0], baseHash) as { n: number }
         ).n
       : 0;
 
@@ -663,7 +667,7 @@ export function fraudMarkdown(
   const lines = [
     `Measured ${context.at.toISOString().slice(0, 16).replace('T', ' ')} UTC with \`${context.command}\` on the seeded folder: ${int(f.proofs)} proofs with fingerprints, ${int(f.withdrawals)} withdrawals.`,
     '',
-    `The duplicate lookup (\`findDuplicateProofs\`: four band lookups of about ${f.bandValues} values each (the new proof's own content hash within ${BAND_RADIUS} bits, its 14 crop probes exactly), capped at ${BAND_CAP} rows, then the candidates' prints) and the shared-payout check (\`flagSharedPayout\`, in a transaction rolled back), run in the bench's process through the app's database layer, one at a time after a warm-up:`,
+    `The duplicate lookup (\`findDuplicateProofs\`: ${BANDS} key lookups (a ${BAND_BITS}-bit key of each of the content's six parts) of about ${f.bandValues} values each (the new proof's own keys within ${BAND_RADIUS} bit, its 14 crop probes' exactly), capped at ${BAND_CAP} rows, then the candidates' prints) and the shared-payout check (\`flagSharedPayout\`, in a transaction rolled back), run in the bench's process through the app's database layer, one at a time after a warm-up:`,
     '',
     '| lookup | runs | p50 ms | p99 ms | max ms | candidates p50 / p99 / max |',
     '|---|---|---|---|---|---|',
@@ -672,7 +676,7 @@ export function fraudMarkdown(
       f.miss.total,
       ` ${f.miss.candidates.p50} / ${f.miss.candidates.p99} / ${f.miss.candidates.max} |`,
     ),
-    row('… of which the four band lookups', f.miss.bands, ' |'),
+    row(`… of which the ${BANDS} band lookups`, f.miss.bands, ' |'),
     row("… of which reading the candidates' prints", f.miss.prints, ' |'),
     ...f.hits.map((h) =>
       row(

@@ -14,7 +14,7 @@
 // Fingerprints: every seeded submission is a screenshot proof (its task requires one)
 // and carries what an upload stores: a 64-bit proof_hash shaped like the server's pHash (the
 // constant term's bit set, 31 of the other 63 set: storage/image.ts medianBits), a 256-bit
-// proof_print of the same shape, and the hash's four 16-bit bands (proof_b0..b3), drawn
+// proof_print of the content kind, and its six parts' lookup keys (proof_b0..b5, 21 bits each), drawn
 // uniformly at random from their own generator (the rest of the data is what it was before).
 // Uniform hashes are the kind case for the duplicate lookup: real screenshots cluster, so they
 // share band values more often. No proof file is stored (proof_file stays NULL: a million files
@@ -241,8 +241,8 @@ export async function seed(
   const insertSubmission = db.prepare(
     `INSERT INTO submissions (_id, user_task_id, user_id, task_id, status, description, feedback,
        rejection_reason, reward, proof_file, proof_hash, proof_print, proof_b0, proof_b1, proof_b2,
-       proof_b3, created_at, updated_at, reviewed_by, reviewed_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       proof_b3, proof_b4, proof_b5, created_at, updated_at, reviewed_by, reviewed_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertWithdrawal = db.prepare(
     `INSERT INTO withdrawals (_id, user_id, amount, payment_method, full_name, account_number, status,
@@ -363,7 +363,7 @@ export async function seed(
         reward,
         hash,
         print,
-        ...bandsOf(hash),
+        ...bandsOf(print),
         created,
         reviewed ?? created,
         status === 'pending' ? null : adminId,

@@ -8,7 +8,7 @@ import {
 } from '../db/database';
 import { latestMigrationName } from '../db/migrate';
 import { checkAuditActors, checkAuditLedger } from '../features/audit/audit-doctor';
-import { checkFlags } from '../features/fraud/flag-doctor';
+import { checkFlags, checkProofBands } from '../features/fraud/flag-doctor';
 import { runMoneyChecks } from '../features/money/doctor';
 import { checkStatCounters } from '../features/stats/stat-doctor';
 import { checkAppeals } from '../features/submissions/appeal-doctor';
@@ -39,6 +39,7 @@ export interface Finding {
     | 'users'
     | 'audit'
     | 'flags'
+    | 'proof_bands'
     | 'missing_file'
     | 'orphan_file';
   message: string;
@@ -143,6 +144,7 @@ export async function runDoctor(
       for (const message of await checkAuditLedger(snap)) out.push({ check: 'audit', message });
       for (const message of await checkAuditActors(snap)) out.push({ check: 'audit', message });
       for (const message of await checkFlags(snap)) out.push({ check: 'flags', message });
+      for (const message of await checkProofBands(snap)) out.push({ check: 'proof_bands', message });
       return referencedFiles(snap);
     });
     out.push(...(await fileChecks(store, refs, options.now ?? new Date())));
@@ -159,7 +161,7 @@ export const doctorCommand: Command = {
   details:
     "Runs SQLite's integrity and foreign-key checks (on PostgreSQL: its encoding, extensions and\n" +
     'that the text columns order byte by byte), checks the migrations and the money\n' +
-    "invariants, recounts the dashboard's counters, checks the audit log and the fraud flags, and compares stored files\n" +
+    "invariants, recounts the dashboard's counters, checks the audit log, the fraud flags and the proofs' lookup bands, and compares stored files\n" +
     'with the rows that name them. Changes nothing. --json prints the findings as one JSON array.',
   options: { data: { type: 'string' }, json: { type: 'boolean' } },
   async run(v) {

@@ -131,11 +131,13 @@ export interface SubmissionsTable {
   proof_hash: string | null;
   /** the proof's 256-bit fingerprint, 64 hex digits */
   proof_print: string | null;
-  /** proof_hash as four 16-bit bands, each indexed (features/fraud/fingerprint-bands.ts) */
+  /** the duplicate lookup's keys: 21 bits of each of the print's six parts, each indexed (features/fraud/fingerprint-bands.ts) */
   proof_b0: number | null;
   proof_b1: number | null;
   proof_b2: number | null;
   proof_b3: number | null;
+  proof_b4: number | null;
+  proof_b5: number | null;
   created_at: string;
   updated_at: string;
   reviewed_by: string | null;

@@ -14,7 +14,11 @@ export function TopBar() {
   return (
     <header className="topbar">
       <div className="container topbar-inner">
-        <Link to={user ? paths.tasks : paths.home} className="brand">
+        <Link
+          to={user ? paths.tasks : paths.home}
+          className={settings.site.logo ? 'brand brand-with-logo' : 'brand'}
+          data-testid="site-brand"
+        >
           <img className="brand-logo" src={settings.site.logo || '/icon.svg'} alt="" height={28} />
           <span>{settings.site.name}</span>
         </Link>

@@ -169,6 +169,36 @@ async function modalActionsInView(page: Page): Promise<string[]> {
   return problems;
 }
 
+/**
+ * The emails on the screen that wrap inside a word, each written with a slash where it breaks
+ * ("sule.gunes@example.co/m"): a break is fine only after the @, before a dot or after a hyphen.
+ */
+async function emailsBrokenMidWord(page: Page, selector: string): Promise<string[]> {
+  return page.locator(selector).evaluateAll((els) => {
+    const bad: string[] = [];
+    for (const el of els) {
+      const chars: { ch: string; top: number }[] = [];
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
+        for (let i = 0; i < node.data.length; i++) {
+          const range = document.createRange();
+          range.setStart(node, i);
+          range.setEnd(node, i + 1);
+          const rect = range.getClientRects()[0];
+          if (rect) chars.push({ ch: node.data[i], top: rect.top });
+        }
+      }
+      const text = chars.map((c) => c.ch).join('');
+      for (let i = 1; i < chars.length; i++) {
+        const wrapped = chars[i].top > chars[i - 1].top + 2;
+        const fine = chars[i - 1].ch === '@' || chars[i].ch === '.' || chars[i - 1].ch === '-';
+        if (wrapped && !fine) bad.push(`${text.slice(0, i)}/${text.slice(i)}`);
+      }
+    }
+    return bad;
+  });
+}
+
 async function noSidewaysScroll(page: Page): Promise<void> {
   const [scroll, client] = await page.evaluate(() => [
     document.documentElement.scrollWidth,
@@ -207,6 +237,9 @@ describe('admin screens on laptops', () => {
     const users = await adminPage(lang, size, '/admin/users');
     await users.locator('[data-testid=user-row]').first().waitFor();
     await check(users, name('users'));
+    // the long addresses wrap at their dots and @, never inside a word
+    expect(await users.locator('[data-testid=user-row] .email-text').count()).toBeGreaterThan(0);
+    expect(await emailsBrokenMidWord(users, '[data-testid=user-row] .email-text')).toEqual([]);
     await users.locator('[data-testid=user-row]').first().locator('button').first().click();
     await users.locator('dialog[open]').waitFor();
     expect(await modalActionsInView(users)).toEqual([]);
@@ -220,6 +253,7 @@ describe('admin screens on laptops', () => {
     const subs = await adminPage(lang, size, '/admin/submissions');
     await subs.locator('[data-testid=submission-row]').first().waitFor();
     await check(subs, name('submissions'));
+    expect(await emailsBrokenMidWord(subs, '[data-testid=submission-row] .email-text')).toEqual([]);
     await subs.locator('[data-testid=submission-row]').first().locator('[data-testid=view-evidence]').click();
     await subs.locator('[data-testid=evidence-image]').waitFor();
     expect(await modalActionsInView(subs)).toEqual([]);

@@ -2,13 +2,14 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, apiLogin, makePng } from './api';
 import { snap } from './checks';
-import { type Lang, signedInPage, withServerAndBrowser } from './harness';
+import { type Lang, newPage, PHONE, signedInPage, withServerAndBrowser } from './harness';
 
 /**
  * The reviewer's tools on the laptops admins use (1280x800, 1366x768), in both languages: the
  * audit log in words with its targets by name, the dashboard's growth in words with a trend
  * line, a user's internal notes, the day's payout file, and the layout's long words (a site
- * name beside a logo on a phone, the sidebar title, dates and emails in tables).
+ * name beside a logo on a phone, the sidebar title, dates and emails in tables); on a phone
+ * (390 px), the site name beside the logo, the notes panel and the payout card.
  */
 
 const suite = withServerAndBrowser({ TRUST_PROXY: '1' });
@@ -164,6 +165,62 @@ describe("the reviewer's tools", () => {
     }
     expect(await mostLines(page, 'table time')).toBeLessThanOrEqual(2);
     await snap(page, `reviewer-payouts-${tag}`);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+/** Whether an element's text is cut, across or down (an ellipsis, or a line hidden under the next). */
+const cut = (page: Page, selector: string) =>
+  page
+    .locator(selector)
+    .first()
+    .evaluate((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1);
+
+describe("the reviewer's tools on a phone", () => {
+  it.each(['tr', 'en'] as const)('in %s at 390 px', async (lang: Lang) => {
+    // a visitor's top bar: the logo, the site name whole, the language switch and the sign-in
+    const visitor = await newPage(suite.browser, suite.server.url, { lang, size: PHONE });
+    await visitor.context.addInitScript(() => localStorage.setItem('installBannerDismissed', '1'));
+    await visitor.page.goto('/');
+    await visitor.page.locator('.topbar .brand-logo:not([src="/icon.svg"])').waitFor();
+    await visitor.page.waitForFunction(() =>
+      [...document.querySelectorAll<HTMLImageElement>('.topbar .brand-logo')].every((i) => i.complete),
+    );
+    expect(await visitor.page.locator('.topbar .brand span').textContent()).toBe('TaskReward Pro');
+    await snap(visitor.page, `reviewer-phone-brand-${lang}`);
+    expect(await cut(visitor.page, '.topbar .brand span')).toBe(false);
+    await visitor.context.close();
+
+    const { context, page, errors } = await signedInPage(suite.browser, suite.server.url, adminToken, {
+      lang,
+      size: PHONE,
+    });
+    // a signed-in worker's top bar has the inbox bell and the account menu beside it too
+    await page.goto('/tasks');
+    await page.locator('.topbar .brand span').waitFor();
+    await snap(page, `reviewer-phone-worker-top-${lang}`);
+    expect(await cut(page, '.topbar .brand span')).toBe(false);
+    // the admin screens' own top bar (the menu button, the brand, the notify button)
+    await page.goto(`/admin/users/${userId}`);
+    const notes = page.locator('[data-testid=user-notes]');
+    await notes.waitFor();
+    expect(await cut(page, '.admin-top-brand .brand span')).toBe(false);
+    const note = `Telefonla aradı, ödemesini sordu (${lang}-390)`;
+    await page.locator('[data-testid=user-note-text]').fill(note);
+    await page.locator('[data-testid=user-note-add]').click();
+    await expect.poll(() => page.locator('[data-testid=user-note]').first().textContent()).toContain(note);
+    await snap(page, `reviewer-phone-user-notes-${lang}`);
+
+    await page.goto('/admin/withdrawals');
+    const payout = page.locator('[data-testid=payout-file]');
+    await payout.waitFor();
+    // the card's download buttons within the screen
+    for (const button of await payout.locator('a:visible, button:visible').all()) {
+      const box = await button.boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= PHONE.width + 1).toBe(true);
+    }
+    await snap(page, `reviewer-phone-payouts-${lang}`);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -1,18 +1,26 @@
 import { type ContentPrints, PART_HEX, PARTS, PRINT_HEX } from '../../storage/content-print';
 
 /**
- * The duplicate-proof lookup, multi-index hashing: a proof's 64-bit content hash is cut into
- * four 16-bit bands, each stored in its own indexed column. A new proof is looked up with
- * several probes (its content as it is, and as if it or the stored one had been cropped:
- * storage/content-print.ts). Its own hash is looked up with every band value within two bits
- * (137 a band: any hash within 11 bits shares a band within two; a sticker over the content
- * moves it that far), each other probe with its band values exactly (a probe of the right crop
- * lands within a few bits, measured in duplicate-detection.test.ts): about 150 values in each of
- * four indexed IN lists, a few index ranges at any number of stored proofs.
+ * The duplicate-proof lookup, multi-index hashing over the parts of the content: each of the
+ * six parts' 64-bit pHashes (the print's last six, storage/content-print.ts) gives one 21-bit
+ * key, its bits 1 to 21 (bit 0 is the constant term's, set in nearly every hash), stored in its
+ * own indexed column. A sticker, a scribble or an edit changes a part or two and leaves the
+ * other parts' keys as they were, where it moved the whole content's hash by up to 20 bits (the
+ * reason four 16-bit bands of that hash had to be looked up within two bits each: some 10,000
+ * rows read at a million proofs). A 21-bit key holds about half a proof per value at a million
+ * uniform proofs, so a lookup reads about as many rows as it sends values.
+ * A new proof is looked up with several probes (its content as it is, and as if it or the
+ * stored one had been cropped: storage/content-print.ts). Its own keys are looked up within one
+ * bit (22 values a key), each other probe's exactly: about 100 values a key, some 600 index
+ * seeks and 300 rows in all at a million proofs (measured in duplicate-detection.test.ts for
+ * the recall, and by bench/fraud.ts for the time).
  * A candidate is then judged on its print, from the probe closest to it (isSamePicture).
  */
-export const BANDS = 4;
-export const OWN_BAND_RADIUS = 2;
+export const BANDS = 6;
+export const BAND_BITS = 21;
+export const OWN_BAND_RADIUS = 1;
+/** The lookup's columns, one a part of the content. */
+export const BAND_COLUMNS = ['proof_b0', 'proof_b1', 'proof_b2', 'proof_b3', 'proof_b4', 'proof_b5'] as const;
 /** A candidate whose 64-bit hash is further than this from every probe is not read further. */
 export const CANDIDATE_HASH_BITS = 20;
 /** Within this many bits of 256 on the content print, the same picture. */
@@ -25,32 +33,34 @@ export const PART_PRINT_BITS = 72;
 export const PART_BITS = 8;
 export const PARTS_NEEDED = 4;
 
-/** The four 16-bit bands of a 16-hex-digit hash. */
-export function bandsOf(hash: string): [number, number, number, number] {
-  return [0, 1, 2, 3].map((b) => Number.parseInt(hash.slice(b * 4, b * 4 + 4), 16)) as [
-    number,
-    number,
-    number,
-    number,
-  ];
+/**
+ * The lookup keys of a content print (PRINT_HEX + PARTS x PART_HEX hex digits): of each part's
+ * hash, bits 1 to 21 (its first six hex digits less the first bit and the last two).
+ */
+export function bandsOf(print: string): number[] {
+  return Array.from({ length: PARTS }, (_, p) => {
+    const at = PRINT_HEX + p * PART_HEX;
+    return (Number.parseInt(print.slice(at, at + 6), 16) >>> 2) & 0x1fffff;
+  });
 }
 
-/** Every 16-bit value within `radius` (0 to 2) bits of `value`, itself first. */
-export function neighbours(value: number, radius: number): number[] {
+/** Every `bits`-bit value within `radius` (0 to 2) bits of `value`, itself first. */
+export function neighbours(value: number, radius: number, bits: number): number[] {
   const out = [value];
-  if (radius >= 1) for (let i = 0; i < 16; i++) out.push(value ^ (1 << i));
+  if (radius >= 1) for (let i = 0; i < bits; i++) out.push(value ^ (1 << i));
   if (radius >= 2) {
-    for (let i = 0; i < 16; i++) for (let j = i + 1; j < 16; j++) out.push(value ^ (1 << i) ^ (1 << j));
+    for (let i = 0; i < bits; i++) for (let j = i + 1; j < bits; j++) out.push(value ^ (1 << i) ^ (1 << j));
   }
   return out;
 }
 
 /** The values to look up in each band's index for a new proof's probes (the first is its own). */
 export function bandLookups(probes: readonly ContentPrints[]): number[][] {
-  const sets = [0, 1, 2, 3].map(() => new Set<number>());
+  const sets = BAND_COLUMNS.map(() => new Set<number>());
   probes.forEach((probe, i) => {
-    bandsOf(probe.hash).forEach((v, b) => {
-      for (const n of neighbours(v, i === 0 ? OWN_BAND_RADIUS : 0)) sets[b].add(n);
+    if (!isContentPrint(probe.print)) return;
+    bandsOf(probe.print).forEach((v, b) => {
+      for (const n of neighbours(v, i === 0 ? OWN_BAND_RADIUS : 0, BAND_BITS)) sets[b].add(n);
     });
   });
   return sets.map((s) => [...s]);
@@ -104,15 +114,17 @@ export function isSamePicture(probes: readonly ContentPrints[], candidate: { pri
 export const isContentPrint = (print: string | null): print is string =>
   print !== null && print.length === PRINT_HEX + PARTS * PART_HEX;
 
-/** The duplicate lookup's columns of a stored proof: its print and its hash's four bands. */
+/** The duplicate lookup's columns of a stored proof: its print and its parts' keys. */
 export function proofLookupColumns(stored: ContentPrints | null) {
-  const bands = stored ? bandsOf(stored.hash) : [null, null, null, null];
+  const bands: (number | null)[] = stored && isContentPrint(stored.print) ? bandsOf(stored.print) : [];
   return {
     proof_print: stored?.print ?? null,
-    proof_b0: bands[0],
-    proof_b1: bands[1],
-    proof_b2: bands[2],
-    proof_b3: bands[3],
+    proof_b0: bands[0] ?? null,
+    proof_b1: bands[1] ?? null,
+    proof_b2: bands[2] ?? null,
+    proof_b3: bands[3] ?? null,
+    proof_b4: bands[4] ?? null,
+    proof_b5: bands[5] ?? null,
   };
 }
 
@@ -147,4 +159,24 @@ export function distanceFrom(hash: string): (other: string) => number {
   return (other) =>
     popcount32(high ^ Number.parseInt(other.slice(0, 8), 16)) +
     popcount32(low ^ Number.parseInt(other.slice(8, 16), 16));
+}
+
+/**
+ * The fewest bits any of `hashes` is from another hash (16 hex digits each): the band lookup
+ * measures every row it reads against all of a new proof's probes, so each row's hash is read
+ * once and the probes' once for all.
+ */
+export function nearestOf(hashes: readonly string[]): (other: string) => number {
+  const highs = hashes.map((h) => Number.parseInt(h.slice(0, 8), 16));
+  const lows = hashes.map((h) => Number.parseInt(h.slice(8, 16), 16));
+  return (other) => {
+    const high = Number.parseInt(other.slice(0, 8), 16);
+    const low = Number.parseInt(other.slice(8, 16), 16);
+    let best = 64;
+    for (let i = 0; i < highs.length; i++) {
+      const bits = popcount32(highs[i] ^ high) + popcount32(lows[i] ^ low);
+      if (bits < best) best = bits;
+    }
+    return best;
+  };
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
+import { BAND_COLUMNS, bandsOf, isContentPrint } from './fingerprint-bands';
 
 const ITEM_TABLES = { submission: 'submissions', withdrawal: 'withdrawals', user: 'users' } as const;
 
@@ -65,5 +66,46 @@ export async function checkFlags(db: Db): Promise<string[]> {
     .execute();
   for (const f of misplaced)
     out.push(`flag ${f._id} (${f.kind}) has a similarity, which only duplicate proofs have`);
+  return out;
+}
+
+/** Proofs read at a time by checkProofBands, and how many wrong ones it names at most. */
+const BAND_BATCH = 5000;
+const BAND_REPORTS = 20;
+
+/**
+ * doctor's `proof_bands` check: every proof has the lookup keys of its own print (none while it
+ * has no print of the content kind). A proof whose keys are not its print's is never found by
+ * the duplicate lookup (the keys are the only way in), and nothing else would notice: a row
+ * written by hand, or by a build that cut the print otherwise. Read in pages of the primary key,
+ * so a million proofs take one pass.
+ */
+export async function checkProofBands(db: Db): Promise<string[]> {
+  const out: string[] = [];
+  let wrong = 0;
+  let after = '';
+  for (;;) {
+    const rows = await db
+      .selectFrom('submissions')
+      .select(['_id', 'proof_print', ...BAND_COLUMNS])
+      .where('_id', '>', after)
+      .orderBy('_id')
+      .limit(BAND_BATCH)
+      .execute();
+    if (rows.length === 0) break;
+    after = rows[rows.length - 1]._id;
+    for (const r of rows) {
+      const stored = BAND_COLUMNS.map((c) => r[c]);
+      const expected = isContentPrint(r.proof_print) ? bandsOf(r.proof_print) : BAND_COLUMNS.map(() => null);
+      if (stored.every((v, b) => v === expected[b])) continue;
+      wrong++;
+      if (wrong <= BAND_REPORTS)
+        out.push(
+          `submission ${r._id} has lookup keys ${stored.join(', ')} but its print gives ${expected.join(', ')}: the duplicate lookup cannot find it`,
+        );
+    }
+  }
+  if (wrong > BAND_REPORTS)
+    out.push(`${wrong - BAND_REPORTS} more submissions have lookup keys that are not their print's`);
   return out;
 }

@@ -4,7 +4,7 @@ import type { Db } from '../../db/database';
 import { newId } from '../../db/ids';
 import type { DB, FlagsTable } from '../../db/schema';
 import type { ContentPrints } from '../../storage/content-print';
-import { BANDS, bandLookups } from './fingerprint-bands';
+import { BAND_COLUMNS, bandLookups } from './fingerprint-bands';
 
 type Conn = Db | Transaction<DB>;
 
@@ -161,13 +161,13 @@ export interface ProofCandidate {
 
 /**
  * Per band at most this many candidates: a picture tens of thousands of proofs share (the same
- * campaign screenshot) is caught by the first ones; random hashes give ~2,000 per band at 1M.
+ * campaign screenshot) is caught by the first ones; random hashes give about 120 a band at 1M.
  */
 const CANDIDATES_PER_BAND = 20_000;
 
 /**
- * The proofs sharing a band value with one of a new proof's probes (fingerprint-bands.ts): four
- * index range lookups, each capped, answered by the covering indexes (band, hash) alone; the
+ * The proofs sharing a band value with one of a new proof's probes (fingerprint-bands.ts): one
+ * capped lookup of a list of values a band, answered by the covering indexes (band, hash) alone; the
  * caller keeps the close ones and reads the rest of those only.
  */
 export async function proofCandidates(
@@ -177,13 +177,12 @@ export async function proofCandidates(
   keep?: (proofHash: string) => boolean,
 ): Promise<ProofCandidate[]> {
   const lookups = bandLookups(probes);
-  const columns = ['proof_b0', 'proof_b1', 'proof_b2', 'proof_b3'] as const;
   const found = new Map<string, string>();
-  for (let b = 0; b < BANDS; b++) {
+  for (const [b, column] of BAND_COLUMNS.entries()) {
     const rows = (await db
       .selectFrom('submissions')
       .select(['_id', 'proof_hash'])
-      .where(columns[b], 'in', lookups[b])
+      .where(column, 'in', lookups[b])
       .limit(CANDIDATES_PER_BAND)
       .execute()) as ProofCandidate[];
     for (const row of rows) if (!keep || keep(row.proof_hash)) found.set(row._id, row.proof_hash);

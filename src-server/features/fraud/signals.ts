@@ -5,9 +5,9 @@ import type { DB } from '../../db/schema';
 import type { ContentPrints } from '../../storage/content-print';
 import {
   CANDIDATE_HASH_BITS,
-  distanceFrom,
   isContentPrint,
   isSamePicture,
+  nearestOf,
   PART_NAMES,
   type PartName,
 } from './fingerprint-bands';
@@ -66,8 +66,7 @@ export async function findDuplicateProofs(
 ): Promise<DuplicateMatch | null> {
   // the band lookup returns the proofs sharing a band with a probe: most are far on the whole
   // hash (measured from the index alone), and only the nearest close ones are read further
-  const distances = proof.probes.map((p) => distanceFrom(p.hash));
-  const distance = (h: string) => Math.min(...distances.map((d) => d(h)));
+  const distance = nearestOf(proof.probes.map((p) => p.hash));
   const near = (await proofCandidates(db, proof.probes, (h) => distance(h) <= CANDIDATE_HASH_BITS))
     .filter((c) => c._id !== proof.except)
     .map((c) => ({ id: c._id, bits: distance(c.proof_hash) }))

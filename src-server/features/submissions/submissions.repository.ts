@@ -278,7 +278,7 @@ export async function setProofDerivatives(
   thumb: string | null,
   lookup: Pick<
     Insertable<SubmissionsTable>,
-    'proof_hash' | 'proof_print' | 'proof_b0' | 'proof_b1' | 'proof_b2' | 'proof_b3'
+    'proof_hash' | 'proof_print' | 'proof_b0' | 'proof_b1' | 'proof_b2' | 'proof_b3' | 'proof_b4' | 'proof_b5'
   >,
 ): Promise<boolean> {
   let update = db

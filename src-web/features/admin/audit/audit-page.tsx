@@ -10,6 +10,7 @@ import { ListBody } from '../../../components/admin/list-body';
 import { ListPageHead, RangeText } from '../../../components/admin/list-parts';
 import { columnHeaders, ReviewTable } from '../../../components/admin/review-table';
 import { useListPage } from '../../../components/admin/use-list-page';
+import { EmailText } from '../../../components/email-text';
 import { getData } from '../../../lib/api';
 import { formatDateTime, formatMoney } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/page-title';
@@ -128,7 +129,7 @@ function Actor({ actor }: { actor: AuditEntryDto['actor'] }) {
     <span className="audit-actor" data-testid="audit-actor">
       {actor.deleted ? <span>{name}</span> : <Link to={paths.adminUser(actor._id)}>{name}</Link>}
       {actor.deleted && <span className="badge badge-muted">{t('audit.deletedActor')}</span>}
-      {actor.email && <span className="audit-actor-email">{actor.email}</span>}
+      {actor.email && <EmailText email={actor.email} className="audit-actor-email" />}
     </span>
   );
 }

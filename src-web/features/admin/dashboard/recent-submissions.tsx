@@ -4,6 +4,7 @@ import { Link } from 'react-router-dom';
 import { paths } from '../../../app/paths';
 import { FlagBadge } from '../../../components/admin/flag-badge';
 import { StatusBadge } from '../../../components/admin/status-badge';
+import { EmailText } from '../../../components/email-text';
 import { ProofThumb } from '../../../components/proof-thumb';
 import { formatDateTime, formatMoney } from '../../../lib/format';
 
@@ -42,7 +43,9 @@ export function RecentSubmissions({ items }: { items: AdminSubmissionDto[] }) {
                   <td data-label={t('dashboard.recent.user')}>
                     <div>
                       <Link to={paths.adminUser(s.user._id)}>{s.user.name}</Link>
-                      <div className="muted small">{s.user.email}</div>
+                      <div className="muted small">
+                        <EmailText email={s.user.email} />
+                      </div>
                     </div>
                   </td>
                   <td className="nowrap" data-label={t('dashboard.recent.date')}>

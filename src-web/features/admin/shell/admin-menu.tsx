@@ -57,7 +57,11 @@ export function AdminBrand({ onNavigate }: { onNavigate?(): void }) {
   const { t } = useTranslation('admin');
   const settings = useSettings();
   return (
-    <Link to={paths.admin} className="brand admin-brand" onClick={onNavigate}>
+    <Link
+      to={paths.admin}
+      className={settings.site.logo ? 'brand admin-brand brand-with-logo' : 'brand admin-brand'}
+      onClick={onNavigate}
+    >
       <img className="brand-logo" src={settings.site.logo || '/icon.svg'} alt="" height={28} />
       <span>{t('title')}</span>
     </Link>

@@ -9,6 +9,7 @@ import {
 } from '../../../components/admin/bulk-review';
 import { FlagBadge } from '../../../components/admin/flag-badge';
 import { columnHeaders, ReviewTable } from '../../../components/admin/review-table';
+import { EmailText } from '../../../components/email-text';
 import { ProofContent } from '../../../components/proof-content';
 import { ProofThumb } from '../../../components/proof-thumb';
 import { formatDateTime, formatMoney } from '../../../lib/format';
@@ -83,7 +84,7 @@ export function SubmissionsTable({
             <td data-label={label('sender')} className="al-break">
               <span className="al-stack">
                 <span>{s.user.name}</span>
-                {s.user.email && <span className="muted small">{s.user.email}</span>}
+                {s.user.email && <EmailText email={s.user.email} className="muted small" />}
                 <AccountStanding user={s.user} />
               </span>
             </td>

@@ -8,6 +8,7 @@ import { FlagList } from '../../../components/admin/flag-list';
 import { fetchLinkedAccounts, flagKeys } from '../../../components/admin/flags-api';
 import { LoadError } from '../../../components/admin/list-parts';
 import { columnHeaders, ReviewTable } from '../../../components/admin/review-table';
+import { EmailText } from '../../../components/email-text';
 import { formatAccountNumber, formatDate } from '../../../lib/format';
 
 const COLUMNS = ['account', 'status', 'links', 'registered'] as const;
@@ -56,7 +57,7 @@ export function LinkedAccounts({ userId }: { userId: string }) {
                       <Link to={paths.adminUser(a._id)} data-testid="linked-account-name">
                         {a.name}
                       </Link>
-                      <span className="muted small">{a.email}</span>
+                      <EmailText email={a.email} className="muted small" />
                     </span>
                   </td>
                   <td data-label={col('status')}>

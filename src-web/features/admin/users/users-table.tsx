@@ -5,6 +5,7 @@ import { paths } from '../../../app/paths';
 import { UserStatusBadge } from '../../../components/admin/badges';
 import { columnHeaders, ReviewTable } from '../../../components/admin/review-table';
 import { Avatar } from '../../../components/avatar';
+import { EmailText } from '../../../components/email-text';
 import { formatDate, formatMoney } from '../../../lib/format';
 import { pushIdOf } from './push-id';
 
@@ -40,7 +41,7 @@ export function UsersTable({
               {u._id === selfId && <span className="muted small"> {t('users.you')}</span>}
             </td>
             <td data-label={label('email')} className="al-break">
-              {u.email}
+              <EmailText email={u.email} />
             </td>
             <td data-label={label('registered')}>{formatDate(u.createdAt)}</td>
             <td data-label={label('status')}>

@@ -46,9 +46,11 @@ export async function benchPostgres(options: {
   dataDir: string;
   scale: SeedScale;
   quick: boolean;
+  /** Only these scenarios (`--only KEYS`), in every configuration. */
+  only?: readonly string[];
   log: (m: string) => void;
 }): Promise<PgBench> {
-  const { adminUrl, dataDir, scale, quick, log } = options;
+  const { adminUrl, dataDir, scale, quick, only, log } = options;
   const started = new Date();
   const t0 = performance.now();
   const base = `taskreward_bench_${process.pid}`;
@@ -77,7 +79,7 @@ export async function benchPostgres(options: {
     const before = os.loadavg();
 
     log('the app over HTTP: SQLite');
-    const sqlite = await benchApp({ dataDir, scale, quick, fixtures, cpu, log: (m) => log(`  ${m}`) });
+    const sqlite = await benchApp({ dataDir, scale, quick, only, fixtures, cpu, log: (m) => log(`  ${m}`) });
 
     const onPostgres = async (nodes: number) => {
       const name = `${base}_n${nodes}`;
@@ -91,6 +93,7 @@ export async function benchPostgres(options: {
           dataDir,
           scale,
           quick,
+          only,
           cpu,
           waits,
           postgres: { url, nodes, fixtures },

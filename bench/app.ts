@@ -247,15 +247,20 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
   const proof = proofPng();
   log(`proof image: ${proof.width}x${proof.height} PNG, ${proof.bytes.byteLength} bytes`);
 
+  // a start on a machine other work loads (and a first migration of a full-scale folder) may
+  // outlast the 30 s the fault tests allow
+  const startTimeoutMs = 300_000;
   const pgOptions = options.postgres;
   const servers: ServerProcess[] = [];
   if (pgOptions) {
     // one after the other: each checks the migrations (nothing to do) and the first admin as it starts
     const env = { DATABASE_URL: pgOptions.url, TOKEN_SECRET: new TextDecoder().decode(secret) };
     for (let n = 0; n < pgOptions.nodes; n++)
-      servers.push(await startServerProcess({ dataDir: freshDataDir('taskreward-bench-node-'), env }));
+      servers.push(
+        await startServerProcess({ dataDir: freshDataDir('taskreward-bench-node-'), env, startTimeoutMs }),
+      );
   } else {
-    servers.push(await startServerProcess({ dataDir }));
+    servers.push(await startServerProcess({ dataDir, startTimeoutMs }));
   }
   const server = servers[0];
   const urls = servers.map((s) => s.url);

@@ -46,9 +46,11 @@ export async function benchPostgres(options: {
   dataDir: string;
   scale: SeedScale;
   quick: boolean;
+  /** Only these scenarios (`--only KEYS`), in every configuration. */
+  only?: readonly string[];
   log: (m: string) => void;
 }): Promise<PgBench> {
-  const { adminUrl, dataDir, scale, quick, log } = options;
+  const { adminUrl, dataDir, scale, quick, only, log } = options;
   const started = new Date();
   const t0 = performance.now();
   const base = `taskreward_bench_${process.pid}`;
@@ -77,7 +79,7 @@ export async function benchPostgres(options: {
     const before = os.loadavg();
 
     log('the app over HTTP: SQLite');
-    const sqlite = await benchApp({ dataDir, scale, quick, fixtures, cpu, log: (m) => log(`  ${m}`) });
+    const sqlite = await benchApp({ dataDir, scale, quick, only, fixtures, cpu, log: (m) => log(`  ${m}`) });
 
     const onPostgres = async (nodes: number) => {
       const name = `${base}_n${nodes}`;
@@ -91,6 +93,7 @@ export async function benchPostgres(options: {
           dataDir,
           scale,
           quick,
+          only,
           cpu,
           waits,
           postgres: { url, nodes, fixtures },
@@ -225,9 +228,11 @@ export function pgMarkdown(r: PgBench, command: string): string[] {
     '',
     '| group | 2 nodes / 1 node, req/s | PG 1 node / SQLite, req/s | PG 2 nodes / SQLite, req/s | 2 nodes / 1 node, req per server CPU-second |',
     '|---|---|---|---|---|',
-    ...GROUPS.map((g) => {
+    // with --only, a group counts the requests that ran; a group with none is left out
+    ...GROUPS.filter((g) => g.keys.some((k) => sqlite.scenarios.some((x) => x.key === k))).map((g) => {
+      const ran = g.keys.filter((k) => sqlite.scenarios.some((x) => x.key === k));
       const ratio = (a: AppBench, b: AppBench, f = (s: Scenario) => s.result.rps) =>
-        geomean(g.keys.map((k) => f(byKey(a, k)) / f(byKey(b, k))));
+        geomean(ran.map((k) => f(byKey(a, k)) / f(byKey(b, k))));
       return `| ${g.name} | ${fmtX(ratio(pg2, pg1))} | ${fmtX(ratio(pg1, sqlite))} | ${fmtX(ratio(pg2, sqlite))} | ${fmtX(ratio(pg2, pg1, perCoreSecond))} |`;
     }),
     '',

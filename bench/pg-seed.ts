@@ -90,7 +90,16 @@ export async function copyToPostgres(
   const scratch = mkdtempSync(join(tmpdir(), 'taskreward-pg-migrate-'));
   try {
     const migrated = spawnSync(process.execPath, [SERVER_ENTRY, 'migrate'], {
-      env: { ...process.env, DATA_DIR: scratch, DATABASE_URL: url, ADMIN_EMAIL: '', ADMIN_PASSWORD: '' },
+      // a node on DATABASE_URL refuses to start without TOKEN_SECRET; migrate signs nothing, so
+      // any secret of the required length does (the app nodes later get the folder's own)
+      env: {
+        ...process.env,
+        DATA_DIR: scratch,
+        DATABASE_URL: url,
+        ADMIN_EMAIL: '',
+        ADMIN_PASSWORD: '',
+        TOKEN_SECRET: process.env.TOKEN_SECRET ?? 'bench-migrate-only-secret-0123456789abcdef',
+      },
       encoding: 'utf8',
     });
     if (migrated.status !== 0)

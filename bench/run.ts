@@ -17,7 +17,7 @@
 //   --postgres URL after seeding, only the app scenarios (bench/app.ts), on SQLite, then on PostgreSQL
 //               with one app node and with two (bench/pg-bench.ts); URL names a role that
 //               may create databases (a superuser); the bench makes its own databases there and
-//               drops them. Prints the comparison (and, with --json FILE, writes every figure there);
+//               drops them; --only KEYS as with --app-only. Prints the comparison (and, with --json FILE, writes every figure there);
 //               BENCHMARKS.md is not written
 //   --fraction N  a scale of 1/N of the full one (or of --quick's): 10 seeds 10,000 users...
 //   --move URL  after seeding, only the move to PostgreSQL (bench/move.ts): `move-to-postgres` of the
@@ -493,7 +493,8 @@ async function main(): Promise<void> {
     }
     const postgres = option('--postgres');
     if (postgres) {
-      const result = await benchPostgres({ adminUrl: postgres, dataDir, scale, quick, log });
+      const only = option('--only')?.split(',');
+      const result = await benchPostgres({ adminUrl: postgres, dataDir, scale, quick, only, log });
       const shown = command.replace(postgres, 'URL');
       console.log(`\n${pgMarkdown(result, shown).join('\n')}\n`);
       const json = option('--json');

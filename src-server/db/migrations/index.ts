@@ -25,6 +25,7 @@ import * as contentPrints from './2026-11-30-1400-content-prints';
 import * as payoutAccounts from './2026-12-01-1100-payout-accounts';
 import * as userNotes from './2026-12-01-1300-user-notes';
 import * as partLookupKeys from './2026-12-02-0900-part-lookup-keys';
+import * as submissionCounts from './2026-12-02-1000-submission-counts';
 
 /** Every migration, registered by name (a folder-reading provider breaks inside a bundle). */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-01-1100-payout-accounts': payoutAccounts,
   '2026-12-01-1300-user-notes': userNotes,
   '2026-12-02-0900-part-lookup-keys': partLookupKeys,
+  '2026-12-02-1000-submission-counts': submissionCounts,
 };

@@ -68,6 +68,9 @@ export async function sumApprovedRewards(db: Db, w: TimeWindow = {}): Promise<nu
 /** The counters' metrics (migration 2026-11-25-1700-stat-counters keeps them by triggers). */
 export type StatMetric = 'users' | 'tasks' | 'submissions' | 'pending' | 'approved' | 'rejected' | 'rewards';
 
+/** Submissions per UTC day of created_at, in all and by status (the admins' list's deep pages). */
+type DayMetric = 'days' | 'days_pending' | 'days_approved' | 'days_rejected';
+
 /** A metric's all-time counter (bucket '*'): users, tasks, pending, rewards. */
 export async function counterTotal(db: Db, metric: StatMetric): Promise<number> {
   // one row on SQLite; on PostgreSQL the counter's shards (migration stat-counters)
@@ -134,7 +137,10 @@ export async function allCounters(db: Db): Promise<Map<string, number>> {
  */
 export async function recountCounters(db: Db): Promise<Map<string, number>> {
   const out = new Map<string, number>();
-  const put = (metric: StatMetric, rows: { bucket: string | null; n: number | string | bigint | null }[]) => {
+  const put = (
+    metric: StatMetric | DayMetric,
+    rows: { bucket: string | null; n: number | string | bigint | null }[],
+  ) => {
     for (const r of rows) {
       const v = Number(r.n ?? 0);
       if (r.bucket !== null && v !== 0) out.set(`${metric}|${r.bucket}`, v);
@@ -163,6 +169,18 @@ export async function recountCounters(db: Db): Promise<Map<string, number>> {
       .execute(),
   );
   put('pending', [{ bucket: '*', n: await countSubmissions(db, { status: 'pending' }) }]);
+  // the admins' submission list reads its totals and its deep pages' days from these (migration
+  // submission-counts)
+  put('submissions', [{ bucket: '*', n: await countSubmissions(db) }]);
+  const dayOf = sql<string>`substr(created_at, 1, 10)`;
+  const days = (status?: 'pending' | 'approved' | 'rejected') =>
+    (status ? subs.where('status', '=', status) : subs)
+      .select((eb) => [dayOf.as('bucket'), eb.fn.countAll<number>().as('n')])
+      .groupBy(dayOf)
+      .execute();
+  put('days', await days());
+  for (const status of ['pending', 'approved', 'rejected'] as const)
+    put(`days_${status}`, await days(status));
   for (const status of ['approved', 'rejected'] as const) {
     put(
       status,

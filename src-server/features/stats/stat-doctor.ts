@@ -13,7 +13,12 @@ export async function checkStatCounters(db: Db): Promise<string[]> {
     const b = recounted.get(key) ?? 0;
     if (a === b) continue;
     const [metric, bucket] = key.split('|');
-    const when = bucket === '*' ? 'all time' : `the hour ${bucket}:00 UTC`;
+    const when =
+      bucket === '*'
+        ? 'all time'
+        : bucket.length === 10
+          ? `the day ${bucket} (UTC)`
+          : `the hour ${bucket}:00 UTC`;
     out.push(`the dashboard counter "${metric}" for ${when} is ${a} but the rows count ${b}`);
   }
   return out.sort();

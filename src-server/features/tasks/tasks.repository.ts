@@ -13,6 +13,7 @@ import {
 import type { RewardRange, TaskSort, TaskStatus } from '../../contract/constants';
 import type { Db } from '../../db/database';
 import { dialectOf } from '../../db/dialect';
+import { prepared } from '../../db/prepared';
 import type { DB, TasksTable } from '../../db/schema';
 import { likeFolded, tasksContaining, tasksContainingSource } from '../../db/search';
 import { withParameters } from '../../db/statement';
@@ -52,16 +53,20 @@ const TASK_COLUMNS = [
   'tasks.deleted_at',
 ] as const satisfies readonly `tasks.${keyof TaskColumns}`[];
 
-export function findTask(db: Conn, id: string): Promise<TaskRow | undefined> {
-  return db
+export async function findTask(db: Conn, id: string): Promise<TaskRow | undefined> {
+  return (await taskById(db, id))[0];
+}
+
+// compiled once per engine: the task detail runs it on every request
+const taskById = prepared((db: Conn, id: string) =>
+  db
     .selectFrom('tasks')
     .leftJoin('users', 'users._id', 'tasks.created_by')
     .select(TASK_COLUMNS)
     .select('users.name as creator_name')
     .where('tasks._id', '=', id)
-    .where('tasks.deleted_at', 'is', null)
-    .executeTakeFirst();
-}
+    .where('tasks.deleted_at', 'is', null),
+);
 
 /** Inserts a task with its folded search columns. */
 export async function insertTask(db: Conn, task: Insertable<TasksTable>): Promise<void> {

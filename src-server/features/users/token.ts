@@ -69,19 +69,48 @@ export interface VerifiedToken {
   rememberMe: boolean;
 }
 
+/**
+ * Tokens whose signature was checked, per secret, with their expiry (seconds since the epoch).
+ * A signature is a fixed function of the token and the secret, so checking it again tells
+ * nothing new: jose's verify (a WebCrypto HMAC job on the thread pool and several promise hops)
+ * was the largest cost a signed-in read added over an anonymous one. Only what the token itself
+ * proves is kept; the session row and the account are still read on every request, so an ended
+ * session, a ban or a role change counts at once on every node. Only valid tokens get in (they
+ * need the secret to be made), and the oldest entry leaves first when the map is full.
+ */
+const verifiedTokens = new WeakMap<Uint8Array, Map<string, { session: VerifiedToken; exp: number }>>();
+export const VERIFIED_TOKENS_MAX = 2_000;
+
 /** The session of a valid, unexpired token, or null. */
 export async function verifyToken(token: string, secret: Uint8Array): Promise<VerifiedToken | null> {
+  let known = verifiedTokens.get(secret);
+  const hit = known?.get(token);
+  if (hit) {
+    // expired as jose decides it: exp at or before the current whole second
+    if (hit.exp > Math.floor(Date.now() / 1000)) return hit.session;
+    known?.delete(token);
+    return null;
+  }
   try {
     const { payload } = await jwtVerify(token, await hmacKey(secret), { algorithms: ['HS256'] });
     if (typeof payload.sub !== 'string' || typeof payload.pwv !== 'string') return null;
     // a token from before sessions names none: its holder signs in again
     if (typeof payload.sid !== 'string' || payload.sid.length === 0) return null;
-    return {
+    const session: VerifiedToken = {
       userId: payload.sub,
       sessionId: payload.sid,
       passwordStamp: payload.pwv,
       rememberMe: payload.rem === true,
     };
+    if (typeof payload.exp === 'number' && payload.nbf === undefined) {
+      if (!known) {
+        known = new Map();
+        verifiedTokens.set(secret, known);
+      }
+      if (known.size >= VERIFIED_TOKENS_MAX) known.delete(known.keys().next().value as string);
+      known.set(token, { session, exp: payload.exp });
+    }
+    return session;
   } catch {
     return null;
   }

@@ -1,0 +1,117 @@
+// Where the server's CPU goes on one request shape: the real server (dist/server/main.cjs) run
+// with --cpu-prof over a seeded folder, loaded by wrk (bench/wrk.ts) for a few seconds, then
+// stopped; prints the top self-time functions of its profile and the rate wrk measured.
+//   node build/build.mjs && npx esbuild bench/profile.ts --bundle --platform=node --format=cjs \
+//     --external:better-sqlite3 --external:argon2 --outfile=dist/bench/profile.cjs \
+//     && node dist/bench/profile.cjs --data DIR --shape SHAPE [--seconds 8] [--top 25] [--entry dist-before/server/main.cjs]
+// SHAPE: list (anonymous default list), listUser (the same signed in, 40 users), detail,
+// detailUser (400 tasks x 40 users). The profile is kept in the printed folder for a closer look.
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SERVER_ENTRY, startServerProcess } from '../faults/server';
+import { signToken } from '../src-server/features/users/token';
+import NODE_FLAGS from '../src-server/node-flags.json';
+import { appFixtures } from './app';
+import { benchSessionId } from './seed';
+import { runWrk } from './wrk';
+
+const args = process.argv.slice(2);
+const option = (name: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Self time per function (name, file, line), in ms, largest first. */
+export function topSelf(profile: Profile, top: number): { fn: string; ms: number; share: number }[] {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const node = byId.get(id);
+    if (!node) return;
+    const f = node.callFrame;
+    const file = f.url.replace(/^.*\/(node_modules\/)?/, (m) => (m.includes('node_modules') ? 'nm:' : ''));
+    const key = `${f.functionName || '(anonymous)'} ${file}:${f.lineNumber + 1}`;
+    const dt = (profile.timeDeltas[i] ?? 0) / 1000;
+    self.set(key, (self.get(key) ?? 0) + dt);
+    total += dt;
+  });
+  return [...self.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([fn, ms]) => ({ fn, ms, share: ms / total }));
+}
+
+async function main() {
+  const dataDir = option('--data');
+  if (!dataDir) throw new Error('--data DIR is required');
+  const shape = option('--shape') ?? 'listUser';
+  const seconds = Number(option('--seconds') ?? 8);
+  const top = Number(option('--top') ?? 25);
+  // another build of the server (an earlier commit's, to compare)
+  const entry = option('--entry') ?? SERVER_ENTRY;
+  const fixtures = appFixtures(dataDir, new Date().toISOString());
+  const users = fixtures.users.slice(0, 40);
+  const tokens = await Promise.all(
+    users.map(async (u) => `Bearer ${await signToken(u, false, fixtures.secret, benchSessionId(u._id))}`),
+  );
+  const tasks = fixtures.openTasks.slice(0, 400);
+  const signedIn = shape.endsWith('User');
+  const paths = shape.startsWith('detail') ? tasks.map((t) => `/api/tasks/${t}`) : ['/api/tasks'];
+  const profDir = mkdtempSync(join(tmpdir(), 'taskreward-prof-'));
+  const server = await startServerProcess({
+    dataDir,
+    command: {
+      file: process.execPath,
+      args: [...NODE_FLAGS.server, '--cpu-prof', `--cpu-prof-dir=${profDir}`, entry, 'serve'],
+    },
+  });
+  try {
+    // warm-up (JIT, SQLite's cache, the list cache), then the measured run
+    const load = (durationMs: number) =>
+      runWrk({
+        url: server.url,
+        paths,
+        authorizations: signedIn ? tokens : undefined,
+        connections: 16,
+        durationMs,
+      });
+    await load(2_000);
+    const before = loadavg()[0];
+    const result = await load(seconds * 1000);
+    console.log(
+      `${shape}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, ` +
+        `${result.failures} failed; load average ${before.toFixed(2)} before, ${loadavg()[0].toFixed(2)} after`,
+    );
+  } finally {
+    await server.stop();
+  }
+  const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
+  if (!file) throw new Error(`no profile written in ${profDir}`);
+  const profile = JSON.parse(readFileSync(join(profDir, file), 'utf8')) as Profile;
+  console.log(`profile: ${join(profDir, file)} (whole server life, warm-up included)`);
+  for (const row of topSelf(profile, top))
+    console.log(
+      `${(row.share * 100).toFixed(1).padStart(5)}%  ${row.ms.toFixed(0).padStart(6)} ms  ${row.fn}`,
+    );
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

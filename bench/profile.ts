@@ -6,7 +6,7 @@
 //     && node dist/bench/profile.cjs --data DIR --shape SHAPE [--seconds 8] [--top 25] [--entry dist-before/server/main.cjs]
 // SHAPE: list (anonymous default list), listUser (the same signed in, 40 users), detail,
 // detailUser (400 tasks x 40 users). The profile is kept in the printed folder for a closer look.
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SERVER_ENTRY, startServerProcess } from '../faults/server';
@@ -28,19 +28,30 @@ interface ProfileNode {
   children?: number[];
 }
 interface Profile {
+  endTime: number;
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
 }
 
-/** Self time per function (name, file, line), in ms, largest first. */
-export function topSelf(profile: Profile, top: number): { fn: string; ms: number; share: number }[] {
+/**
+ * Self time per function (name, file, line), in ms, largest first, over the last `windowMs` of
+ * the profile (the load and the stop, not the start-up's own work).
+ */
+export function topSelf(profile: Profile, top: number, windowMs: number): { fn: string; ms: number; share: number }[] {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<string, number>();
   let total = 0;
+  const stamps: number[] = [];
+  let at = profile.endTime;
+  for (let i = profile.samples.length - 1; i >= 0; i--) {
+    stamps[i] = at;
+    at -= profile.timeDeltas[i] ?? 0;
+  }
+  const from = profile.endTime - windowMs * 1000;
   profile.samples.forEach((id, i) => {
     const node = byId.get(id);
-    if (!node) return;
+    if (!node || stamps[i] < from) return;
     const f = node.callFrame;
     const file = f.url.replace(/^.*\/(node_modules\/)?/, (m) => (m.includes('node_modules') ? 'nm:' : ''));
     const key = `${f.functionName || '(anonymous)'} ${file}:${f.lineNumber + 1}`;
@@ -70,13 +81,13 @@ async function main() {
   const tasks = fixtures.openTasks.slice(0, 400);
   const signedIn = shape.endsWith('User');
   const paths = shape.startsWith('detail') ? tasks.map((t) => `/api/tasks/${t}`) : ['/api/tasks'];
+  let loadStarted = performance.now();
   const profDir = mkdtempSync(join(tmpdir(), 'taskreward-prof-'));
   const server = await startServerProcess({
     dataDir,
-    command: {
-      file: process.execPath,
-      args: [...NODE_FLAGS.server, '--cpu-prof', `--cpu-prof-dir=${profDir}`, entry, 'serve'],
-    },
+    command: { file: process.execPath, args: [...NODE_FLAGS.server, entry, 'serve'] },
+    // through the environment: the loader starts the server again with its own flags (execve)
+    env: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir}` },
   });
   try {
     // warm-up (JIT, SQLite's cache, the list cache), then the measured run
@@ -89,6 +100,7 @@ async function main() {
         durationMs,
       });
     await load(2_000);
+    loadStarted = performance.now();
     const before = loadavg()[0];
     const result = await load(seconds * 1000);
     console.log(
@@ -98,11 +110,15 @@ async function main() {
   } finally {
     await server.stop();
   }
-  const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
+  const windowMs = performance.now() - loadStarted;
+  // the largest profile is the server's (the loader's, if any, is tiny)
+  const file = readdirSync(profDir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .sort((a, b) => statSync(join(profDir, b)).size - statSync(join(profDir, a)).size)[0];
   if (!file) throw new Error(`no profile written in ${profDir}`);
   const profile = JSON.parse(readFileSync(join(profDir, file), 'utf8')) as Profile;
-  console.log(`profile: ${join(profDir, file)} (whole server life, warm-up included)`);
-  for (const row of topSelf(profile, top))
+  console.log(`profile: ${join(profDir, file)} (self time over the measured load's ${(windowMs / 1000).toFixed(1)} s)`);
+  for (const row of topSelf(profile, top, windowMs))
     console.log(
       `${(row.share * 100).toFixed(1).padStart(5)}%  ${row.ms.toFixed(0).padStart(6)} ms  ${row.fn}`,
     );

@@ -8,6 +8,7 @@ import {
   type TaskListQuery,
   type taskCreateSchema,
 } from '../../contract/tasks';
+import { StampedReads } from '../../db/change-stamp';
 import { newId, nowIso } from '../../db/ids';
 import { foldSearch } from '../../db/search';
 import type { AppDeps } from '../../deps';
@@ -48,18 +49,37 @@ export function isOpen(row: TaskRow, now: string): boolean {
   return row.status === 'active' && (row.deadline === null || row.deadline > now);
 }
 
-/** The task DTO for this viewer: comment texts only for admins and the owner. */
-async function present(deps: Deps, row: TaskRow, viewer: UserRow | undefined, withUserTask: boolean) {
+/** What the task DTO is made from for this viewer: comment texts only for admins and the owner. */
+async function readForViewer(deps: Deps, row: TaskRow, viewer: UserRow | undefined, withUserTask: boolean) {
   const counts = (await countComments(deps.db, [row._id])).get(row._id) ?? { total: 0, used: 0 };
   const comments =
     isAdmin(viewer) || isOwner(row, viewer) ? await listComments(deps.db, [row._id]) : undefined;
-  let userTask: TaskDto['userTask'];
-  if (withUserTask && viewer) {
-    const [record] = await listUserTaskRecords(deps.db, viewer._id, row._id);
-    userTask = record ? toUserTaskDto(record, nowIso(deps.clock)) : null;
-  }
+  const record =
+    withUserTask && viewer
+      ? ((await listUserTaskRecords(deps.db, viewer._id, row._id))[0] ?? null)
+      : undefined;
+  return { row, counts, comments, record };
+}
+type ViewerReads = Awaited<ReturnType<typeof readForViewer>>;
+
+function presentReads(deps: Deps, viewer: UserRow | undefined, reads: ViewerReads) {
+  const { row, counts, comments, record } = reads;
+  const userTask =
+    record === undefined ? undefined : record ? toUserTaskDto(record, nowIso(deps.clock)) : null;
   return toTaskDto(row, { viewerId: viewer?._id, counts, comments, userTask });
 }
+
+/** The task DTO for this viewer: comment texts only for admins and the owner. */
+async function present(deps: Deps, row: TaskRow, viewer: UserRow | undefined, withUserTask: boolean) {
+  return presentReads(deps, viewer, await readForViewer(deps, row, viewer, withUserTask));
+}
+
+/**
+ * A task detail's reads (the task, its comment counts, the viewer's record), remembered per viewer
+ * and task under the change stamp (db/change-stamp.ts): given again only while no write reached
+ * the database. The DTO, with what depends on the time, is made on every request.
+ */
+const detailReads = new StampedReads<ViewerReads | null>(1_000);
 
 /**
  * The task list. Admins with `all=1` or a status filter see every live task; everyone else
@@ -168,9 +188,15 @@ function fixedJson(row: TaskListRow): string {
  * (so a submitted task stays visible); admins and the owner always. Otherwise a 404.
  */
 export async function getTaskFor(deps: Deps, viewer: UserRow | undefined, id: string): Promise<TaskDto> {
-  const row = await findTask(deps.db, id);
-  if (!row) throw fail.notFound('task_not_found');
-  const dto = await present(deps, row, viewer, true);
+  // the key holds what decides which reads are made: the viewer, and whether they see the texts
+  const key = `${viewer?._id ?? ''}:${isAdmin(viewer) ? 'admin' : ''}:${id}`;
+  const reads = await detailReads.get(deps.db, key, async () => {
+    const row = await findTask(deps.db, id);
+    return row ? readForViewer(deps, row, viewer, true) : null;
+  });
+  if (!reads) throw fail.notFound('task_not_found');
+  const { row } = reads;
+  const dto = presentReads(deps, viewer, reads);
   const visible =
     isAdmin(viewer) || isOwner(row, viewer) || isOpen(row, nowIso(deps.clock)) || !!dto.userTask;
   if (!visible) throw fail.notFound('task_not_found');

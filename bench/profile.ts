@@ -6,6 +6,9 @@
 //     && node dist/bench/profile.cjs --data DIR --shape SHAPE [--seconds 8] [--top 25] [--entry dist-before/server/main.cjs]
 // SHAPE: list (anonymous default list), listUser (the same signed in, 40 users), detail,
 // detailUser (400 tasks x 40 users). The profile is kept in the printed folder for a closer look.
+// With --vs-limit SHAPES (comma-separated) no profile is taken: three interleaved rounds of
+// Hono + prepared SELECT (bench/limit-servers.mjs hono-sqlite) and each shape, all under wrk,
+// with the ratios and the load average of each round.
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +16,7 @@ import { SERVER_ENTRY, startServerProcess } from '../faults/server';
 import { signToken } from '../src-server/features/users/token';
 import NODE_FLAGS from '../src-server/node-flags.json';
 import { appFixtures } from './app';
+import { startLimitServer } from './limits';
 import { benchSessionId } from './seed';
 import { runWrk } from './wrk';
 
@@ -38,7 +42,11 @@ interface Profile {
  * Self time per function (name, file, line), in ms, largest first, over the last `windowMs` of
  * the profile (the load and the stop, not the start-up's own work).
  */
-export function topSelf(profile: Profile, top: number, windowMs: number): { fn: string; ms: number; share: number }[] {
+export function topSelf(
+  profile: Profile,
+  top: number,
+  windowMs: number,
+): { fn: string; ms: number; share: number }[] {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<string, number>();
   let total = 0;
@@ -65,9 +73,51 @@ export function topSelf(profile: Profile, top: number, windowMs: number): { fn: 
     .map(([fn, ms]) => ({ fn, ms, share: ms / total }));
 }
 
+async function requests(dataDir: string, shape: string) {
+  const fixtures = appFixtures(dataDir, new Date().toISOString());
+  const users = fixtures.users.slice(0, 40);
+  const tokens = await Promise.all(
+    users.map(async (u) => `Bearer ${await signToken(u, false, fixtures.secret, benchSessionId(u._id))}`),
+  );
+  const tasks = fixtures.openTasks.slice(0, 400);
+  const paths = shape.startsWith('detail') ? tasks.map((t) => `/api/tasks/${t}`) : ['/api/tasks'];
+  return { paths, authorizations: shape.endsWith('User') ? tokens : undefined };
+}
+
+async function versusLimit(dataDir: string, shapes: string[], seconds: number) {
+  const limitDir = mkdtempSync(join(tmpdir(), 'taskreward-limit-'));
+  const limit = await startLimitServer('hono-sqlite', limitDir);
+  const server = await startServerProcess({ dataDir });
+  try {
+    const loads = await Promise.all(shapes.map((shape) => requests(dataDir, shape)));
+    const run = (url: string, paths: string[], authorizations?: string[]) =>
+      runWrk({ url, paths, authorizations, connections: 16, durationMs: seconds * 1000 });
+    await run(limit.url, ['/tasks']);
+    for (const load of loads) await run(server.url, load.paths, load.authorizations);
+    for (let round = 1; round <= 3; round++) {
+      const base = await run(limit.url, ['/tasks']);
+      const line = [
+        `round ${round}: Hono + prepared SELECT ${base.rps.toFixed(0)} req/s (load ${loadavg()[0].toFixed(2)})`,
+      ];
+      for (const [i, load] of loads.entries()) {
+        const r = await run(server.url, load.paths, load.authorizations);
+        line.push(
+          `${shapes[i]} ${r.rps.toFixed(0)} req/s = ${((r.rps / base.rps) * 100).toFixed(0)}% (p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(1)} ms, load ${loadavg()[0].toFixed(2)}${r.failures ? `, ${r.failures} FAILED` : ''})`,
+        );
+      }
+      console.log(line.join('\n  '));
+    }
+  } finally {
+    await server.stop();
+    await limit.stop();
+  }
+}
+
 async function main() {
   const dataDir = option('--data');
   if (!dataDir) throw new Error('--data DIR is required');
+  const vs = option('--vs-limit');
+  if (vs) return versusLimit(dataDir, vs.split(','), Number(option('--seconds') ?? 5));
   const shape = option('--shape') ?? 'listUser';
   const seconds = Number(option('--seconds') ?? 8);
   const top = Number(option('--top') ?? 25);
@@ -117,7 +167,9 @@ async function main() {
     .sort((a, b) => statSync(join(profDir, b)).size - statSync(join(profDir, a)).size)[0];
   if (!file) throw new Error(`no profile written in ${profDir}`);
   const profile = JSON.parse(readFileSync(join(profDir, file), 'utf8')) as Profile;
-  console.log(`profile: ${join(profDir, file)} (self time over the measured load's ${(windowMs / 1000).toFixed(1)} s)`);
+  console.log(
+    `profile: ${join(profDir, file)} (self time over the measured load's ${(windowMs / 1000).toFixed(1)} s)`,
+  );
   for (const row of topSelf(profile, top, windowMs))
     console.log(
       `${(row.share * 100).toFixed(1).padStart(5)}%  ${row.ms.toFixed(0).padStart(6)} ms  ${row.fn}`,

@@ -34,8 +34,9 @@ export class StampedReads<V> {
 
   constructor(private readonly max: number) {}
 
-  async get(db: Conn, key: string, read: () => Promise<V>): Promise<V> {
-    const stamp = await changeStamp(db);
+  /** `stamp`: one already read for this request (several reads then cost one stamp). */
+  async get(db: Conn, key: string, read: () => Promise<V>, stamp?: string | null): Promise<V> {
+    if (stamp === undefined) stamp = await changeStamp(db);
     if (stamp === null) return read();
     let known = this.byDb.get(db);
     const hit = known?.get(key);

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { newId } from '../../db/ids';
+import { prepared } from '../../db/prepared';
 import type { Conn } from './tasks.repository';
 
 export interface CommentRow {
@@ -11,13 +12,16 @@ export interface CommentRow {
 /** Every comment of these tasks, in the order the admin gave them. */
 export async function listComments(db: Conn, taskIds: string[]): Promise<CommentRow[]> {
   if (taskIds.length === 0) return [];
-  const rows = await db
-    .selectFrom('task_comments')
-    .select(['task_id', 'text', 'used_by'])
-    .where('task_id', 'in', taskIds)
-    .orderBy('task_id')
-    .orderBy('position')
-    .execute();
+  const rows =
+    taskIds.length === 1
+      ? await commentsOfTask(db, taskIds[0])
+      : await db
+          .selectFrom('task_comments')
+          .select(['task_id', 'text', 'used_by'])
+          .where('task_id', 'in', taskIds)
+          .orderBy('task_id')
+          .orderBy('position')
+          .execute();
   return rows.map((r) => ({ task_id: r.task_id, text: r.text, used: r.used_by !== null }));
 }
 
@@ -30,16 +34,19 @@ export interface CommentCounts {
 export async function countComments(db: Conn, taskIds: string[]): Promise<Map<string, CommentCounts>> {
   const out = new Map<string, CommentCounts>();
   if (taskIds.length === 0) return out;
-  const rows = await db
-    .selectFrom('task_comments')
-    .select((eb) => [
-      'task_id',
-      eb.fn.countAll<number>().as('total'),
-      eb.fn.count<number>('used_by').as('used'),
-    ])
-    .where('task_id', 'in', taskIds)
-    .groupBy('task_id')
-    .execute();
+  const rows =
+    taskIds.length === 1
+      ? await countsOfTask(db, taskIds[0])
+      : await db
+          .selectFrom('task_comments')
+          .select((eb) => [
+            'task_id',
+            eb.fn.countAll<number>().as('total'),
+            eb.fn.count<number>('used_by').as('used'),
+          ])
+          .where('task_id', 'in', taskIds)
+          .groupBy('task_id')
+          .execute();
   for (const r of rows) out.set(r.task_id, { total: Number(r.total), used: Number(r.used) });
   return out;
 }
@@ -111,3 +118,23 @@ export async function takeRandomComment(
     .executeTakeFirst();
   return row?.text ?? null;
 }
+
+// one task's pool, compiled once per engine: the task detail reads it on every request
+const commentsOfTask = prepared((db: Conn, taskId: string) =>
+  db
+    .selectFrom('task_comments')
+    .select(['task_id', 'text', 'used_by'])
+    .where('task_id', '=', taskId)
+    .orderBy('position'),
+);
+const countsOfTask = prepared((db: Conn, taskId: string) =>
+  db
+    .selectFrom('task_comments')
+    .select((eb) => [
+      'task_id',
+      eb.fn.countAll<number>().as('total'),
+      eb.fn.count<number>('used_by').as('used'),
+    ])
+    .where('task_id', '=', taskId)
+    .groupBy('task_id'),
+);

@@ -11,8 +11,10 @@ import {
   type Updateable,
 } from 'kysely';
 import type { RewardRange, TaskSort, TaskStatus } from '../../contract/constants';
+import { changeStamp } from '../../db/change-stamp';
 import type { Db } from '../../db/database';
 import { dialectOf } from '../../db/dialect';
+import { prepared } from '../../db/prepared';
 import type { DB, TasksTable } from '../../db/schema';
 import { likeFolded, tasksContaining, tasksContainingSource } from '../../db/search';
 import { withParameters } from '../../db/statement';
@@ -52,16 +54,20 @@ const TASK_COLUMNS = [
   'tasks.deleted_at',
 ] as const satisfies readonly `tasks.${keyof TaskColumns}`[];
 
-export function findTask(db: Conn, id: string): Promise<TaskRow | undefined> {
-  return db
+export async function findTask(db: Conn, id: string): Promise<TaskRow | undefined> {
+  return (await taskById(db, id))[0];
+}
+
+// compiled once per engine: the task detail runs it on every request
+const taskById = prepared((db: Conn, id: string) =>
+  db
     .selectFrom('tasks')
     .leftJoin('users', 'users._id', 'tasks.created_by')
     .select(TASK_COLUMNS)
     .select('users.name as creator_name')
     .where('tasks._id', '=', id)
-    .where('tasks.deleted_at', 'is', null)
-    .executeTakeFirst();
-}
+    .where('tasks.deleted_at', 'is', null),
+);
 
 /** Inserts a task with its folded search columns. */
 export async function insertTask(db: Conn, task: Insertable<TasksTable>): Promise<void> {
@@ -398,6 +404,27 @@ const doneStatements = new Map<string, CompiledQuery<{ task_id: string }>>();
  * (pending counts as completed for the user). Built once, like the page.
  */
 export async function doneTaskIds(db: Conn, userId: string): Promise<string[]> {
+  // remembered per user under the change stamp (db/change-stamp.ts): any write (a start, a
+  // proof, a review, from any process) moves it, so a remembered list is the database's answer
+  const stamp = await changeStamp(db);
+  const hit = stamp === null ? undefined : doneCache.get(db)?.get(userId);
+  if (hit && hit.stamp === stamp) return hit.ids;
+  const ids = await readDoneTaskIds(db, userId);
+  if (stamp !== null) {
+    let known = doneCache.get(db);
+    if (!known) {
+      known = new Map();
+      doneCache.set(db, known);
+    }
+    if (known.size >= DONE_CACHE_MAX) known.delete(known.keys().next().value as string);
+    known.set(userId, { stamp, ids });
+  }
+  return ids;
+}
+const doneCache = new WeakMap<Conn, Map<string, { stamp: string; ids: string[] }>>();
+const DONE_CACHE_MAX = 2_000;
+
+async function readDoneTaskIds(db: Conn, userId: string): Promise<string[]> {
   const dialect = dialectOf(db);
   let doneStatement = doneStatements.get(dialect);
   if (!doneStatement) {

@@ -8,6 +8,7 @@ import {
   type TaskListQuery,
   type taskCreateSchema,
 } from '../../contract/tasks';
+import { changeStamp, StampedReads } from '../../db/change-stamp';
 import type { Db } from '../../db/database';
 import { newId, nowIso } from '../../db/ids';
 import { foldSearch } from '../../db/search';
@@ -64,18 +65,45 @@ export function isOpen(row: TaskRow, now: string): boolean {
   return row.status === 'active' && (row.deadline === null || row.deadline > now);
 }
 
-/** The task DTO for this viewer: comment texts only for admins and the owner. */
-async function present(deps: Deps, row: TaskRow, viewer: UserRow | undefined, withUserTask: boolean) {
+/** What the task DTO is made from for this viewer: comment texts only for admins and the owner. */
+async function readForViewer(deps: Deps, row: TaskRow, viewer: UserRow | undefined, withUserTask: boolean) {
+  const task = await readTaskParts(deps, row, isAdmin(viewer) || isOwner(row, viewer));
+  const record =
+    withUserTask && viewer
+      ? ((await listUserTaskRecords(deps.db, viewer._id, row._id))[0] ?? null)
+      : undefined;
+  return { ...task, record };
+}
+type ViewerReads = Awaited<ReturnType<typeof readForViewer>>;
+
+/** A task's own reads: its comment counts, and the texts when the viewer may see them. */
+async function readTaskParts(deps: Deps, row: TaskRow, withTexts: boolean) {
   const counts = (await countComments(deps.db, [row._id])).get(row._id) ?? { total: 0, used: 0 };
-  const comments =
-    isAdmin(viewer) || isOwner(row, viewer) ? await listComments(deps.db, [row._id]) : undefined;
-  let userTask: TaskDto['userTask'];
-  if (withUserTask && viewer) {
-    const [record] = await listUserTaskRecords(deps.db, viewer._id, row._id);
-    userTask = record ? toUserTaskDto(record, nowIso(deps.clock)) : null;
-  }
+  const comments = withTexts ? await listComments(deps.db, [row._id]) : undefined;
+  return { row, counts, comments };
+}
+
+function presentReads(deps: Deps, viewer: UserRow | undefined, reads: ViewerReads) {
+  const { row, counts, comments, record } = reads;
+  const userTask =
+    record === undefined ? undefined : record ? toUserTaskDto(record, nowIso(deps.clock)) : null;
   return toTaskDto(row, { viewerId: viewer?._id, counts, comments, userTask });
 }
+
+/** The task DTO for this viewer: comment texts only for admins and the owner. */
+async function present(deps: Deps, row: TaskRow, viewer: UserRow | undefined, withUserTask: boolean) {
+  return presentReads(deps, viewer, await readForViewer(deps, row, viewer, withUserTask));
+}
+
+/**
+ * A task detail's reads, remembered under the change stamp (db/change-stamp.ts), so given again
+ * only while no write reached the database: the task with its comment counts (per task and
+ * whether the texts are shown), and the viewer's record of it (per viewer and task: mostly none,
+ * so many are kept for little memory). The DTO, with what depends on the time, is made on every
+ * request.
+ */
+const detailTasks = new StampedReads<Omit<ViewerReads, 'record'> | null>(1_000);
+const detailRecords = new StampedReads<ViewerReads['record']>(20_000);
 
 /**
  * The task list. Admins with `all=1` or a status filter see every live task; everyone else
@@ -184,9 +212,31 @@ function fixedJson(row: TaskListRow): string {
  * (so a submitted task stays visible); admins and the owner always. Otherwise a 404.
  */
 export async function getTaskFor(deps: Deps, viewer: UserRow | undefined, id: string): Promise<TaskDto> {
-  const row = await findTask(deps.db, id);
-  if (!row) throw fail.notFound('task_not_found');
-  const dto = await present(deps, row, viewer, true);
+  const stamp = await changeStamp(deps.db);
+  // kept per task, with the comment texts for admins and without for everyone else
+  const admin = isAdmin(viewer);
+  let task = await detailTasks.get(
+    deps.db,
+    `${admin ? 'admin' : 'plain'}:${id}`,
+    async () => {
+      const found = await findTask(deps.db, id);
+      return found ? readTaskParts(deps, found, admin) : null;
+    },
+    stamp,
+  );
+  // a creator who is no longer an admin still sees their task's texts (read for them alone)
+  if (task && !admin && isOwner(task.row, viewer)) task = await readTaskParts(deps, task.row, true);
+  if (!task) throw fail.notFound('task_not_found');
+  const { row } = task;
+  const record = viewer
+    ? await detailRecords.get(
+        deps.db,
+        `${viewer._id}:${id}`,
+        async () => (await listUserTaskRecords(deps.db, viewer._id, id))[0] ?? null,
+        stamp,
+      )
+    : undefined;
+  const dto = presentReads(deps, viewer, { ...task, record });
   const visible =
     isAdmin(viewer) || isOwner(row, viewer) || isOpen(row, nowIso(deps.clock)) || !!dto.userTask;
   if (!visible) throw fail.notFound('task_not_found');

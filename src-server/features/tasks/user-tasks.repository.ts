@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { FeedbackCode } from '../../contract/constants';
 import { forUpdate } from '../../db/locks';
+import { prepared } from '../../db/prepared';
 import type { SubmissionsTable, TasksTable, UserTasksTable } from '../../db/schema';
 import type { Conn } from './tasks.repository';
 
@@ -188,7 +189,11 @@ export function latestSubmission(
 
 /** A user's records, newest start first, each with its task and latest submission. */
 export function listUserTaskRecords(db: Conn, userId: string, taskId?: string): Promise<UserTaskRecordRow[]> {
-  let query = db
+  return taskId ? recordsOfUserTask(db, userId, taskId) : recordsOfUser(db, userId);
+}
+
+function recordsQuery(db: Conn, userId: string) {
+  return db
     .selectFrom('user_tasks as ut')
     .innerJoin('tasks as t', 't._id', 'ut.task_id')
     .leftJoin('submissions as s', (join) =>
@@ -226,9 +231,18 @@ export function listUserTaskRecords(db: Conn, userId: string, taskId?: string): 
       'a.status as appeal_status',
     ])
     .where('ut.user_id', '=', userId);
-  if (taskId) query = query.where('ut.task_id', '=', taskId);
-  return query.orderBy('ut.started_at', 'desc').orderBy('ut._id').execute();
 }
+
+// compiled once per engine (the task detail of a signed-in user reads its record every time)
+const recordsOfUser = prepared((db: Conn, userId: string) =>
+  recordsQuery(db, userId).orderBy('ut.started_at', 'desc').orderBy('ut._id'),
+);
+const recordsOfUserTask = prepared((db: Conn, userId: string, taskId: string) =>
+  recordsQuery(db, userId)
+    .where('ut.task_id', '=', taskId)
+    .orderBy('ut.started_at', 'desc')
+    .orderBy('ut._id'),
+);
 
 /**
  * A record's row locked until the transaction ends (PostgreSQL; SQLite's one writer already

@@ -1,6 +1,8 @@
 import type { Insertable, Transaction } from 'kysely';
+import { changeStamp } from '../../db/change-stamp';
 import type { Db } from '../../db/database';
 import { forNoKeyUpdate } from '../../db/locks';
+import { prepared } from '../../db/prepared';
 import type { DB, SessionsTable } from '../../db/schema';
 import type { UserRow } from './users.repository';
 
@@ -29,7 +31,42 @@ export async function findSignedIn(
   sessionId: string,
   userId: string,
 ): Promise<SignedIn | undefined> {
-  const row = await db
+  const stamp = await changeStamp(db);
+  let known = signedInCache.get(db);
+  const hit = stamp === null ? undefined : known?.get(sessionId);
+  // a copy: the request may change its user object, the next one must not see that
+  if (hit && hit.stamp === stamp && hit.found.user._id === userId)
+    return { ...hit.found, user: { ...hit.found.user } };
+  const [row] = await signedIn(db, sessionId, userId);
+  if (!row) return undefined;
+  const { session_seen_at, two_factor_at, ...user } = row;
+  const found = { user, lastSeenAt: session_seen_at, twoFactorOn: two_factor_at !== null };
+  if (stamp !== null) {
+    if (!known) {
+      known = new Map();
+      signedInCache.set(db, known);
+    }
+    if (known.size >= SIGNED_IN_MAX) known.delete(known.keys().next().value as string);
+    known.set(sessionId, { stamp, found: { ...found, user: { ...user } } });
+  }
+  return found;
+}
+
+/**
+ * The live sessions read lately, each with the change stamp (db/change-stamp.ts) it was read
+ * under: while the stamp is the same, no write of any kind reached the database, from this
+ * process or another, so the session, its account and its two-factor row are as they were
+ * (a ban, a role change, an ended session or a new password moves the stamp before the next
+ * request reads it). One statement that touches no table instead of three primary-key lookups
+ * and a wide row. SQLite only: PostgreSQL has no such stamp, and reads every time.
+ */
+const signedInCache = new WeakMap<Conn, Map<string, { stamp: string; found: SignedIn }>>();
+const SIGNED_IN_MAX = 2_000;
+
+// compiled once per engine: every signed-in request runs it, and building the query object and
+// its SQL each time cost more than SQLite's three primary-key lookups
+const signedIn = prepared((db: Conn, sessionId: string, userId: string) =>
+  db
     .selectFrom('sessions')
     .innerJoin('users', 'users._id', 'sessions.user_id')
     .leftJoin('two_factor', 'two_factor.user_id', 'sessions.user_id')
@@ -37,12 +74,8 @@ export async function findSignedIn(
     .select(['sessions.last_seen_at as session_seen_at', 'two_factor.enabled_at as two_factor_at'])
     .where('sessions.id', '=', sessionId)
     .where('sessions.user_id', '=', userId)
-    .where('users.deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const { session_seen_at, two_factor_at, ...user } = row;
-  return { user, lastSeenAt: session_seen_at, twoFactorOn: two_factor_at !== null };
-}
+    .where('users.deleted_at', 'is', null),
+);
 
 /** Moves a session's last_seen_at to now unless it moved within the minute; true when written. */
 export async function touchSession(db: Conn, id: string, now: string, notBefore: string): Promise<boolean> {

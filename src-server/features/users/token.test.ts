@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { UserRow } from '../users/users.repository';
 import { passwordStamp, signToken, tokenMatchesPassword, verifyToken } from './token';
 
@@ -53,5 +53,33 @@ describe('signToken and verifyToken', () => {
       .setExpirationTime('1d')
       .sign(secret);
     expect(await verifyToken(old, secret)).toBeNull();
+  });
+});
+
+describe('verifyToken, checked once per token', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('refuses a token it already verified once it expires, and one cut from it at any time', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-03-01T10:00:00Z'));
+    const token = await signToken(user, false, secret, 'sid-expiry');
+    expect(await verifyToken(token, secret)).toMatchObject({ sessionId: 'sid-expiry' });
+    // still within the day: the remembered answer
+    vi.setSystemTime(new Date('2026-03-02T09:59:59Z'));
+    expect(await verifyToken(token, secret)).toMatchObject({ sessionId: 'sid-expiry' });
+    expect(await verifyToken(`${token.slice(0, -2)}AA`, secret)).toBeNull();
+    // the expiry second itself ends it, as jose decides (and it stays ended)
+    vi.setSystemTime(new Date('2026-03-02T10:00:00Z'));
+    expect(await verifyToken(token, secret)).toBeNull();
+    vi.setSystemTime(new Date('2026-03-01T11:00:00Z'));
+    expect(await verifyToken(token, secret)).toMatchObject({ sessionId: 'sid-expiry' });
+  });
+
+  it('keeps the answer per secret: a token verified under one secret is refused under another', async () => {
+    const token = await signToken(user, false, secret, 'sid-secret');
+    expect(await verifyToken(token, secret)).not.toBeNull();
+    expect(await verifyToken(token, new TextEncoder().encode('y'.repeat(40)))).toBeNull();
   });
 });

@@ -1,0 +1,115 @@
+// The signed-in reads remembered under the change stamp (db/change-stamp.ts): a write of any kind,
+// from this app or from another connection to the same file (a second process), is seen by the
+// very next request, with the remembered reads warm when the write lands.
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeUser } from '../../testing/factories';
+import { type ApiBody, createAdminTestApp, type TestApp, testsOnPostgres } from '../../testing/test-app';
+import type { UserRow } from '../users/users.repository';
+import { createTask } from './task-test-helpers';
+
+const ids = (body: ApiBody) => (body.data.items as { _id: string }[]).map((i) => i._id).sort();
+
+describe('signed-in reads after writes, with the remembered reads warm', () => {
+  let t: TestApp;
+  let adminToken: string;
+  let user: UserRow;
+  let token: string;
+  let taskA: string;
+  let taskB: string;
+
+  beforeEach(async () => {
+    ({ t, adminToken } = await createAdminTestApp());
+    user = await makeUser(t.deps.db, { name: 'Worker' });
+    token = await t.tokenFor(user);
+    taskA = await createTask(t, adminToken, { title: 'A' });
+    taskB = await createTask(t, adminToken, { title: 'B' });
+  });
+  afterEach(() => t.dispose());
+
+  /** Reads the list and a detail twice, so both come from what was remembered. */
+  async function warm() {
+    for (let i = 0; i < 2; i++) {
+      expect((await t.call('GET', '/api/tasks', { token })).status).toBe(200);
+      expect((await t.call('GET', `/api/tasks/${taskA}`, { token })).status).toBe(200);
+      expect((await t.call('GET', '/api/tasks/user', { token })).status).toBe(200);
+    }
+  }
+
+  it('shows a started task as started in the detail, and hides a task once its proof waits', async () => {
+    await warm();
+    expect((await t.call('POST', `/api/tasks/${taskA}/start`, { token })).status).toBe(201);
+    const detail = await t.call('GET', `/api/tasks/${taskA}`, { token });
+    expect(detail.body.data.userTask?.status).toBe('in_progress');
+    await warm();
+    // a proof waiting for review hides the task from the user's list at once
+    await t.deps.db
+      .insertInto('submissions')
+      .values({
+        _id: 'sub-race-1',
+        user_id: user._id,
+        task_id: taskA,
+        user_task_id: (
+          await t.deps.db
+            .selectFrom('user_tasks')
+            .select('_id')
+            .where('user_id', '=', user._id)
+            .where('task_id', '=', taskA)
+            .executeTakeFirstOrThrow()
+        )._id,
+        description: '',
+        reward: 100,
+        status: 'pending',
+        created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
+      } as never)
+      .execute();
+    expect(ids((await t.call('GET', '/api/tasks', { token })).body)).toEqual([taskB]);
+  });
+
+  it("refuses a banned account on the next request, and ends an admin's powers with the role", async () => {
+    await warm();
+    const ban = await t.call('PUT', `/api/admin/users/${user._id}`, {
+      token: adminToken,
+      body: { name: user.name, email: user.email, role: 'user', status: 'banned', banReason: 'spam' },
+    });
+    expect([ban.status, ban.body.error]).toEqual([200, undefined]);
+    expect((await t.call('GET', '/api/tasks/user', { token })).status).toBe(403);
+    const second = await makeUser(t.deps.db, { role: 'admin', name: 'Second' });
+    const secondToken = await t.tokenFor(second);
+    for (let i = 0; i < 2; i++)
+      expect(
+        (await t.call('GET', `/api/tasks/${taskA}`, { token: secondToken })).body.data.automaticComments,
+      ).toBeDefined();
+    const demote = await t.call('PUT', `/api/admin/users/${second._id}`, {
+      token: adminToken,
+      body: { name: second.name, email: second.email, role: 'user', status: 'active' },
+    });
+    expect([demote.status, demote.body.error]).toEqual([200, undefined]);
+    expect((await t.call('GET', '/api/admin/users', { token: secondToken })).status).toBe(403);
+    expect(
+      (await t.call('GET', `/api/tasks/${taskA}`, { token: secondToken })).body.data.automaticComments,
+    ).toBeUndefined();
+  });
+
+  it.skipIf(testsOnPostgres)(
+    'sees a write another process commits to the file (a ban, a hidden task)',
+    async () => {
+      await warm();
+      const other = new Database(join(t.dataDir, 'taskreward.db'));
+      try {
+        other.prepare("UPDATE tasks SET status = 'inactive' WHERE _id = ?").run(taskB);
+        expect(ids((await t.call('GET', '/api/tasks', { token })).body)).toEqual([taskA]);
+        await warm();
+        other.prepare("UPDATE users SET status = 'banned', ban_reason = 'x' WHERE _id = ?").run(user._id);
+        expect((await t.call('GET', '/api/tasks/user', { token })).status).toBe(403);
+        other.prepare("UPDATE users SET status = 'active', ban_reason = NULL WHERE _id = ?").run(user._id);
+        other.prepare('DELETE FROM sessions WHERE user_id = ?').run(user._id);
+        expect((await t.call('GET', '/api/tasks/user', { token })).status).toBe(401);
+      } finally {
+        other.close();
+      }
+    },
+  );
+});

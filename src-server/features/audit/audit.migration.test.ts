@@ -2,41 +2,20 @@
 // PostgreSQL with TEST_DATABASE_URL): fields named by columns get the API's names and values,
 // every row gets its actor's name and email from users (none for an actor already deleted),
 // and the log stays append-only.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../db/database';
 import { newId } from '../../db/ids';
 import { migrateToLatest } from '../../db/migrate';
 import { migrations } from '../../db/migrations';
-import { openPostgres } from '../../db/postgres';
 import type { DB } from '../../db/schema';
-import { emptyTestDatabase, testDatabaseUrl } from '../../db/test-databases';
+import { emptyUnmigratedDatabase } from '../../testing/empty-database';
 import { makeUser } from '../../testing/factories';
 
 let db: Kysely<DB>;
 let done: () => Promise<void>;
 beforeAll(async () => {
-  const url = testDatabaseUrl();
-  if (url) {
-    const database = await emptyTestDatabase(url);
-    const opened = openPostgres(database.url, { poolSize: 2 });
-    db = opened.db;
-    done = async () => {
-      await db.destroy();
-      await database.drop();
-    };
-  } else {
-    const dir = mkdtempSync(join(tmpdir(), 'taskreward-audit-migration-'));
-    db = openDatabase(join(dir, 'test.db')).db;
-    done = async () => {
-      await db.destroy();
-      rmSync(dir, { recursive: true, force: true });
-    };
-  }
+  ({ db, done } = await emptyUnmigratedDatabase('audit-migration'));
 });
 afterAll(() => done());
 

@@ -2,18 +2,13 @@
 // (SQLite, or PostgreSQL with TEST_DATABASE_URL): each proof's keys are made from its print as
 // the app makes them, a proof with an old kind of print gets none (the backfill makes them),
 // the lookup finds the stored proofs afterwards, and doctor checks the keys.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../db/database';
 import { migrateToLatest } from '../../db/migrate';
 import { migrations } from '../../db/migrations';
-import { openPostgres } from '../../db/postgres';
 import type { DB } from '../../db/schema';
-import { emptyTestDatabase, testDatabaseUrl } from '../../db/test-databases';
+import { emptyUnmigratedDatabase } from '../../testing/empty-database';
 import { makeUser } from '../../testing/factories';
 import { makePendingSubmission } from '../../testing/money-factories';
 import { BAND_COLUMNS, bandsOf } from './fingerprint-bands';
@@ -23,23 +18,7 @@ import { findDuplicateProofs } from './signals';
 let db: Kysely<DB>;
 let done: () => Promise<void>;
 beforeAll(async () => {
-  const url = testDatabaseUrl();
-  if (url) {
-    const database = await emptyTestDatabase(url);
-    const opened = openPostgres(database.url, { poolSize: 2 });
-    db = opened.db;
-    done = async () => {
-      await db.destroy();
-      await database.drop();
-    };
-  } else {
-    const dir = mkdtempSync(join(tmpdir(), 'taskreward-band-migration-'));
-    db = openDatabase(join(dir, 'test.db')).db;
-    done = async () => {
-      await db.destroy();
-      rmSync(dir, { recursive: true, force: true });
-    };
-  }
+  ({ db, done } = await emptyUnmigratedDatabase('band-migration'));
 });
 afterAll(() => done());
 

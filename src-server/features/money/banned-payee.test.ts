@@ -273,6 +273,9 @@ describe('a ban racing an approval, on two nodes sharing one database', () => {
 
   it('released together over many rounds: either refused after the ban or paid before it, never torn', async () => {
     const db = nodes[0].deps.db;
+    // as above: on SQLite the approvals race the ban inside the one process that serves the
+    // folder; two connections in one process would block each other synchronously
+    const other = isPostgres(db) ? 1 : 0;
     const outcomes = { refused: 0, paid: 0 };
     for (let round = 0; round < 16; round++) {
       const user = await makeUser(db);
@@ -280,11 +283,11 @@ describe('a ban racing an approval, on two nodes sharing one database', () => {
       const proofs = await Promise.all(
         [0, 1, 2].map(() => makePendingSubmission(db, user._id, { reward: 300 })),
       );
-      // node 0 bans while node 1 approves the account's three proofs, all released at once
+      // node 0 bans while the other node approves the account's three proofs, all released at once
       const [banned, ...approvals] = await burst(4, (i) =>
         i === 0
           ? banThrough(0, user)
-          : call(1, 'PUT', `/api/submissions/${proofs[i - 1].submissionId}/review`, APPROVE),
+          : call(other, 'PUT', `/api/submissions/${proofs[i - 1].submissionId}/review`, APPROVE),
       );
       expect(banned.status).toBe(200);
       const after = await money(db, user._id);
@@ -304,7 +307,7 @@ describe('a ban racing an approval, on two nodes sharing one database', () => {
       outcomes.paid += paid;
       outcomes.refused += approvals.length - paid;
       // the account stays banned, and nothing more is paid to it
-      const again = await call(1, 'PUT', `/api/submissions/${proofs[0].submissionId}/review`, APPROVE);
+      const again = await call(other, 'PUT', `/api/submissions/${proofs[0].submissionId}/review`, APPROVE);
       expect(again.status).toBe(409);
     }
     console.log(

@@ -106,7 +106,9 @@ function steps(output: string): MoveStep[] {
     if (!at) continue;
     const now = Number(at[1]);
     const text = line.replace(/[,[\s]*at [\d.]+ s, RSS.*$/, '');
-    const table = /^([\w ]+): (\d+) (rows|indexes|keys|files|tables) in [\d.]+ s \(([\d,-]+) \w+\/s\)$/.exec(text);
+    const table = /^([\w ]+): (\d+) (rows|indexes|keys|files|tables) in [\d.]+ s \(([\d,-]+) \w+\/s\)$/.exec(
+      text,
+    );
     if (table) {
       if (table[2] !== '0')
         out.push({

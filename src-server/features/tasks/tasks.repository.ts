@@ -11,7 +11,7 @@ import {
   type Updateable,
 } from 'kysely';
 import type { RewardRange, TaskSort, TaskStatus } from '../../contract/constants';
-import { changeStamp } from '../../db/change-stamp';
+import { StampedReads } from '../../db/change-stamp';
 import type { Db } from '../../db/database';
 import { dialectOf } from '../../db/dialect';
 import { prepared } from '../../db/prepared';
@@ -406,23 +406,9 @@ const doneStatements = new Map<string, CompiledQuery<{ task_id: string }>>();
 export async function doneTaskIds(db: Conn, userId: string): Promise<string[]> {
   // remembered per user under the change stamp (db/change-stamp.ts): any write (a start, a
   // proof, a review, from any process) moves it, so a remembered list is the database's answer
-  const stamp = await changeStamp(db);
-  const hit = stamp === null ? undefined : doneCache.get(db)?.get(userId);
-  if (hit && hit.stamp === stamp) return hit.ids;
-  const ids = await readDoneTaskIds(db, userId);
-  if (stamp !== null) {
-    let known = doneCache.get(db);
-    if (!known) {
-      known = new Map();
-      doneCache.set(db, known);
-    }
-    if (known.size >= DONE_CACHE_MAX) known.delete(known.keys().next().value as string);
-    known.set(userId, { stamp, ids });
-  }
-  return ids;
+  return doneReads.get(db, userId, () => readDoneTaskIds(db, userId));
 }
-const doneCache = new WeakMap<Conn, Map<string, { stamp: string; ids: string[] }>>();
-const DONE_CACHE_MAX = 2_000;
+const doneReads = new StampedReads<string[]>(2_000);
 
 async function readDoneTaskIds(db: Conn, userId: string): Promise<string[]> {
   const dialect = dialectOf(db);

@@ -1,5 +1,5 @@
 import type { Insertable, Transaction } from 'kysely';
-import { changeStamp } from '../../db/change-stamp';
+import { StampedReads } from '../../db/change-stamp';
 import type { Db } from '../../db/database';
 import { forNoKeyUpdate } from '../../db/locks';
 import { prepared } from '../../db/prepared';
@@ -31,25 +31,14 @@ export async function findSignedIn(
   sessionId: string,
   userId: string,
 ): Promise<SignedIn | undefined> {
-  const stamp = await changeStamp(db);
-  let known = signedInCache.get(db);
-  const hit = stamp === null ? undefined : known?.get(sessionId);
+  const found = await signedInReads.get(db, `${sessionId} ${userId}`, async () => {
+    const [row] = await signedIn(db, sessionId, userId);
+    if (!row) return undefined;
+    const { session_seen_at, two_factor_at, ...user } = row;
+    return { user, lastSeenAt: session_seen_at, twoFactorOn: two_factor_at !== null };
+  });
   // a copy: the request may change its user object, the next one must not see that
-  if (hit && hit.stamp === stamp && hit.found.user._id === userId)
-    return { ...hit.found, user: { ...hit.found.user } };
-  const [row] = await signedIn(db, sessionId, userId);
-  if (!row) return undefined;
-  const { session_seen_at, two_factor_at, ...user } = row;
-  const found = { user, lastSeenAt: session_seen_at, twoFactorOn: two_factor_at !== null };
-  if (stamp !== null) {
-    if (!known) {
-      known = new Map();
-      signedInCache.set(db, known);
-    }
-    if (known.size >= SIGNED_IN_MAX) known.delete(known.keys().next().value as string);
-    known.set(sessionId, { stamp, found: { ...found, user: { ...user } } });
-  }
-  return found;
+  return found && { ...found, user: { ...found.user } };
 }
 
 /**
@@ -60,8 +49,7 @@ export async function findSignedIn(
  * request reads it). One statement that touches no table instead of three primary-key lookups
  * and a wide row. SQLite only: PostgreSQL has no such stamp, and reads every time.
  */
-const signedInCache = new WeakMap<Conn, Map<string, { stamp: string; found: SignedIn }>>();
-const SIGNED_IN_MAX = 2_000;
+const signedInReads = new StampedReads<SignedIn | undefined>(2_000);
 
 // compiled once per engine: every signed-in request runs it, and building the query object and
 // its SQL each time cost more than SQLite's three primary-key lookups

@@ -8,8 +8,20 @@
 // --parts also "logs" alone and "metrics" alone). Prints the median requests per second of each
 // and the overhead in percent: the median over the rounds of on's cost against off in the same
 // round, so a machine that slows down between rounds does not count as overhead.
+//   node bench/observability.mjs --paired [--turn 2] [--pairs 20] [--parts]
+// keeps an "off" server and an "on" one up side by side and loads them in short alternating
+// turns instead (see paired below): the figure to trust on a machine shared with other work.
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -86,6 +98,16 @@ try {
   await server.stop();
   // with --parts, the log alone and the metrics alone too: which of the two costs what
   const modes = process.argv.includes('--parts') ? ['off', 'logs', 'metrics', 'on'] : ['off', 'on'];
+  if (process.argv.includes('--paired')) {
+    // one folder is one server's: the second gets a copy made while neither runs
+    cpSync(data, `${data}-b`, { recursive: true });
+    await paired(
+      data,
+      `${data}-b`,
+      modes.filter((m) => m !== 'off'),
+    );
+    process.exit(0);
+  }
   const results = Object.fromEntries(modes.map((m) => [m, []]));
   const cpu = Object.fromEntries(modes.map((m) => [m, []]));
   for (let round = 0; round < rounds; round++) {
@@ -135,11 +157,87 @@ try {
 }
 
 /**
+ * "off" and one other mode, both servers up and warm the whole time, loaded in short turns in
+ * the order off, other, other, off, ... (each pair of turns mirrors the one before, so a machine
+ * that speeds up or slows down steadily costs both the same). The cost is the median over the
+ * pairs of the other's drop against the off turn next to it: on a machine shared with other
+ * work, whose load moves within seconds, turns of a second or two pair far more closely than
+ * rounds of a fresh server each. Each server's CPU per request (all its threads, the log's writes
+ * in libuv's pool included) is paired the same way.
+ */
+async function paired(dataDir, dataDirB, others) {
+  const turn = arg('turn', 2);
+  const pairs = arg('pairs', 20);
+  const os = await import('node:os');
+  for (const mode of others) {
+    const a = await startServer(dataDir, 'off', 'a');
+    const b = await startServer(dataDirB, mode, 'b');
+    try {
+      await wrkAsync(a.url, 3);
+      await wrkAsync(b.url, 3);
+      const load = async (server) => {
+        const before = cpuSeconds(server.child.pid);
+        const r = await wrkAsync(server.url, turn);
+        return { ...r, us: ((cpuSeconds(server.child.pid) - before) / r.requests) * 1e6 };
+      };
+      const costs = [];
+      const cpuCosts = [];
+      const offRps = [];
+      const otherRps = [];
+      for (let i = 0; i < pairs; i++) {
+        let ra;
+        let rb;
+        if (i % 2 === 0) {
+          ra = await load(a);
+          rb = await load(b);
+        } else {
+          rb = await load(b);
+          ra = await load(a);
+        }
+        offRps.push(ra.rps);
+        otherRps.push(rb.rps);
+        costs.push(((ra.rps - rb.rps) / ra.rps) * 100);
+        cpuCosts.push(((rb.us - ra.us) / ra.us) * 100);
+      }
+      if (mode !== 'logs') await fetch(`${b.url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+      console.log(
+        `${mode} against off, ${pairs} pairs of ${turn}-s turns (wrk c=16, load ${os.loadavg()[0].toFixed(1)}): off ${median(offRps).toFixed(0)} req/s, ${mode} ${median(otherRps).toFixed(0)} req/s; median paired cost ${median(costs).toFixed(1)}% of throughput (quartiles ${quartiles(costs)}), +${median(cpuCosts).toFixed(1)}% server CPU per request (quartiles ${quartiles(cpuCosts)})`,
+      );
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  }
+}
+
+function quartiles(xs) {
+  const s = [...xs].sort((p, q) => p - q);
+  const at = (f) => s[Math.min(s.length - 1, Math.floor(f * s.length))].toFixed(1);
+  return `${at(0.25)} to ${at(0.75)}`;
+}
+
+function wrkAsync(url, duration = seconds) {
+  return new Promise((resolve, reject) => {
+    const child = spawn('wrk', ['-t1', '-c16', `-d${duration}s`, `${url}/api/tasks`]);
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.on('exit', () => {
+      const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
+      const requests = Number(/(\d+) requests in/.exec(out)?.[1]);
+      if (!Number.isFinite(rps)) reject(new Error(`wrk: ${out}`));
+      else resolve({ rps, requests });
+    });
+  });
+}
+
+/**
  * Starts the built server on a free port with its stdout going straight to a file (the "on"
  * server's log) or /dev/null: no process of the bench reads the lines, so what is measured is
  * what the server spends writing them, as under systemd or Docker with a log file or journal.
  */
-async function startServer(dataDir, mode) {
+async function startServer(dataDir, mode, name = mode) {
   const logs = mode === 'on' || mode === 'logs';
   const metrics = mode === 'on' || mode === 'metrics';
   const { createServer } = await import('node:net');
@@ -149,7 +247,7 @@ async function startServer(dataDir, mode) {
       s.close(() => resolve(p));
     });
   });
-  const out = openSync(logs ? join(dataDir, '..', 'server-on.log') : '/dev/null', 'a');
+  const out = openSync(logs ? join(dataDir, '..', `server-${name}.log`) : '/dev/null', 'a');
   const child = spawn(
     process.execPath,
     [join(root, 'dist/server/main.cjs'), 'serve', '--port', String(port), '--data', dataDir],

@@ -417,6 +417,15 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
         `task list, q=anket in ${coldSearches.length} filters (cache misses)`,
         coldSearches.map((_, i) => coldSearches[(i * 7) % coldSearches.length]),
       );
+      // the details too, the same tasks and viewers as the bench client's rows below
+      const detailPaths = openTasks.slice(0, 400).map((id) => `/api/tasks/${id}`);
+      await viaWrk('taskDetail', 'task detail (anonymous)', detailPaths);
+      await viaWrk(
+        'taskDetailUser',
+        'task detail (signed-in user)',
+        detailPaths,
+        users.slice(0, 40).map((u) => `Bearer ${u.token}`),
+      );
     } else {
       log('wrk not installed (Debian package wrk): the task list is measured with the bench client only');
     }

@@ -8,7 +8,7 @@
 // --parts also "logs" alone and "metrics" alone). Prints the median requests per second of each
 // and the overhead in percent: the median over the rounds of on's cost against off in the same
 // round, so a machine that slows down between rounds does not count as overhead.
-//   node bench/observability.mjs --paired [--turn 2] [--pairs 20] [--parts]
+//   node bench/observability.mjs --paired [--turn 2] [--pairs 20] [--parts] [--json FILE]
 // keeps an "off" server and an "on" one up side by side and loads them in short alternating
 // turns instead (see paired below): the figure to trust on a machine shared with other work.
 import { spawn, spawnSync } from 'node:child_process';
@@ -169,6 +169,7 @@ async function paired(dataDir, dataDirB, others) {
   const turn = arg('turn', 2);
   const pairs = arg('pairs', 20);
   const os = await import('node:os');
+  const figures = [];
   for (const mode of others) {
     const a = await startServer(dataDir, 'off', 'a');
     const b = await startServer(dataDirB, mode, 'b');
@@ -184,6 +185,8 @@ async function paired(dataDir, dataDirB, others) {
       const cpuCosts = [];
       const offRps = [];
       const otherRps = [];
+      const cpuOff = [];
+      const cpuOther = [];
       for (let i = 0; i < pairs; i++) {
         let ra;
         let rb;
@@ -194,12 +197,28 @@ async function paired(dataDir, dataDirB, others) {
           rb = await load(b);
           ra = await load(a);
         }
+        cpuOff.push(ra.us);
+        cpuOther.push(rb.us);
         offRps.push(ra.rps);
         otherRps.push(rb.rps);
         costs.push(((ra.rps - rb.rps) / ra.rps) * 100);
         cpuCosts.push(((rb.us - ra.us) / ra.us) * 100);
       }
       if (mode !== 'logs') await fetch(`${b.url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+      figures.push({
+        mode,
+        pairs,
+        turnSeconds: turn,
+        load: os.loadavg()[0],
+        offRps: median(offRps),
+        rps: median(otherRps),
+        cost: median(costs),
+        costQuartiles: quartiles(costs),
+        cpuCost: median(cpuCosts),
+        cpuCostQuartiles: quartiles(cpuCosts),
+        offCpuMicros: median(cpuOff),
+        cpuMicros: median(cpuOther),
+      });
       console.log(
         `${mode} against off, ${pairs} pairs of ${turn}-s turns (wrk c=16, load ${os.loadavg()[0].toFixed(1)}): off ${median(offRps).toFixed(0)} req/s, ${mode} ${median(otherRps).toFixed(0)} req/s; median paired cost ${median(costs).toFixed(1)}% of throughput (quartiles ${quartiles(costs)}), +${median(cpuCosts).toFixed(1)}% server CPU per request (quartiles ${quartiles(cpuCosts)})`,
       );
@@ -208,6 +227,8 @@ async function paired(dataDir, dataDirB, others) {
       await b.stop();
     }
   }
+  const jsonAt = process.argv.indexOf('--json');
+  if (jsonAt > 0) writeFileSync(process.argv[jsonAt + 1], JSON.stringify(figures, null, 2));
 }
 
 function quartiles(xs) {

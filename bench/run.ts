@@ -39,6 +39,7 @@ import { type FraudBench, fraudMarkdown, measureFraud } from './fraud';
 import { type Limits, type LoopResult, measureLimits, measureTransactionAtScale } from './limits';
 import type { LoadResult } from './load';
 import { benchMove, moveMarkdown, writeMoveBlock } from './move';
+import { measureObservability, type ObservabilityCost } from './observability-step';
 import { benchPostgres, type PgBench, pgMarkdown } from './pg-bench';
 import { FULL_SCALE, QUICK_SCALE, type SeedResult, seed } from './seed';
 import { measureStartup, type Startup } from './startup';
@@ -178,9 +179,10 @@ function report(input: {
   admin: AdminVolume;
   startup: Startup;
   web: WebSize;
+  observability: ObservabilityCost | null;
   doctorStatus: string | null;
 }): { markdown: string; targets: Target[] } {
-  const { seeded, limits, app, admin, startup, web, argon, txAtScale, images } = input;
+  const { seeded, limits, app, admin, startup, web, argon, txAtScale, images, observability } = input;
   const m = machine();
   const by = (key: string) => {
     const s = app.scenarios.find((x) => x.key === key);
@@ -298,6 +300,14 @@ function report(input: {
       met: web.landing.jsGzip < 150 * 1024,
     },
   );
+  if (observability) {
+    targets.push({
+      what: 'the request log and the metrics on the task list, under wrk',
+      target: '≤ 5% of its throughput',
+      measured: `${observability.cost.toFixed(1)}% (paired turns: ${fmtRate(observability.rps)} against ${fmtRate(observability.offRps)} req/s; server CPU per request +${observability.cpuCost.toFixed(1)}%)`,
+      met: observability.cost <= 5,
+    });
+  }
   if (startup.binary) {
     targets.push({
       what: 'start-up to the first answer (single binary)',
@@ -413,6 +423,19 @@ function report(input: {
     '',
     `Admin code kept out of the landing page: ${web.adminKeptOut ? 'yes' : 'NO'}.`,
     '',
+    ...(observability
+      ? [
+          '### The request log and the metrics',
+          '',
+          `\`node bench/observability.mjs --paired\` (built server, a small folder of its own): a server with no log line and no metrics ("off": \`LOG_LEVEL=silent\`, no \`METRICS_TOKEN\`) and one with both (a JSON line per request to a file that is its stdout, the request histogram kept and scraped) up side by side, \`GET /api/tasks\` loaded by wrk (c=16) in ${observability.pairs} pairs of ${observability.turnSeconds}-s turns in the order off, on, on, off, ...; load average ${observability.load.toFixed(1)} at the end.`,
+          '',
+          '| | req/s, median of the turns | server CPU per request, µs | cost against off, median of the pairs (quartiles) |',
+          '|---|---|---|---|',
+          `| off | ${fmtRate(observability.offRps)} | ${observability.offCpuMicros.toFixed(0)} | |`,
+          `| log + metrics | ${fmtRate(observability.rps)} | ${observability.cpuMicros.toFixed(0)} | ${observability.cost.toFixed(1)}% of throughput (${observability.costQuartiles}); +${observability.cpuCost.toFixed(1)}% CPU per request (${observability.cpuCostQuartiles}) |`,
+          '',
+        ]
+      : []),
     '### Targets',
     '',
     '| target | wanted | measured | |',
@@ -568,6 +591,8 @@ async function main(): Promise<void> {
     const startup = await measureStartup({ quick });
     log('web app size');
     const web = await measureWebSize({ quick });
+    log('the request log and the metrics');
+    const observability = measureObservability({ quick });
 
     const { markdown, targets } = report({
       started,
@@ -582,6 +607,7 @@ async function main(): Promise<void> {
       admin,
       startup,
       web,
+      observability,
       doctorStatus,
     });
     const by = (key: string) => app.scenarios.find((x) => x.key === key)?.result.p50 ?? 0;

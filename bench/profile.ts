@@ -87,7 +87,8 @@ async function requests(dataDir: string, shape: string) {
 async function versusLimit(dataDir: string, shapes: string[], seconds: number) {
   const limitDir = mkdtempSync(join(tmpdir(), 'taskreward-limit-'));
   const limit = await startLimitServer('hono-sqlite', limitDir);
-  const server = await startServerProcess({ dataDir });
+  // a full-scale folder on a loaded machine can take longer than the default to open
+  const server = await startServerProcess({ dataDir, startTimeoutMs: 300_000 });
   try {
     const loads = await Promise.all(shapes.map((shape) => requests(dataDir, shape)));
     const run = (url: string, paths: string[], authorizations?: string[]) =>
@@ -135,6 +136,7 @@ async function main() {
   const profDir = mkdtempSync(join(tmpdir(), 'taskreward-prof-'));
   const server = await startServerProcess({
     dataDir,
+    startTimeoutMs: 300_000,
     command: { file: process.execPath, args: [...NODE_FLAGS.server, entry, 'serve'] },
     // through the environment: the loader starts the server again with its own flags (execve)
     env: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir}` },

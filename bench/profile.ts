@@ -84,25 +84,49 @@ async function requests(dataDir: string, shape: string) {
   return { paths, authorizations: shape.endsWith('User') ? tokens : undefined };
 }
 
-async function versusLimit(dataDir: string, shapes: string[], seconds: number) {
+/** CPU time (user + system) a process used so far, in ms, from /proc (0 where it is missing). */
+function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime, fields 14 and 15 of stat(5), counted from the state (field 3) here
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+async function versusLimit(dataDir: string, shapes: string[], seconds: number, entry: string) {
   const limitDir = mkdtempSync(join(tmpdir(), 'taskreward-limit-'));
   const limit = await startLimitServer('hono-sqlite', limitDir);
-  const server = await startServerProcess({ dataDir });
+  // a full-scale folder on a loaded machine can take longer than the default to open
+  const server = await startServerProcess({
+    dataDir,
+    startTimeoutMs: 300_000,
+    command: { file: process.execPath, args: [...NODE_FLAGS.server, entry, 'serve'] },
+  });
   try {
     const loads = await Promise.all(shapes.map((shape) => requests(dataDir, shape)));
-    const run = (url: string, paths: string[], authorizations?: string[]) =>
-      runWrk({ url, paths, authorizations, connections: 16, durationMs: seconds * 1000 });
+    // with the CPU the serving process used per request: on a machine shared with other work
+    // the rates swing with the load, the CPU per request far less, and its ratio to the limit's
+    // is the rate the server would reach beside it with the cores to itself
+    const run = async (url: string, paths: string[], authorizations?: string[]) => {
+      const pid = url === limit.url ? limit.pid : server.pid;
+      const cpuBefore = cpuMs(pid);
+      const r = await runWrk({ url, paths, authorizations, connections: 16, durationMs: seconds * 1000 });
+      const requests = r.rps * (seconds || 1);
+      return { ...r, cpuUs: ((cpuMs(pid) - cpuBefore) * 1000) / Math.max(1, requests) };
+    };
     await run(limit.url, ['/tasks']);
     for (const load of loads) await run(server.url, load.paths, load.authorizations);
     for (let round = 1; round <= 3; round++) {
       const base = await run(limit.url, ['/tasks']);
       const line = [
-        `round ${round}: Hono + prepared SELECT ${base.rps.toFixed(0)} req/s (load ${loadavg()[0].toFixed(2)})`,
+        `round ${round}: Hono + prepared SELECT ${base.rps.toFixed(0)} req/s, ${base.cpuUs.toFixed(0)} µs CPU/req (load ${loadavg()[0].toFixed(2)})`,
       ];
       for (const [i, load] of loads.entries()) {
         const r = await run(server.url, load.paths, load.authorizations);
         line.push(
-          `${shapes[i]} ${r.rps.toFixed(0)} req/s = ${((r.rps / base.rps) * 100).toFixed(0)}% (p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(1)} ms, load ${loadavg()[0].toFixed(2)}${r.failures ? `, ${r.failures} FAILED` : ''})`,
+          `${shapes[i]} ${r.rps.toFixed(0)} req/s = ${((r.rps / base.rps) * 100).toFixed(0)}%; ${r.cpuUs.toFixed(0)} µs CPU/req = ${((base.cpuUs / r.cpuUs) * 100).toFixed(0)}% of the limit's rate per CPU (p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(1)} ms, load ${loadavg()[0].toFixed(2)}${r.failures ? `, ${r.failures} FAILED` : ''})`,
         );
       }
       console.log(line.join('\n  '));
@@ -117,12 +141,12 @@ async function main() {
   const dataDir = option('--data');
   if (!dataDir) throw new Error('--data DIR is required');
   const vs = option('--vs-limit');
-  if (vs) return versusLimit(dataDir, vs.split(','), Number(option('--seconds') ?? 5));
+  // another build of the server (an earlier commit's, to compare)
+  const entry = option('--entry') ?? SERVER_ENTRY;
+  if (vs) return versusLimit(dataDir, vs.split(','), Number(option('--seconds') ?? 5), entry);
   const shape = option('--shape') ?? 'listUser';
   const seconds = Number(option('--seconds') ?? 8);
   const top = Number(option('--top') ?? 25);
-  // another build of the server (an earlier commit's, to compare)
-  const entry = option('--entry') ?? SERVER_ENTRY;
   const fixtures = appFixtures(dataDir, new Date().toISOString());
   const users = fixtures.users.slice(0, 40);
   const tokens = await Promise.all(
@@ -135,6 +159,7 @@ async function main() {
   const profDir = mkdtempSync(join(tmpdir(), 'taskreward-prof-'));
   const server = await startServerProcess({
     dataDir,
+    startTimeoutMs: 300_000,
     command: { file: process.execPath, args: [...NODE_FLAGS.server, entry, 'serve'] },
     // through the environment: the loader starts the server again with its own flags (execve)
     env: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir}` },

@@ -72,6 +72,12 @@ const singletons = sources
   .filter((s) => /export function (?:fileStoreFor|openFileStore|taskListCache)\b/.test(s.text))
   .map((s) => s.file);
 
+// reads remembered under the change stamp, made at module level instead of in the app's deps
+// (two apps in one process would share them)
+const stampedSingletons = sources
+  .filter((s) => /^(?:export )?(?:const|let) \w+ = new StampedReads\b/m.test(s.text))
+  .map((s) => s.file);
+
 // task-list invalidation written out at a task write
 const bumps =
   sum(features, /\bbumpTaskListVersion\(/g) - sum(features, /export async function bumpTaskListVersion/g);
@@ -90,6 +96,7 @@ const numbers = {
   'files outside http/ importing http/app-error': appErrorFromHttp,
   'row types declared in http/env.ts': rowTypesInHttp,
   'module-level singletons outside deps (file store, task-list cache)': singletons.length,
+  'module-level StampedReads outside deps': stampedSingletons.length,
   'bumpTaskListVersion calls at task writes': bumps,
   'task-list cache clears at task writes': clears,
   'casts of task enum columns': enumCasts,
@@ -105,6 +112,7 @@ if (process.argv.includes('--json')) {
         rawBodyParams,
         nonRouteHttp: nonRouteHttp.map((s) => s.file),
         singletons,
+        stampedSingletons,
       },
       null,
       2,
@@ -122,5 +130,6 @@ if (process.argv.includes('--json')) {
       nonRouteHttp.map((s) => s.file),
     );
     console.log('singletons:', singletons);
+    console.log('StampedReads outside deps:', stampedSingletons);
   }
 }

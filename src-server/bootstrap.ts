@@ -7,8 +7,11 @@ import { oneSignalNotifier, type PushNotifier } from './features/notifications/p
 import { SetupGate } from './features/setup/setup-gate';
 import { removeOrphanedProofs } from './features/submissions/orphaned-proofs';
 import { TaskListCache } from './features/tasks/task-list-cache';
+import { taskReads } from './features/tasks/tasks.service';
+import { ActivityWriter } from './features/users/activity';
 import { ensureBootstrapAdmin } from './features/users/admin-account';
 import { databaseLimiters } from './features/users/database-limiter';
+import { signedInReads } from './features/users/sessions.repository';
 import { LoginThrottle, memoryLimiters, type ThrottleLimits } from './features/users/throttle';
 import { loadWebAssets, type WebAssets } from './http/web-assets';
 import { log } from './observability/logger';
@@ -113,6 +116,9 @@ export async function openApp(
     mail: mailServiceFor(config),
     files,
     taskList: new TaskListCache(),
+    signedIn: signedInReads(),
+    taskReads: taskReads(),
+    activity: new ActivityWriter(database.db),
   };
   await ensureBootstrapAdmin(deps);
   return {
@@ -121,6 +127,8 @@ export async function openApp(
     folder,
     close: async () => {
       deps.mail.transport?.close();
+      // the heartbeats still waiting are written before the database closes
+      await deps.activity.close();
       await database.db.destroy();
     },
   };

@@ -4,6 +4,9 @@ import type { MailService } from './features/mail/mail-service';
 import type { PushNotifier } from './features/notifications/push';
 import type { SetupGate } from './features/setup/setup-gate';
 import type { TaskListCache } from './features/tasks/task-list-cache';
+import type { TaskReads } from './features/tasks/tasks.service';
+import type { ActivityWriter } from './features/users/activity';
+import type { SignedInReads } from './features/users/sessions.repository';
 import type { LoginThrottle } from './features/users/throttle';
 import type { WebAssets } from './http/web-assets';
 import type { FileStore } from './storage/file-store';
@@ -36,4 +39,13 @@ export interface AppDeps {
    * the same opening share it, so a task write through any of them is seen by all at once.
    */
   taskList: TaskListCache;
+  /**
+   * Reads remembered under the change stamp (db/change-stamp.ts), made once per opened
+   * database like the task list: the signed-in sessions, and the task list's and detail's reads
+   * of a viewer. Never shared by two openings, even in one process.
+   */
+  signedIn: SignedInReads;
+  taskReads: TaskReads;
+  /** The signed-in users' heartbeats, written once a second (closed with the app: written then). */
+  activity: ActivityWriter;
 }

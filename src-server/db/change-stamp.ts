@@ -25,30 +25,28 @@ export async function changeStamp(db: Conn): Promise<string | null> {
 }
 
 /**
- * Reads remembered under the change stamp, per database and key (the oldest leaves first past
- * `max` keys): a remembered answer is given only while no write reached the database since it
- * was read. On PostgreSQL every call reads.
+ * Reads remembered under the change stamp, per key (the oldest leaves first past `max` keys): a
+ * remembered answer is given only while no write reached the database since it was read. One
+ * instance per opened database (the app's deps), so two apps in one process never share one. A
+ * null stamp (PostgreSQL) reads every time.
  */
 export class StampedReads<V> {
-  private readonly byDb = new WeakMap<Conn, Map<string, { stamp: string; value: V }>>();
+  private readonly known = new Map<string, { stamp: string; value: V }>();
 
   constructor(private readonly max: number) {}
 
-  /** `stamp`: one already read for this request (several reads then cost one stamp). */
-  async get(db: Conn, key: string, read: () => Promise<V>, stamp?: string | null): Promise<V> {
-    if (stamp === undefined) stamp = await changeStamp(db);
+  /**
+   * `stamp`: read once for the request (changeStamp) before any of its reads, so several reads
+   * cost one stamp; a value read after the stamp is the database's answer at least as new as it.
+   */
+  async get(key: string, stamp: string | null, read: () => Promise<V>): Promise<V> {
     if (stamp === null) return read();
-    let known = this.byDb.get(db);
-    const hit = known?.get(key);
+    const hit = this.known.get(key);
     if (hit && hit.stamp === stamp) return hit.value;
     const value = await read();
-    if (!known) {
-      known = new Map();
-      this.byDb.set(db, known);
-    }
-    known.delete(key);
-    if (known.size >= this.max) known.delete(known.keys().next().value as string);
-    known.set(key, { stamp, value });
+    this.known.delete(key);
+    if (this.known.size >= this.max) this.known.delete(this.known.keys().next().value as string);
+    this.known.set(key, { stamp, value });
     return value;
   }
 }

@@ -1,56 +1,26 @@
 import type { Context, MiddlewareHandler } from 'hono';
+import { changeStamp } from '../db/change-stamp';
 import { fail } from '../errors';
-import { findSignedIn, touchSession } from '../features/users/sessions.repository';
+import { findSignedIn } from '../features/users/sessions.repository';
 import { tokenMatchesPassword, type VerifiedToken, verifyToken } from '../features/users/token';
 import { adminTwoFactorRequired } from '../features/users/two-factor-policy';
 import type { UserRow } from '../features/users/users.repository';
-import { touchLastActive } from '../features/users/users.repository';
 import type { AppEnv } from './env';
 
 /**
- * How often a user's activity is written at most: lastActive follows the user's requests, and
- * to the minute is close enough for "last seen" while sparing a write on every request.
+ * Notes the signed-in request as the user's and the session's activity (features/users/activity.ts:
+ * written once a second for all users together, each row at most once a minute). The user as
+ * this request sees it, with its last_active as it is after this request.
  */
-export const LAST_ACTIVE_INTERVAL_MS = 60_000;
-
-/**
- * Moves the signed-in user's last_active and the session's last_seen_at to now when either is
- * empty or a minute old (conditional UPDATEs, so each moves at most once a minute however many
- * requests run). Both go in one transaction when both are due: one commit, one fsync, where two
- * statements on their own cost two (a user's first request of a minute waited for both).
- * Awaited but never fatal: a failed write (a locked database) is ignored and the request goes on.
- */
-async function recordActivity(
+function recordActivity(
   c: Context<AppEnv>,
   user: UserRow,
   sessionId: string,
   lastSeenAt: string,
   now: Date,
-): Promise<UserRow> {
-  const { db } = c.var.deps;
-  const nowText = now.toISOString();
-  const notBefore = new Date(now.getTime() - LAST_ACTIVE_INTERVAL_MS).toISOString();
-  // the rows were just read: fresh values need no statement at all (an UPDATE, even one that
-  // matches nothing, takes SQLite's write lock on every signed-in read)
-  const userDue = user.last_active === null || user.last_active < notBefore;
-  const sessionDue = lastSeenAt < notBefore;
-  if (!userDue && !sessionDue) return user;
-  let moved = false;
-  try {
-    if (userDue && sessionDue) {
-      moved = await db.transaction().execute(async (trx) => {
-        await touchSession(trx, sessionId, nowText, notBefore);
-        return touchLastActive(trx, user._id, nowText, notBefore);
-      });
-    } else if (userDue) {
-      moved = await touchLastActive(db, user._id, nowText, notBefore);
-    } else {
-      await touchSession(db, sessionId, nowText, notBefore);
-    }
-  } catch {
-    // activity is a hint: never fail or hold up a request for it
-  }
-  return moved ? { ...user, last_active: nowText } : user;
+): UserRow {
+  const active = c.var.deps.activity.note(user._id, user.last_active, sessionId, lastSeenAt, now);
+  return active === user.last_active ? user : { ...user, last_active: active };
 }
 
 /**
@@ -74,7 +44,13 @@ async function userFromRequest(c: Context<AppEnv>): Promise<UserRow | null> {
   // earlier password is refused (a password change ends every other session)
   // one reading of the clock for the whole check
   const now = clock();
-  const found = session ? await findSignedIn(db, session.sessionId, session.userId) : undefined;
+  // the request's one change stamp, read before its first remembered read and shared by the
+  // rest (the task list's done tasks, a task's detail)
+  const stamp = session ? await changeStamp(db) : null;
+  c.set('stamp', stamp);
+  const found = session
+    ? await findSignedIn(db, c.var.deps.signedIn, stamp, session.sessionId, session.userId)
+    : undefined;
   if (!session || !found || !tokenMatchesPassword(session, found.user, secret))
     throw fail.unauthorized('invalid_token');
   const { user } = found;

@@ -9,6 +9,11 @@ export interface AppEnv {
     user: UserRow;
     /** the signed-in request's token, as verified */
     session: VerifiedToken;
+    /**
+     * The change stamp (db/change-stamp.ts) a signed-in request read before its session, for
+     * the request's other remembered reads: one stamp per request. Unset for a visitor.
+     */
+    stamp?: string | null;
     /** set on the routes an admin still enrolling in two-factor may use (http/auth.ts) */
     enrolling?: boolean;
   };

@@ -11,7 +11,7 @@ import {
   type Updateable,
 } from 'kysely';
 import type { RewardRange, TaskSort, TaskStatus } from '../../contract/constants';
-import { StampedReads } from '../../db/change-stamp';
+import type { StampedReads } from '../../db/change-stamp';
 import type { Db } from '../../db/database';
 import { dialectOf } from '../../db/dialect';
 import { prepared } from '../../db/prepared';
@@ -401,14 +401,18 @@ const doneStatements = new Map<string, CompiledQuery<{ task_id: string }>>();
 /**
  * The tasks a user is done with, which the list hides from them: paid (at most one approved
  * submission per task and user: submissions_paid_once) or with a proof waiting for review
- * (pending counts as completed for the user). Built once, like the page.
+ * (pending counts as completed for the user). Built once, like the page. Remembered per user in
+ * `reads` under the request's change stamp (db/change-stamp.ts): any write (a start, a proof, a
+ * review, from any process) moves it, so a remembered list is the database's answer.
  */
-export async function doneTaskIds(db: Conn, userId: string): Promise<string[]> {
-  // remembered per user under the change stamp (db/change-stamp.ts): any write (a start, a
-  // proof, a review, from any process) moves it, so a remembered list is the database's answer
-  return doneReads.get(db, userId, () => readDoneTaskIds(db, userId));
+export async function doneTaskIds(
+  db: Conn,
+  reads: StampedReads<string[]>,
+  stamp: string | null,
+  userId: string,
+): Promise<string[]> {
+  return reads.get(userId, stamp, () => readDoneTaskIds(db, userId));
 }
-const doneReads = new StampedReads<string[]>(2_000);
 
 async function readDoneTaskIds(db: Conn, userId: string): Promise<string[]> {
   const dialect = dialectOf(db);

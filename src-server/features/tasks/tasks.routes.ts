@@ -26,7 +26,7 @@ export const tasksRoutes = new Hono<AppEnv>()
   .get('/', optionalUser, async (c) => {
     const query = check(taskListQuerySchema, c.req.query());
     // the service writes the reply's JSON itself (each held row's fixed part serialized once)
-    return c.body(await listTasksJson(c.var.deps, c.var.user, query), 200, {
+    return c.body(await listTasksJson(c.var.deps, c.var.user, query, c.var.stamp), 200, {
       'Content-Type': 'application/json',
     });
   })
@@ -36,7 +36,7 @@ export const tasksRoutes = new Hono<AppEnv>()
     return c.json(envelope(task, { removedComments }), 201);
   })
   .get('/:id', optionalUser, async (c) => {
-    return c.json(envelope(await getTaskFor(c.var.deps, c.var.user, c.req.param('id'))));
+    return c.json(envelope(await getTaskFor(c.var.deps, c.var.user, c.req.param('id'), c.var.stamp)));
   })
   .put('/:id', requireTaskEditor, async (c) => {
     const input = await readJson(c, taskAdminUpdateSchema);

@@ -96,14 +96,23 @@ async function present(deps: Deps, row: TaskRow, viewer: UserRow | undefined, wi
 }
 
 /**
- * A task detail's reads, remembered under the change stamp (db/change-stamp.ts), so given again
- * only while no write reached the database: the task with its comment counts (per task and
- * whether the texts are shown), and the viewer's record of it (per viewer and task: mostly none,
- * so many are kept for little memory). The DTO, with what depends on the time, is made on every
- * request.
+ * Reads remembered under the change stamp (db/change-stamp.ts), so given again only while no
+ * write reached the database; one set per opened database (bootstrap.ts openApp). `done`: the
+ * tasks each user is done with, which their list hides. A task detail's reads: the task with its
+ * comment counts (per task and whether the texts are shown), and the viewer's record of it (per
+ * viewer and task: mostly none, so many are kept for little memory). The DTO, with what depends
+ * on the time, is made on every request.
  */
-const detailTasks = new StampedReads<Omit<ViewerReads, 'record'> | null>(1_000);
-const detailRecords = new StampedReads<ViewerReads['record']>(20_000);
+export interface TaskReads {
+  done: StampedReads<string[]>;
+  detailTasks: StampedReads<Omit<ViewerReads, 'record'> | null>;
+  detailRecords: StampedReads<ViewerReads['record']>;
+}
+export const taskReads = (): TaskReads => ({
+  done: new StampedReads(2_000),
+  detailTasks: new StampedReads(1_000),
+  detailRecords: new StampedReads(20_000),
+});
 
 /**
  * The task list. Admins with `all=1` or a status filter see every live task; everyone else
@@ -115,9 +124,10 @@ const detailRecords = new StampedReads<ViewerReads['record']>(20_000);
  * (tasks.mapper.ts taskFixedFields) is serialized once while the row is held.
  */
 export async function listTasksJson(
-  deps: Deps & Pick<AppDeps, 'config'>,
+  deps: Deps & Pick<AppDeps, 'config' | 'taskReads'>,
   viewer: UserRow | undefined,
   query: TaskListQuery,
+  stamp?: string | null,
 ): Promise<string> {
   const adminView = isAdmin(viewer) && (query.all || query.status !== undefined);
   const clock = deps.clock();
@@ -140,7 +150,11 @@ export async function listTasksJson(
     query.sort,
     q,
   ]);
-  const hidden = !adminView && viewer ? await doneTaskIds(deps.db, viewer._id) : [];
+  // `stamp`: the one the request's sign-in read (http/auth.ts), so the request reads it once
+  const hidden =
+    !adminView && viewer
+      ? await doneTaskIds(deps.db, deps.taskReads.done, stamp ?? (await changeStamp(deps.db)), viewer._id)
+      : [];
   const cache = deps.taskList;
   const searching = q !== '';
   // nodes sharing the database keep a list only while no node has written a task;
@@ -211,29 +225,30 @@ function fixedJson(row: TaskListRow): string {
  * One task. Visitors and users see it while it is open, or while they have a record of it
  * (so a submitted task stays visible); admins and the owner always. Otherwise a 404.
  */
-export async function getTaskFor(deps: Deps, viewer: UserRow | undefined, id: string): Promise<TaskDto> {
-  const stamp = await changeStamp(deps.db);
+export async function getTaskFor(
+  deps: Deps & Pick<AppDeps, 'taskReads'>,
+  viewer: UserRow | undefined,
+  id: string,
+  requestStamp?: string | null,
+): Promise<TaskDto> {
+  // the signed-in request's stamp (http/auth.ts) when there is one: one stamp per request
+  const stamp = requestStamp === undefined ? await changeStamp(deps.db) : requestStamp;
+  const { detailTasks, detailRecords } = deps.taskReads;
   // kept per task, with the comment texts for admins and without for everyone else
   const admin = isAdmin(viewer);
-  let task = await detailTasks.get(
-    deps.db,
-    `${admin ? 'admin' : 'plain'}:${id}`,
-    async () => {
-      const found = await findTask(deps.db, id);
-      return found ? readTaskParts(deps, found, admin) : null;
-    },
-    stamp,
-  );
+  let task = await detailTasks.get(`${admin ? 'admin' : 'plain'}:${id}`, stamp, async () => {
+    const found = await findTask(deps.db, id);
+    return found ? readTaskParts(deps, found, admin) : null;
+  });
   // a creator who is no longer an admin still sees their task's texts (read for them alone)
   if (task && !admin && isOwner(task.row, viewer)) task = await readTaskParts(deps, task.row, true);
   if (!task) throw fail.notFound('task_not_found');
   const { row } = task;
   const record = viewer
     ? await detailRecords.get(
-        deps.db,
         `${viewer._id}:${id}`,
-        async () => (await listUserTaskRecords(deps.db, viewer._id, id))[0] ?? null,
         stamp,
+        async () => (await listUserTaskRecords(deps.db, viewer._id, id))[0] ?? null,
       )
     : undefined;
   const dto = presentReads(deps, viewer, { ...task, record });

@@ -20,18 +20,32 @@ export interface SignedIn {
 }
 
 /**
+ * The live sessions read lately, each with the change stamp (db/change-stamp.ts) it was read
+ * under: while the stamp is the same, no write of any kind reached the database, from this
+ * process or another, so the session, its account and its two-factor row are as they were
+ * (a ban, a role change, an ended session or a new password moves the stamp before the next
+ * request reads it). One statement that touches no table instead of three primary-key lookups
+ * and a wide row. SQLite only: PostgreSQL has no such stamp, and reads every time. Made once per
+ * opened database (bootstrap.ts openApp).
+ */
+export type SignedInReads = StampedReads<SignedIn | undefined>;
+export const signedInReads = (): SignedInReads => new StampedReads(2_000);
+
+/**
  * The live account of a live session: one statement (sessions, users and the two-factor row
  * joined on their primary keys), so a signed-in request costs one round trip as it did before
  * sessions were rows. Undefined for an ended or foreign session or a deleted account. Expiry is
  * the token's own (its `exp`, as before sessions were rows); the row's expires_at, the same
- * time, decides what is listed and swept.
+ * time, decides what is listed and swept. `stamp`: the request's change stamp, read before.
  */
 export async function findSignedIn(
   db: Conn,
+  reads: SignedInReads,
+  stamp: string | null,
   sessionId: string,
   userId: string,
 ): Promise<SignedIn | undefined> {
-  const found = await signedInReads.get(db, `${sessionId} ${userId}`, async () => {
+  const found = await reads.get(`${sessionId} ${userId}`, stamp, async () => {
     const [row] = await signedIn(db, sessionId, userId);
     if (!row) return undefined;
     const { session_seen_at, two_factor_at, ...user } = row;
@@ -40,16 +54,6 @@ export async function findSignedIn(
   // a copy: the request may change its user object, the next one must not see that
   return found && { ...found, user: { ...found.user } };
 }
-
-/**
- * The live sessions read lately, each with the change stamp (db/change-stamp.ts) it was read
- * under: while the stamp is the same, no write of any kind reached the database, from this
- * process or another, so the session, its account and its two-factor row are as they were
- * (a ban, a role change, an ended session or a new password moves the stamp before the next
- * request reads it). One statement that touches no table instead of three primary-key lookups
- * and a wide row. SQLite only: PostgreSQL has no such stamp, and reads every time.
- */
-const signedInReads = new StampedReads<SignedIn | undefined>(2_000);
 
 // compiled once per engine: every signed-in request runs it, and building the query object and
 // its SQL each time cost more than SQLite's three primary-key lookups

@@ -1,0 +1,121 @@
+import type { Db } from '../../db/database';
+import { touchSession } from './sessions.repository';
+import { touchLastActive } from './users.repository';
+
+/**
+ * How often a user's activity is written at most: lastActive follows the user's requests, and
+ * to the minute is close enough for "last seen" while sparing a write on every request.
+ */
+export const LAST_ACTIVE_INTERVAL_MS = 60_000;
+
+/** How long a heartbeat waits in memory for others to share its transaction. */
+export const ACTIVITY_FLUSH_MS = 1_000;
+
+interface Due {
+  at: string;
+  notBefore: string;
+}
+
+/**
+ * The signed-in users' heartbeats (users.last_active, sessions.last_seen_at), collected in
+ * memory and written together once a second in one transaction: one commit and one fsync for
+ * every user seen in that second, where each user's first request of a minute paid its own
+ * (with many users, nearly every request). A crash loses at most the last second's "last seen"
+ * times; nothing else goes through here. Each write stays conditional (older than a minute), so
+ * nodes sharing a database still move a row at most once a minute. `close` writes what is
+ * waiting (the server's stop); tests call `flush` before they read the columns.
+ */
+export class ActivityWriter {
+  private users = new Map<string, Due>();
+  private sessions = new Map<string, Due>();
+  /** the latest time queued per user and session, so a row read before its write lands is not due again */
+  private readonly queuedUsers = new Map<string, string>();
+  private readonly queuedSessions = new Map<string, string>();
+  private latestNotBefore = '';
+  private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Db,
+    private readonly flushMs = ACTIVITY_FLUSH_MS,
+  ) {}
+
+  /**
+   * Notes a signed-in request at `now` of a user whose row says `lastActive` and a session whose
+   * row says `lastSeenAt`; queues whichever is empty or a minute old. The user's last_active as
+   * it is after this request (the queued time when it was queued, here or by an earlier one).
+   */
+  note(
+    userId: string,
+    lastActive: string | null,
+    sessionId: string,
+    lastSeenAt: string,
+    now: Date,
+  ): string | null {
+    const at = now.toISOString();
+    const notBefore = new Date(now.getTime() - LAST_ACTIVE_INTERVAL_MS).toISOString();
+    if (notBefore > this.latestNotBefore) this.latestNotBefore = notBefore;
+    const shown = later(lastActive, this.queuedUsers.get(userId));
+    const seen = later(lastSeenAt, this.queuedSessions.get(sessionId)) as string;
+    let active = shown;
+    if (active === null || active < notBefore) {
+      this.users.set(userId, { at, notBefore });
+      this.queuedUsers.set(userId, at);
+      active = at;
+    }
+    if (seen < notBefore) {
+      this.sessions.set(sessionId, { at, notBefore });
+      this.queuedSessions.set(sessionId, at);
+    }
+    if (this.timer === null && (this.users.size > 0 || this.sessions.size > 0)) {
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        void this.flush();
+      }, this.flushMs);
+      this.timer.unref();
+    }
+    return active;
+  }
+
+  /** Writes every waiting heartbeat in one transaction; resolves once written (or given up). */
+  flush(): Promise<void> {
+    this.writing = this.writing.then(() => this.write());
+    return this.writing;
+  }
+
+  /** Stops the timer and writes what is waiting (the app's close). */
+  async close(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.flush();
+  }
+
+  private async write(): Promise<void> {
+    const users = this.users;
+    const sessions = this.sessions;
+    this.users = new Map();
+    this.sessions = new Map();
+    // a time older than the latest minute no longer keeps anything from being due: the row,
+    // read again after the write moved the change stamp, says it (or, after a failed write,
+    // the user's next request queues it again)
+    for (const [id, at] of this.queuedUsers) if (at < this.latestNotBefore) this.queuedUsers.delete(id);
+    for (const [id, at] of this.queuedSessions) if (at < this.latestNotBefore) this.queuedSessions.delete(id);
+    if (users.size === 0 && sessions.size === 0) return;
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        for (const [id, due] of sessions) await touchSession(trx, id, due.at, due.notBefore);
+        for (const [id, due] of users) await touchLastActive(trx, id, due.at, due.notBefore);
+      });
+    } catch {
+      // activity is a hint: a failed write (a locked database, a closed one) is dropped, and
+      // the users' next requests queue it again
+      for (const id of users.keys()) this.queuedUsers.delete(id);
+      for (const id of sessions.keys()) this.queuedSessions.delete(id);
+    }
+  }
+}
+
+function later(a: string | null, b: string | undefined): string | null {
+  if (b === undefined) return a;
+  return a === null || b > a ? b : a;
+}

@@ -37,6 +37,15 @@ function procStat(pid: number): { ppid: number; own: number; children: number } 
   }
 }
 
+/**
+ * The CPU a process has used so far, every thread of it (utime + stime of /proc/PID/stat), in
+ * ms; 0 when it is gone or off Linux. The resolution is a clock tick (10 ms): read it over spans.
+ */
+export function processCpuMs(pid: number): number {
+  const s = procStat(pid);
+  return s ? (s.own * 1000) / ticksPerSecond() : 0;
+}
+
 /** Busy and total ticks of the whole machine (/proc/stat's cpu line). */
 function machineTicks(): { busy: number; total: number } {
   try {

@@ -6,7 +6,8 @@
 // Tokens: the admin and the login scenario sign in through the API (argon2 included); the
 // many users the write scenarios need get tokens signed with the folder's own secret by the
 // server's token code, so setting them up costs no argon2 hashing.
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { PNG } from 'pngjs';
@@ -257,6 +258,11 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
 
   const proof = proofPng();
   log(`proof image: ${proof.width}x${proof.height} PNG, ${proof.bytes.byteLength} bytes`);
+  // the bare pipeline reads the proof from a file, as the server's sanitizeProof reads the
+  // upload it staged in its temp folder
+  const proofDir = mkdtempSync(join(tmpdir(), 'taskreward-proof-'));
+  const proofFile = join(proofDir, 'proof.png');
+  writeFileSync(proofFile, proof.bytes);
 
   // a start on a machine other work loads (and a first migration of a full-scale folder) may
   // outlast the 30 s the fault tests allow
@@ -296,8 +302,8 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
         expect?: number;
         warm?: boolean;
         onOk?: (a: Answer, spec: RequestSpec) => void;
-        /** bytes for the bare image pipeline, run at `concurrency` before each round */
-        pipeline?: Buffer;
+        /** the image file for the bare image pipeline, run at `concurrency` before each round */
+        pipeline?: string;
       } = {},
     ) => {
       if (!wanted(key)) return null;
@@ -545,14 +551,14 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
     };
     await measure('upload', 'proof upload, 1 MB PNG (re-encoded)', 2, () => nextUpload(), {
       expect: 201,
-      pipeline: proof.bytes,
+      pipeline: proofFile,
     });
     // the same, one at a time: the server's own time for one upload, with no other upload
     // queued beside it (at 2 clients a closed loop on 2 cores measures the throughput: each
     // upload waits for the other's share of the cores, so its p50 is 2 / the uploads per second)
     await measure('uploadOne', 'proof upload, 1 MB PNG, one at a time', 1, () => nextUpload(), {
       expect: 201,
-      pipeline: proof.bytes,
+      pipeline: proofFile,
     });
     if (uploadCursor > started.length)
       log(`warning: ${uploadCursor} uploads for ${started.length} started tasks`);
@@ -604,6 +610,7 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
     };
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
+    rmSync(proofDir, { recursive: true, force: true });
     if (pgOptions) for (const s of servers) rmSync(s.dataDir, { recursive: true, force: true });
   }
 }

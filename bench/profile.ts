@@ -13,7 +13,7 @@
 // with the ratios and the load average of each round. --vs-limit upload instead interleaves the
 // bare image pipeline (limits.ts measurePipeline, in this process) and the upload over HTTP, one
 // at a time and two at once, with the CPU per image of each (the server's from /proc).
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SERVER_ENTRY, startServerProcess } from '../faults/server';
@@ -22,7 +22,7 @@ import NODE_FLAGS from '../src-server/node-flags.json';
 import { appFixtures, multipart, proofPng } from './app';
 import { measurePipeline, startLimitServer } from './limits';
 import { type RequestSpec, runLoad, send } from './load';
-import { processCpuMs } from './probes';
+import { processCpuMs, threadCpuMs, threadSplit } from './probes';
 import { benchSessionId } from './seed';
 import { runWrk } from './wrk';
 
@@ -160,6 +160,7 @@ async function uploadRound(
   let failed = 0;
   let first = '';
   const before = processCpuMs(pid);
+  const threads = threadCpuMs(pid);
   const r = await runLoad({
     url,
     concurrency,
@@ -172,7 +173,7 @@ async function uploadRound(
     },
   });
   const cpuMs = (processCpuMs(pid) - before) / Math.max(1, r.requests);
-  return { ...r, cpuMs, failed, first };
+  return { ...r, cpuMs, failed, first, threads: threadSplit(threads, threadCpuMs(pid), r.requests) };
 }
 
 async function uploadVersusPipeline(dataDir: string, seconds: number, entry: string) {
@@ -182,20 +183,26 @@ async function uploadVersusPipeline(dataDir: string, seconds: number, entry: str
   });
   try {
     const { proof, next } = await uploads(server.url, dataDir, 60 * seconds * 2 + 200);
-    await measurePipeline(proof.bytes, 2, 1_000);
+    // from a file, as the server reads the upload it staged
+    const proofFile = join(mkdtempSync(join(tmpdir(), 'taskreward-proof-')), 'proof.png');
+    writeFileSync(proofFile, proof.bytes);
+    await measurePipeline(proofFile, 2, 1_000);
     await uploadRound(server.url, server.pid, next, 2, 1_000);
     await send(server.url, { path: '/api/health' });
     for (let round = 1; round <= 3; round++) {
       const line = [`round ${round}:`];
       for (const c of [1, 2]) {
-        const bare = await measurePipeline(proof.bytes, c, seconds * 1000);
+        const threads = threadCpuMs(process.pid);
+        const bare = await measurePipeline(proofFile, c, seconds * 1000);
+        const bareThreads = threadSplit(threads, threadCpuMs(process.pid), bare.images);
         const load1 = loadavg()[0];
         const up = await uploadRound(server.url, server.pid, next, c, seconds * 1000);
         line.push(
           `c=${c} bare ${bare.perSecond.toFixed(1)}/s CPU ${bare.cpuMs.toFixed(1)} ms (load ${load1.toFixed(2)}); ` +
             `upload ${up.rps.toFixed(1)}/s p50 ${up.p50.toFixed(1)} ms CPU ${up.cpuMs.toFixed(1)} ms (load ${loadavg()[0].toFixed(2)}); ` +
             `rate ${((up.rps / bare.perSecond) * 100).toFixed(0)}%, CPU ${(up.cpuMs / bare.cpuMs).toFixed(2)}x` +
-            (up.failed ? `; ${up.failed} FAILED: ${up.first}` : ''),
+            (up.failed ? `; ${up.failed} FAILED: ${up.first}` : '') +
+            `\n    CPU ms per image by thread, bare: ${bareThreads}\n    server: ${up.threads}`,
         );
       }
       console.log(line.join('\n  '));

@@ -187,7 +187,7 @@ function uploadSection(app: AppBench): string[] {
   if (rows.length === 0) return [];
   return [
     "The upload against the bare image pipeline (sanitizeProof, the upload's own sharp calls: re-encode, thumbnail,",
-    "fingerprints) run in the bench's process on the same PNG, a round of it before each round of uploads:",
+    "fingerprints) run in the bench's process on the same PNG read from a file (as the server reads the upload it staged), a round of it before each round of uploads:",
     '',
     '| clients | bare images/s | bare CPU ms per image | uploads/s | server CPU ms per upload | uploads ÷ bare | CPU ÷ bare |',
     '|---|---|---|---|---|---|---|',
@@ -396,7 +396,7 @@ function report(input: {
     loopRow('write + fsync 1 MB', limits.fsync1MB),
     ...['uploadOne', 'upload'].map((key) => {
       const bare = uploadVsPipeline(by(key)).bare;
-      return `| ${pipelineName(bare.concurrency)} (sanitizeProof on the upload's PNG, in the bench's process; CPU ${fmtMs(bare.cpuMs)} ms per image) | ${fmtRate(bare.perSecond)} | ${fmtMs(bare.p50)} | ${fmtMs(bare.p99)} |`;
+      return `| ${pipelineName(bare.concurrency)} (sanitizeProof on the upload's PNG read from a file, in the bench's process; CPU ${fmtMs(bare.cpuMs)} ms per image) | ${fmtRate(bare.perSecond)} | ${fmtMs(bare.p50)} | ${fmtMs(bare.p99)} |`;
     }),
     `| argon2id verify (server parameters), 2 at once | ${fmtRate(argon.perSecond)} | ${fmtMs(argon.p50)} | |`,
     '',

@@ -2,7 +2,7 @@
 // with --cpu-prof over a seeded folder, loaded by wrk (bench/wrk.ts) for a few seconds, then
 // stopped; prints the top self-time functions of its profile and the rate wrk measured.
 //   node build/build.mjs && npx esbuild bench/profile.ts --bundle --platform=node --format=cjs \
-//     --external:better-sqlite3 --external:argon2 --outfile=dist/bench/profile.cjs \
+//     --external:better-sqlite3 --external:argon2 --external:sharp --outfile=dist/bench/profile.cjs \
 //     && node dist/bench/profile.cjs --data DIR --shape SHAPE [--seconds 8] [--top 25] [--entry dist-before/server/main.cjs]
 // SHAPE: list (anonymous default list), listUser (the same signed in, 40 users), detail,
 // detailUser (400 tasks x 40 users), upload (the bench's 1 MB proof PNG, 2 clients of the
@@ -13,7 +13,7 @@
 // with the ratios and the load average of each round. --vs-limit upload instead interleaves the
 // bare image pipeline (limits.ts measurePipeline, in this process) and the upload over HTTP, one
 // at a time and two at once, with the CPU per image of each (the server's from /proc).
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SERVER_ENTRY, startServerProcess } from '../faults/server';
@@ -181,10 +181,12 @@ async function uploadVersusPipeline(dataDir: string, seconds: number, entry: str
     dataDir,
     command: { file: process.execPath, args: [...NODE_FLAGS.server, entry, 'serve'] },
   });
+  let proofDir = '';
   try {
     const { proof, next } = await uploads(server.url, dataDir, 60 * seconds * 2 + 200);
     // from a file, as the server reads the upload it staged
-    const proofFile = join(mkdtempSync(join(tmpdir(), 'taskreward-proof-')), 'proof.png');
+    proofDir = mkdtempSync(join(tmpdir(), 'taskreward-proof-'));
+    const proofFile = join(proofDir, 'proof.png');
     writeFileSync(proofFile, proof.bytes);
     await measurePipeline(proofFile, 2, 1_000);
     await uploadRound(server.url, server.pid, next, 2, 1_000);
@@ -208,6 +210,7 @@ async function uploadVersusPipeline(dataDir: string, seconds: number, entry: str
       console.log(line.join('\n  '));
     }
   } finally {
+    if (proofDir) rmSync(proofDir, { recursive: true, force: true });
     await server.stop();
   }
 }

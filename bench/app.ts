@@ -6,7 +6,8 @@
 // Tokens: the admin and the login scenario sign in through the API (argon2 included); the
 // many users the write scenarios need get tokens signed with the folder's own secret by the
 // server's token code, so setting them up costs no argon2 hashing.
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { PNG } from 'pngjs';
@@ -14,8 +15,9 @@ import { ADMIN, freshDataDir, type ServerProcess, startServerProcess } from '../
 import { CATEGORIES, DIFFICULTIES, REWARD_RANGES, TASK_SORTS } from '../src-server/contract/constants';
 import { signToken } from '../src-server/features/users/token';
 import type { UserRow } from '../src-server/features/users/users.repository';
+import { measurePipeline, medianPipeline, type PipelineResult } from './limits';
 import { type Answer, type LoadResult, type RequestSpec, rounds, runLoad, send } from './load';
-import type { CpuProbe, CpuSplit, WaitProfile, WaitSampler } from './probes';
+import { type CpuProbe, type CpuSplit, processCpuMs, type WaitProfile, type WaitSampler } from './probes';
 import { benchSessionId, SEED_PASSWORD, type SeedScale, taskStride } from './seed';
 import { type WrkResult, wrkRounds, wrkVersion } from './wrk';
 
@@ -55,6 +57,16 @@ export interface Scenario {
   /** The server's VmRSS and VmHWM (peak so far) right after the scenario, bytes (summed over the nodes). */
   rssAfter: number;
   peakAfter: number;
+  /**
+   * CPU of the server processes (every thread, /proc/PID/stat utime + stime, summed over the
+   * nodes) per answered request during the rounds, ms; nothing subtracted.
+   */
+  serverCpuMs: number;
+  /**
+   * The bare image pipeline at the same concurrency (limits.ts measurePipeline), a round of it
+   * before each of the scenario's rounds, in this process while the server idles: the upload's limit.
+   */
+  pipeline?: PipelineResult;
   /** Where the CPU went during the rounds (with a CpuProbe). */
   cpu?: CpuSplit;
   /** What PostgreSQL's sessions waited on during the rounds (with a WaitSampler). */
@@ -246,6 +258,11 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
 
   const proof = proofPng();
   log(`proof image: ${proof.width}x${proof.height} PNG, ${proof.bytes.byteLength} bytes`);
+  // the bare pipeline reads the proof from a file, as the server's sanitizeProof reads the
+  // upload it staged in its temp folder
+  const proofDir = mkdtempSync(join(tmpdir(), 'taskreward-proof-'));
+  const proofFile = join(proofDir, 'proof.png');
+  writeFileSync(proofFile, proof.bytes);
 
   // a start on a machine other work loads (and a first migration of a full-scale folder) may
   // outlast the 30 s the fault tests allow
@@ -281,7 +298,13 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
       label: string,
       concurrency: number,
       next: (i: number) => RequestSpec,
-      opts: { expect?: number; warm?: boolean; onOk?: (a: Answer, spec: RequestSpec) => void } = {},
+      opts: {
+        expect?: number;
+        warm?: boolean;
+        onOk?: (a: Answer, spec: RequestSpec) => void;
+        /** the image file for the bare image pipeline, run at `concurrency` before each round */
+        pipeline?: string;
+      } = {},
     ) => {
       if (!wanted(key)) return null;
       const expect = opts.expect ?? 200;
@@ -299,9 +322,21 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
       const load = (durationMs: number) =>
         runLoad({ url: urls, concurrency, durationMs, next: () => next(counter++), onAnswer });
       if (opts.warm !== false) await load(warmMs);
+      const pipelines: PipelineResult[] = [];
+      const bare = opts.pipeline;
+      if (bare) await measurePipeline(bare, concurrency, warmMs);
       const cpuSpan = probe?.start();
       options.waits?.start();
-      const result = await rounds(roundCount, () => load(roundMs));
+      const serverCpu = () => servers.reduce((n, s) => n + processCpuMs(s.pid), 0);
+      let serverMs = 0;
+      const result = await rounds(roundCount, async () => {
+        // interleaved: the limit's round, then the scenario's, so both see the same load
+        if (bare) pipelines.push(await measurePipeline(bare, concurrency, roundMs));
+        const before = serverCpu();
+        const round = await load(roundMs);
+        serverMs += serverCpu() - before;
+        return round;
+      });
       const cpu = cpuSpan?.();
       const waits = options.waits?.stop();
       const scenario: Scenario = {
@@ -313,6 +348,8 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
         firstFailure,
         rssAfter: sumVm('VmRSS'),
         peakAfter: sumVm('VmHWM'),
+        serverCpuMs: serverMs / Math.max(1, result.requests),
+        ...(pipelines.length ? { pipeline: medianPipeline(pipelines) } : {}),
         ...(cpu ? { cpu } : {}),
         ...(waits ? { waits } : {}),
       };
@@ -320,7 +357,10 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
       log(
         `${label.padEnd(52)} c=${String(concurrency).padStart(2)} ${result.rps.toFixed(0).padStart(6)} req/s` +
           `  p50 ${result.p50.toFixed(1)} ms  p99 ${result.p99.toFixed(1)} ms` +
-          `  rss ${(scenario.rssAfter / 1048576).toFixed(0)} MB` +
+          `  rss ${(scenario.rssAfter / 1048576).toFixed(0)} MB  server CPU ${scenario.serverCpuMs.toFixed(2)} ms/req` +
+          (scenario.pipeline
+            ? `  [bare pipeline c=${concurrency}: ${scenario.pipeline.perSecond.toFixed(1)}/s, CPU ${scenario.pipeline.cpuMs.toFixed(1)} ms/image]`
+            : '') +
           (failures ? `  ${failures} FAILED: ${firstFailure}` : ''),
       );
       return scenario;
@@ -518,12 +558,16 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
         headers: { 'content-type': form.contentType, authorization: `Bearer ${record.token}` },
       };
     };
-    await measure('upload', 'proof upload, 1 MB PNG (re-encoded)', 2, () => nextUpload(), { expect: 201 });
+    await measure('upload', 'proof upload, 1 MB PNG (re-encoded)', 2, () => nextUpload(), {
+      expect: 201,
+      pipeline: proofFile,
+    });
     // the same, one at a time: the server's own time for one upload, with no other upload
     // queued beside it (at 2 clients a closed loop on 2 cores measures the throughput: each
     // upload waits for the other's share of the cores, so its p50 is 2 / the uploads per second)
     await measure('uploadOne', 'proof upload, 1 MB PNG, one at a time', 1, () => nextUpload(), {
       expect: 201,
+      pipeline: proofFile,
     });
     if (uploadCursor > started.length)
       log(`warning: ${uploadCursor} uploads for ${started.length} started tasks`);
@@ -575,6 +619,7 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
     };
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
+    rmSync(proofDir, { recursive: true, force: true });
     if (pgOptions) for (const s of servers) rmSync(s.dataDir, { recursive: true, force: true });
   }
 }

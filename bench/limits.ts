@@ -7,6 +7,9 @@
 //                transaction that updates a submission's status, a user's balance and inserts a
 //                ledger row, one after the other
 //  - fsync1MB:   writing a 1 MB buffer to a new file and fsyncing it
+//  - pipeline:   the proof upload's image work bare (measurePipeline): sanitizeProof, the same
+//                sharp calls an upload makes (re-encode, thumbnail, fingerprints), in this
+//                process, one at a time or two at once, with the process's CPU per image
 // The three servers run in child processes (bench/limit-servers.mjs) loaded by the same client
 // (bench/load.ts) with the same concurrency and rounds as the app's task list, then by wrk
 // (bench/wrk.ts) when it is installed.
@@ -26,7 +29,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { type LoadResult, quantile, rounds, runLoad } from './load';
+import { sanitizeProof } from '../src-server/storage/image';
+import { type LoadResult, median, quantile, rounds, runLoad } from './load';
 import { type WrkResult, wrkRounds, wrkVersion } from './wrk';
 
 export interface LoopResult {
@@ -161,6 +165,67 @@ function loop(ms: number, max: number, op: (i: number) => void, after?: (i: numb
   const seconds = (performance.now() - t0) / 1000;
   times.sort((a, b) => a - b);
   return { perSecond: i / seconds, p50: quantile(times, 0.5), p99: quantile(times, 0.99) };
+}
+
+/** The bare image pipeline over a span: images per second, their latency and CPU per image. */
+export interface PipelineResult {
+  concurrency: number;
+  images: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  /** CPU of this whole process (every thread: libvips', the thread pool's, the main one) per image, ms. */
+  cpuMs: number;
+}
+
+/**
+ * The upload's image work with nothing around it: `concurrency` lanes each running sanitizeProof
+ * (the same call the upload makes: decode, auto-orient, re-encode without metadata, and the
+ * thumbnail and fingerprints from one shrink) on `source` for `ms`, in this process.
+ * process.cpuUsage covers every thread of the process, so the CPU per image counts libvips'
+ * threads and the thread pool as the server's /proc figures do.
+ */
+export async function measurePipeline(
+  source: Buffer | string,
+  concurrency: number,
+  ms: number,
+): Promise<PipelineResult> {
+  const times: number[] = [];
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const deadline = t0 + ms;
+  const lane = async () => {
+    while (performance.now() < deadline) {
+      const s = performance.now();
+      await sanitizeProof(source, { allow: ['png', 'jpeg'] });
+      times.push(performance.now() - s);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, lane));
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  times.sort((a, b) => a - b);
+  return {
+    concurrency,
+    images: times.length,
+    perSecond: times.length / seconds,
+    p50: quantile(times, 0.5),
+    p99: quantile(times, 0.99),
+    cpuMs: (cpu.user + cpu.system) / 1000 / Math.max(1, times.length),
+  };
+}
+
+/** The median of each figure over rounds of the pipeline (interleaved with other work). */
+export function medianPipeline(all: PipelineResult[]): PipelineResult {
+  const mid = (pick: (r: PipelineResult) => number) => median(all.map(pick));
+  return {
+    concurrency: all[0]?.concurrency ?? 0,
+    images: all.reduce((n, r) => n + r.images, 0),
+    perSecond: mid((r) => r.perSecond),
+    p50: mid((r) => r.p50),
+    p99: mid((r) => r.p99),
+    cpuMs: mid((r) => r.cpuMs),
+  };
 }
 
 const USERS = 1_000;

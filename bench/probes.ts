@@ -37,6 +37,52 @@ function procStat(pid: number): { ppid: number; own: number; children: number } 
   }
 }
 
+/**
+ * The CPU a process has used so far, every thread of it (utime + stime of /proc/PID/stat), in
+ * ms; 0 when it is gone or off Linux. The resolution is a clock tick (10 ms): read it over spans.
+ */
+export function processCpuMs(pid: number): number {
+  const s = procStat(pid);
+  return s ? (s.own * 1000) / ticksPerSecond() : 0;
+}
+
+/**
+ * CPU so far of each thread of a process, summed by thread name (the main thread is the
+ * process's own name; libuv's pool "libuv-worker", V8's "V8 DefaultWorke", libvips' its own), ms.
+ */
+export function threadCpuMs(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  let tids: string[] = [];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    try {
+      const text = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = text.slice(text.indexOf('(') + 1, text.lastIndexOf(')'));
+      const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      const ms = ((Number(f[11]) + Number(f[12])) * 1000) / ticksPerSecond();
+      const key = tid === String(pid) ? 'main' : name;
+      out.set(key, (out.get(key) ?? 0) + ms);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return out;
+}
+
+/** What each kind of thread used between two threadCpuMs readings, per `count` items, as text. */
+export function threadSplit(before: Map<string, number>, after: Map<string, number>, count: number): string {
+  return [...after.entries()]
+    .map(([name, ms]) => [name, (ms - (before.get(name) ?? 0)) / Math.max(1, count)] as const)
+    .filter(([, ms]) => ms >= 0.5)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, ms]) => `${name} ${ms.toFixed(1)}`)
+    .join(', ');
+}
+
 /** Busy and total ticks of the whole machine (/proc/stat's cpu line). */
 function machineTicks(): { busy: number; total: number } {
   try {

@@ -2,21 +2,27 @@
 // with --cpu-prof over a seeded folder, loaded by wrk (bench/wrk.ts) for a few seconds, then
 // stopped; prints the top self-time functions of its profile and the rate wrk measured.
 //   node build/build.mjs && npx esbuild bench/profile.ts --bundle --platform=node --format=cjs \
-//     --external:better-sqlite3 --external:argon2 --outfile=dist/bench/profile.cjs \
+//     --external:better-sqlite3 --external:argon2 --external:sharp --outfile=dist/bench/profile.cjs \
 //     && node dist/bench/profile.cjs --data DIR --shape SHAPE [--seconds 8] [--top 25] [--entry dist-before/server/main.cjs]
 // SHAPE: list (anonymous default list), listUser (the same signed in, 40 users), detail,
-// detailUser (400 tasks x 40 users). The profile is kept in the printed folder for a closer look.
+// detailUser (400 tasks x 40 users), upload (the bench's 1 MB proof PNG, 2 clients of the
+// bench's own client: tasks are started first, each upload sends the proof of one). The profile is
+// kept in the printed folder for a closer look.
 // With --vs-limit SHAPES (comma-separated) no profile is taken: three interleaved rounds of
 // Hono + prepared SELECT (bench/limit-servers.mjs hono-sqlite) and each shape, all under wrk,
-// with the ratios and the load average of each round.
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+// with the ratios and the load average of each round. --vs-limit upload instead interleaves the
+// bare image pipeline (limits.ts measurePipeline, in this process) and the upload over HTTP, one
+// at a time and two at once, with the CPU per image of each (the server's from /proc).
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SERVER_ENTRY, startServerProcess } from '../faults/server';
 import { signToken } from '../src-server/features/users/token';
 import NODE_FLAGS from '../src-server/node-flags.json';
-import { appFixtures } from './app';
-import { startLimitServer } from './limits';
+import { appFixtures, multipart, proofPng } from './app';
+import { measurePipeline, startLimitServer } from './limits';
+import { type RequestSpec, runLoad, send } from './load';
+import { processCpuMs, threadCpuMs, threadSplit } from './probes';
 import { benchSessionId } from './seed';
 import { runWrk } from './wrk';
 
@@ -95,6 +101,131 @@ function cpuMs(pid: number): number {
   }
 }
 
+/**
+ * Starts `count` tasks through the API (users and tasks in turn, keeping the 201s) and returns
+ * a maker of upload requests, one started task each.
+ */
+async function uploads(url: string, dataDir: string, count: number) {
+  const fixtures = appFixtures(dataDir, new Date().toISOString());
+  // a different slice of users each run: an earlier run's uploads hold the first ones' tasks
+  const from = Math.floor(Math.random() * Math.max(1, fixtures.users.length - 2_000));
+  const users = fixtures.users.slice(from, from + 2_000);
+  const tokens = await Promise.all(
+    users.map((u) => signToken(u, false, fixtures.secret, benchSessionId(u._id))),
+  );
+  const started: { token: string; task: string }[] = [];
+  let n = 0;
+  let refused = '';
+  await runLoad({
+    url,
+    concurrency: 4,
+    durationMs: 120_000,
+    next: () => {
+      const i = n++;
+      const token = tokens[i % tokens.length];
+      const task = fixtures.openTasks[(i * 7919 + Math.floor(i / tokens.length)) % fixtures.openTasks.length];
+      return {
+        method: 'POST',
+        path: `/api/tasks/${task}/start`,
+        body: '{}',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      };
+    },
+    onAnswer: (a, spec) => {
+      if (a.status !== 201 && !refused) refused = `${a.status} ${a.body.toString().slice(0, 200)}`;
+      if (a.status === 201 && started.length < count)
+        started.push({ token: spec.headers?.authorization ?? '', task: spec.path.split('/')[3] });
+    },
+    requests: count * 3,
+  });
+  if (started.length < count)
+    console.log(
+      `only ${started.length} tasks started of ${count}${refused ? ` (first refusal: ${refused})` : ''}`,
+    );
+  const proof = proofPng();
+  let cursor = 0;
+  const next = (): RequestSpec => {
+    const record = started[cursor++ % started.length];
+    const form = multipart(
+      { task: record.task, description: 'bench proof' },
+      { field: 'proofImage', name: 'proof.png', type: 'image/png', bytes: proof.bytes },
+    );
+    return {
+      method: 'POST',
+      path: '/api/submissions',
+      body: form.body,
+      headers: { 'content-type': form.contentType, authorization: record.token },
+    };
+  };
+  return { proof, next };
+}
+
+/** Uploads at `concurrency` for `ms`: per second, p50, the server's CPU per upload, failures. */
+async function uploadRound(
+  url: string,
+  pid: number,
+  next: () => RequestSpec,
+  concurrency: number,
+  ms: number,
+) {
+  let failed = 0;
+  let first = '';
+  const before = processCpuMs(pid);
+  const threads = threadCpuMs(pid);
+  const r = await runLoad({
+    url,
+    concurrency,
+    durationMs: ms,
+    next,
+    onAnswer: (a) => {
+      if (a.status === 201) return;
+      failed++;
+      first ||= `${a.status} ${a.body.toString().slice(0, 200)}`;
+    },
+  });
+  const cpuMs = (processCpuMs(pid) - before) / Math.max(1, r.requests);
+  return { ...r, cpuMs, failed, first, threads: threadSplit(threads, threadCpuMs(pid), r.requests) };
+}
+
+async function uploadVersusPipeline(dataDir: string, seconds: number, entry: string) {
+  const server = await startServerProcess({
+    dataDir,
+    command: { file: process.execPath, args: [...NODE_FLAGS.server, entry, 'serve'] },
+  });
+  let proofDir = '';
+  try {
+    const { proof, next } = await uploads(server.url, dataDir, 60 * seconds * 2 + 200);
+    // from a file, as the server reads the upload it staged
+    proofDir = mkdtempSync(join(tmpdir(), 'taskreward-proof-'));
+    const proofFile = join(proofDir, 'proof.png');
+    writeFileSync(proofFile, proof.bytes);
+    await measurePipeline(proofFile, 2, 1_000);
+    await uploadRound(server.url, server.pid, next, 2, 1_000);
+    await send(server.url, { path: '/api/health' });
+    for (let round = 1; round <= 3; round++) {
+      const line = [`round ${round}:`];
+      for (const c of [1, 2]) {
+        const threads = threadCpuMs(process.pid);
+        const bare = await measurePipeline(proofFile, c, seconds * 1000);
+        const bareThreads = threadSplit(threads, threadCpuMs(process.pid), bare.images);
+        const load1 = loadavg()[0];
+        const up = await uploadRound(server.url, server.pid, next, c, seconds * 1000);
+        line.push(
+          `c=${c} bare ${bare.perSecond.toFixed(1)}/s CPU ${bare.cpuMs.toFixed(1)} ms (load ${load1.toFixed(2)}); ` +
+            `upload ${up.rps.toFixed(1)}/s p50 ${up.p50.toFixed(1)} ms CPU ${up.cpuMs.toFixed(1)} ms (load ${loadavg()[0].toFixed(2)}); ` +
+            `rate ${((up.rps / bare.perSecond) * 100).toFixed(0)}%, CPU ${(up.cpuMs / bare.cpuMs).toFixed(2)}x` +
+            (up.failed ? `; ${up.failed} FAILED: ${up.first}` : '') +
+            `\n    CPU ms per image by thread, bare: ${bareThreads}\n    server: ${up.threads}`,
+        );
+      }
+      console.log(line.join('\n  '));
+    }
+  } finally {
+    if (proofDir) rmSync(proofDir, { recursive: true, force: true });
+    await server.stop();
+  }
+}
+
 async function versusLimit(dataDir: string, shapes: string[], seconds: number, entry: string) {
   const limitDir = mkdtempSync(join(tmpdir(), 'taskreward-limit-'));
   const limit = await startLimitServer('hono-sqlite', limitDir);
@@ -143,6 +274,7 @@ async function main() {
   const vs = option('--vs-limit');
   // another build of the server (an earlier commit's, to compare)
   const entry = option('--entry') ?? SERVER_ENTRY;
+  if (vs === 'upload') return uploadVersusPipeline(dataDir, Number(option('--seconds') ?? 5), entry);
   if (vs) return versusLimit(dataDir, vs.split(','), Number(option('--seconds') ?? 5), entry);
   const shape = option('--shape') ?? 'listUser';
   const seconds = Number(option('--seconds') ?? 8);
@@ -174,14 +306,26 @@ async function main() {
         connections: 16,
         durationMs,
       });
-    await load(2_000);
-    loadStarted = performance.now();
-    const before = loadavg()[0];
-    const result = await load(seconds * 1000);
-    console.log(
-      `${shape}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, ` +
-        `${result.failures} failed; load average ${before.toFixed(2)} before, ${loadavg()[0].toFixed(2)} after`,
-    );
+    if (shape === 'upload') {
+      const { next } = await uploads(server.url, dataDir, 40 * seconds + 200);
+      await uploadRound(server.url, server.pid, next, 2, 2_000);
+      loadStarted = performance.now();
+      const before = loadavg()[0];
+      const r = await uploadRound(server.url, server.pid, next, 2, seconds * 1000);
+      console.log(
+        `upload: ${r.rps.toFixed(1)}/s, p50 ${r.p50.toFixed(1)} ms, server CPU ${r.cpuMs.toFixed(1)} ms per upload, ` +
+          `${r.failed} failed${r.first ? ` (${r.first})` : ''}; load average ${before.toFixed(2)} before, ${loadavg()[0].toFixed(2)} after`,
+      );
+    } else {
+      await load(2_000);
+      loadStarted = performance.now();
+      const before = loadavg()[0];
+      const result = await load(seconds * 1000);
+      console.log(
+        `${shape}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, ` +
+          `${result.failures} failed; load average ${before.toFixed(2)} before, ${loadavg()[0].toFixed(2)} after`,
+      );
+    }
   } finally {
     await server.stop();
   }

@@ -14,7 +14,7 @@ import { type ContentPrints, PART_HEX, PARTS, PRINT_HEX } from '../../storage/co
  * bit (22 values a key), each other probe's exactly: about 100 values a key, some 600 index
  * seeks and 300 rows in all at a million proofs (measured in duplicate-detection.test.ts for
  * the recall, and by bench/fraud.ts for the time).
- * A candidate is then judged on its print, from the probe closest to it (isSamePicture).
+ * A candidate is then judged on its print, from the probe closest to it (pictureJudge).
  */
 export const BANDS = 6;
 export const BAND_BITS = 21;
@@ -90,24 +90,48 @@ export interface Judgement {
 /** Two unrelated screenshots' prints differ in about half their 256 bits. */
 const UNRELATED_BITS = 128;
 
-/** The candidate is the same picture: judged from the probe whose print comes closest. */
-export function isSamePicture(probes: readonly ContentPrints[], candidate: { print: string }): Judgement {
-  let best: Judgement | null = null;
-  for (const probe of probes) {
-    const bits = hammingDistance(probe.print.slice(0, PRINT_HEX), candidate.print.slice(0, PRINT_HEX));
-    const parts = PART_NAMES.filter((_, p) => {
-      const at = PRINT_HEX + p * PART_HEX;
-      return (
-        hammingDistance(probe.print.slice(at, at + PART_HEX), candidate.print.slice(at, at + PART_HEX)) <=
-        PART_BITS
-      );
-    });
-    const same = bits <= SAME_PRINT_BITS || (bits <= PART_PRINT_BITS && parts.length >= PARTS_NEEDED);
-    const similarity = Math.max(0, Math.round(100 * (1 - bits / UNRELATED_BITS)));
-    const judged = { same, similarity, parts, bits };
-    if (!best || (same && !best.same) || (same === best.same && bits < best.bits)) best = judged;
-  }
-  return best ?? { same: false, similarity: 0, parts: [], bits: 256 };
+/** A print's 32-bit words (8 hex digits each), read once for all the distances taken from it. */
+function printWords(print: string): Uint32Array {
+  const words = new Uint32Array(print.length >>> 3);
+  for (let i = 0; i < words.length; i++) words[i] = Number.parseInt(print.slice(i * 8, i * 8 + 8), 16);
+  return words;
+}
+
+/** The print's first words, then each part's two. */
+const PRINT_WORDS = PRINT_HEX / 8;
+const PART_WORDS = PART_HEX / 8;
+
+/** How many bits words [from, to) of two prints differ in. */
+function wordsDistance(a: Uint32Array, b: Uint32Array, from: number, to: number): number {
+  let count = 0;
+  for (let i = from; i < to; i++) count += popcount32(a[i] ^ b[i]);
+  return count;
+}
+
+/**
+ * Whether a candidate is the same picture as a new proof, judged from the probe whose print
+ * comes closest. The probes' prints are read into words once and each candidate's once: the
+ * duplicate lookup judges up to hundreds of candidates with every probe (a copy many proofs
+ * share brings that many), and reading the hex again for each distance was most of its time.
+ */
+export function pictureJudge(probes: readonly ContentPrints[]): (print: string) => Judgement {
+  const probeWords = probes.map((p) => printWords(p.print));
+  return (print) => {
+    const candidate = printWords(print);
+    let best: Judgement | null = null;
+    for (const probe of probeWords) {
+      const bits = wordsDistance(probe, candidate, 0, PRINT_WORDS);
+      const parts = PART_NAMES.filter((_, p) => {
+        const at = PRINT_WORDS + p * PART_WORDS;
+        return wordsDistance(probe, candidate, at, at + PART_WORDS) <= PART_BITS;
+      });
+      const same = bits <= SAME_PRINT_BITS || (bits <= PART_PRINT_BITS && parts.length >= PARTS_NEEDED);
+      const similarity = Math.max(0, Math.round(100 * (1 - bits / UNRELATED_BITS)));
+      const judged = { same, similarity, parts, bits };
+      if (!best || (same && !best.same) || (same === best.same && bits < best.bits)) best = judged;
+    }
+    return best ?? { same: false, similarity: 0, parts: [], bits: 256 };
+  };
 }
 
 /** A stored print of the current kind (64 + 6 x 16 hex digits); older ones wait for the backfill. */

@@ -6,10 +6,10 @@ import type { ContentPrints } from '../../storage/content-print';
 import {
   CANDIDATE_HASH_BITS,
   isContentPrint,
-  isSamePicture,
   nearestOf,
   PART_NAMES,
   type PartName,
+  pictureJudge,
 } from './fingerprint-bands';
 import {
   accountsSharing,
@@ -83,9 +83,10 @@ export async function findDuplicateProofs(
       (proof.before === undefined || c.created_at < proof.before),
   );
   if (close.length === 0) return null;
+  const judge = pictureJudge(proof.probes);
   const matches = close
     .filter((c) => isContentPrint(c.proof_print))
-    .map((c) => ({ c, ...isSamePicture(proof.probes, { print: c.proof_print as string }) }))
+    .map((c) => ({ c, ...judge(c.proof_print as string) }))
     .filter((m) => m.same)
     .sort((a, b) => a.bits - b.bits || a.c.created_at.localeCompare(b.c.created_at))
     .slice(0, MAX_FLAG_RELATED);

@@ -42,11 +42,7 @@ describe.skipIf(!url)('PostgreSQL named statements', () => {
     expect(mine).toHaveLength(1);
     expect(mine[0].name).toMatch(/^tr\d+$/);
     // a query built on the spot is not kept on the server
-    await opened.db
-      .selectFrom('things' as never)
-      .selectAll()
-      .where('id' as never, '=', 'a')
-      .execute();
+    await sql`SELECT * FROM "things" WHERE id = ${'a'}`.execute(opened.db);
     expect((await held()).filter((s) => s.statement.includes('"things"'))).toHaveLength(1);
   });
 

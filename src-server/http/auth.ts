@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
+import { carryRequestStamp } from '../db/change-stamp';
 import { fail } from '../errors';
 import { findSignedIn, touchSession } from '../features/users/sessions.repository';
 import { tokenMatchesPassword, type VerifiedToken, verifyToken } from '../features/users/token';
@@ -50,7 +51,7 @@ async function recordActivity(
   } catch {
     // activity is a hint: never fail or hold up a request for it
   }
-  return moved ? { ...user, last_active: nowText } : user;
+  return moved ? carryRequestStamp(user, { ...user, last_active: nowText }) : user;
 }
 
 /**

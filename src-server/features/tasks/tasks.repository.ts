@@ -403,10 +403,11 @@ const doneStatements = new Map<string, CompiledQuery<{ task_id: string }>>();
  * submission per task and user: submissions_paid_once) or with a proof waiting for review
  * (pending counts as completed for the user). Built once, like the page.
  */
-export async function doneTaskIds(db: Conn, userId: string): Promise<string[]> {
+export async function doneTaskIds(db: Conn, userId: string, stamp?: string | null): Promise<string[]> {
   // remembered per user under the change stamp (db/change-stamp.ts): any write (a start, a
-  // proof, a review, from any process) moves it, so a remembered list is the database's answer
-  return doneReads.get(db, userId, () => readDoneTaskIds(db, userId));
+  // proof, a review, from any process) moves it, so a remembered list is the database's answer;
+  // `stamp`: the request's own, when it has one
+  return doneReads.get(db, userId, () => readDoneTaskIds(db, userId), stamp);
 }
 const doneReads = new StampedReads<string[]>(2_000);
 

@@ -8,7 +8,7 @@ import {
   type TaskListQuery,
   type taskCreateSchema,
 } from '../../contract/tasks';
-import { changeStamp, StampedReads } from '../../db/change-stamp';
+import { requestStamp, StampedReads } from '../../db/change-stamp';
 import type { Db } from '../../db/database';
 import { newId, nowIso } from '../../db/ids';
 import { foldSearch } from '../../db/search';
@@ -140,7 +140,8 @@ export async function listTasksJson(
     query.sort,
     q,
   ]);
-  const hidden = !adminView && viewer ? await doneTaskIds(deps.db, viewer._id) : [];
+  const hidden =
+    !adminView && viewer ? await doneTaskIds(deps.db, viewer._id, await requestStamp(deps.db, viewer)) : [];
   const cache = deps.taskList;
   const searching = q !== '';
   // nodes sharing the database keep a list only while no node has written a task;
@@ -212,7 +213,8 @@ function fixedJson(row: TaskListRow): string {
  * (so a submitted task stays visible); admins and the owner always. Otherwise a 404.
  */
 export async function getTaskFor(deps: Deps, viewer: UserRow | undefined, id: string): Promise<TaskDto> {
-  const stamp = await changeStamp(deps.db);
+  // a signed-in request's session read brought it on PostgreSQL (db/change-stamp.ts)
+  const stamp = await requestStamp(deps.db, viewer);
   // kept per task, with the comment texts for admins and without for everyone else
   const admin = isAdmin(viewer);
   let task = await detailTasks.get(

@@ -1,5 +1,5 @@
 import type { Insertable, Transaction } from 'kysely';
-import { StampedReads } from '../../db/change-stamp';
+import { keepRequestStamp, StampedReads, stampColumn, stampsInline } from '../../db/change-stamp';
 import type { Db } from '../../db/database';
 import { forNoKeyUpdate } from '../../db/locks';
 import { prepared } from '../../db/prepared';
@@ -31,11 +31,21 @@ export async function findSignedIn(
   sessionId: string,
   userId: string,
 ): Promise<SignedIn | undefined> {
+  const toSignedIn = (row: Awaited<ReturnType<typeof signedIn>>[number]): SignedIn => {
+    const { session_seen_at, two_factor_at, stamp: _stamp, ...user } = row;
+    return { user, lastSeenAt: session_seen_at, twoFactorOn: two_factor_at !== null };
+  };
+  if (stampsInline(db)) {
+    // PostgreSQL: the session is read every time, and its statement brings the stamp the
+    // request's later reads use (a stamp read first would cost the round trip it saves)
+    const [row] = await signedIn(db, sessionId, userId);
+    const found = row && toSignedIn(row);
+    if (found) keepRequestStamp(found.user, row.stamp);
+    return found;
+  }
   const found = await signedInReads.get(db, `${sessionId} ${userId}`, async () => {
     const [row] = await signedIn(db, sessionId, userId);
-    if (!row) return undefined;
-    const { session_seen_at, two_factor_at, ...user } = row;
-    return { user, lastSeenAt: session_seen_at, twoFactorOn: two_factor_at !== null };
+    return row && toSignedIn(row);
   });
   // a copy: the request may change its user object, the next one must not see that
   return found && { ...found, user: { ...found.user } };
@@ -47,7 +57,8 @@ export async function findSignedIn(
  * process or another, so the session, its account and its two-factor row are as they were
  * (a ban, a role change, an ended session or a new password moves the stamp before the next
  * request reads it). One statement that touches no table instead of three primary-key lookups
- * and a wide row. SQLite only: PostgreSQL has no such stamp, and reads every time.
+ * and a wide row. SQLite only: on PostgreSQL the stamp is itself a round trip, so the session is
+ * read every time and its statement brings the stamp along.
  */
 const signedInReads = new StampedReads<SignedIn | undefined>(2_000);
 
@@ -60,6 +71,7 @@ const signedIn = prepared((db: Conn, sessionId: string, userId: string) =>
     .leftJoin('two_factor', 'two_factor.user_id', 'sessions.user_id')
     .selectAll('users')
     .select(['sessions.last_seen_at as session_seen_at', 'two_factor.enabled_at as two_factor_at'])
+    .select(stampColumn(db).as('stamp'))
     .where('sessions.id', '=', sessionId)
     .where('sessions.user_id', '=', userId)
     .where('users.deleted_at', 'is', null),

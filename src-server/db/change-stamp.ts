@@ -1,4 +1,4 @@
-import { CompiledQuery, type Kysely } from 'kysely';
+import { CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely';
 import { dialectOf } from './dialect';
 
 // biome-ignore lint/suspicious/noExplicitAny: a connection of any schema
@@ -11,17 +11,55 @@ const STAMP = CompiledQuery.raw(
   'select total_changes() as c, (select data_version from pragma_data_version) as v',
 );
 
+// PostgreSQL's snapshot of the statement: the transactions it counts as finished (every id
+// below xmax but the ones still running, listed). Two snapshots that read the same finished
+// the same set of transactions, so they see the same rows: no commit, from any connection of any
+// node, happened between them. Pooled connections commit in any order, which is why no counter
+// of our own would do; the snapshot lists exactly the ones still open.
+const PG_SNAPSHOT = 'pg_current_snapshot()::text';
+const PG_STAMP = CompiledQuery.raw(`select ${PG_SNAPSHOT} as s`);
+
+/**
+ * Whether this handle's reads can be remembered under a stamp. Not inside a transaction on
+ * PostgreSQL: its own uncommitted writes do not move its snapshot.
+ */
+function stampable(db: Conn): boolean {
+  return dialectOf(db) === 'sqlite' || !db.isTransaction;
+}
+
 /**
  * A value that differs after any write to the database, from this process or another, read in one
  * statement that touches no table: a read remembered under a stamp is still the database's answer
- * while the stamp is the same. Null on PostgreSQL, whose pooled connections commit out of order
- * with any such counter: nothing may be remembered there.
+ * while the stamp is the same. A read made after the stamp was taken may be remembered under it
+ * (it can only be newer; if anything committed in between, the next stamp differs). Null inside a
+ * PostgreSQL transaction: nothing is remembered there.
  */
 export async function changeStamp(db: Conn): Promise<string | null> {
-  if (dialectOf(db) !== 'sqlite') return null;
-  const { rows } = await db.executeQuery<{ c: number; v: number }>(STAMP);
-  const row = rows[0];
-  return row ? `${row.c}:${row.v}` : null;
+  if (dialectOf(db) === 'sqlite') {
+    const { rows } = await db.executeQuery<{ c: number; v: number }>(STAMP);
+    const row = rows[0];
+    return row ? `${row.c}:${row.v}` : null;
+  }
+  if (db.isTransaction) return null;
+  const { rows } = await db.executeQuery<{ s: string }>(PG_STAMP);
+  return rows[0]?.s ?? null;
+}
+
+/**
+ * A column a statement can carry so that it brings its own stamp (PostgreSQL: the snapshot it
+ * ran under, the exact one its rows come from) and spares the request a round trip for it.
+ * Null on SQLite, whose stamp is a call inside the process, and in a transaction.
+ */
+export function stampColumn(db: Conn): RawBuilder<string | null> {
+  return sql<string | null>`${sql.raw(dialectOf(db) === 'postgres' && stampable(db) ? PG_SNAPSHOT : 'null')}`;
+}
+
+/**
+ * Whether reads should bring their own stamp (stampColumn) rather than cost a statement for it:
+ * on PostgreSQL, where the stamp is a round trip and not a call inside the process.
+ */
+export function stampsInline(db: Conn): boolean {
+  return dialectOf(db) === 'postgres';
 }
 
 /**

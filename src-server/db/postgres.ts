@@ -2,6 +2,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { log } from '../observability/logger';
 import type { DB } from './schema';
+import { renameStatement, statementName } from './statement';
 import { timeTransactions } from './transaction-timing';
 
 /** Kysely's PostgreSQL dialect with its transactions timed (the transaction-duration metric). */
@@ -37,6 +38,37 @@ export const pgTypes = {
   },
 };
 
+/**
+ * pg's client, with the texts the hot paths run again and again (db/statement.ts) sent as named
+ * statements: the server parses and plans such a text once per connection and afterwards only
+ * binds and runs it, where an unnamed statement is parsed and planned on every execution (for
+ * a primary-key read, most of its cost). Kysely passes every query as (text, values); statements
+ * without values (BEGIN, COMMIT, the migrations' DDL) keep the simple protocol.
+ */
+class NamingClient extends pg.Client {
+  // biome-ignore lint/suspicious/noExplicitAny: pg's overloads of query
+  override query(config: any, values?: any, callback?: any): any {
+    if (typeof config === 'string' && Array.isArray(values) && values.length > 0) {
+      const name = statementName(config);
+      if (name !== undefined && callback === undefined) return this.named(name, config, values);
+    }
+    return super.query(config, values, callback);
+  }
+
+  private async named(name: string, text: string, values: unknown[]) {
+    try {
+      return await super.query({ name, text, values });
+    } catch (err) {
+      // the table under a `SELECT *` changed (another node's migration): prepare it again under
+      // a new name, once; inside a transaction the first error has already failed it
+      const e = err as { code?: string; message?: string };
+      if (e.code !== '0A000' || !e.message?.includes('cached plan must not change result type')) throw err;
+      const again = renameStatement(text) ?? name;
+      return super.query({ name: again, text, values });
+    }
+  }
+}
+
 /** How long a statement may wait for a row or advisory lock before it fails as busy. */
 export const PG_LOCK_TIMEOUT_MS = 5_000;
 /** The longest statement (the admin exports stream in pages well under it). */
@@ -70,6 +102,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Opened
     application_name: options.applicationName ?? 'taskreward',
     options: settings.map((s) => `-c ${s}`).join(' '),
     types: pgTypes,
+    Client: NamingClient,
   });
   // an idle connection the server closed (a restart, a failover) must not crash the process
   pool.on('error', (err) => log().error(`PostgreSQL connection lost: ${err.message}`));

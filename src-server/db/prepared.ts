@@ -1,5 +1,6 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import { dialectOf } from './dialect';
+import { nameStatement } from './statement';
 
 // biome-ignore lint/suspicious/noExplicitAny: a connection or a transaction of any schema
 type Conn = Kysely<any>;
@@ -28,6 +29,7 @@ export function prepared<A extends string[], R>(
         const n = markers.indexOf(p as string);
         return n >= 0 ? n : null;
       });
+      nameStatement(query.sql);
       compiled = { query, slots };
       byDialect.set(dialect, compiled);
     }

@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { changeStamp } from '../db/change-stamp';
+import { changeStamp, stampsInline } from '../db/change-stamp';
 import { fail } from '../errors';
 import { findSignedIn } from '../features/users/sessions.repository';
 import { tokenMatchesPassword, type VerifiedToken, verifyToken } from '../features/users/token';
@@ -46,11 +46,14 @@ async function userFromRequest(c: Context<AppEnv>): Promise<UserRow | null> {
   const now = clock();
   // the request's one change stamp, read before its first remembered read and shared by the
   // rest (the task list's done tasks, a task's detail)
-  const stamp = session ? await changeStamp(db) : null;
-  c.set('stamp', stamp);
+  // rest (the task list's done tasks, a task's detail); on PostgreSQL the session's own statement
+  // brings it (a statement of its own would be a round trip)
+  const inline = stampsInline(db);
+  const stamp = session && !inline ? await changeStamp(db) : null;
   const found = session
     ? await findSignedIn(db, c.var.deps.signedIn, stamp, session.sessionId, session.userId)
     : undefined;
+  c.set('stamp', inline ? (found?.stamp ?? null) : stamp);
   if (!session || !found || !tokenMatchesPassword(session, found.user, secret))
     throw fail.unauthorized('invalid_token');
   const { user } = found;

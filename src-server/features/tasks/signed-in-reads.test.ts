@@ -3,6 +3,7 @@
 // very next request, with the remembered reads warm when the write lands.
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeUser } from '../../testing/factories';
 import { type ApiBody, createAdminTestApp, type TestApp, testsOnPostgres } from '../../testing/test-app';
@@ -109,6 +110,36 @@ describe('signed-in reads after writes, with the remembered reads warm', () => {
         expect((await t.call('GET', '/api/tasks/user', { token })).status).toBe(401);
       } finally {
         other.close();
+      }
+    },
+  );
+
+  it.skipIf(!testsOnPostgres)(
+    'sees a write another connection commits to the database (a started task, a new title, a ban)',
+    async () => {
+      await warm();
+      const other = new pg.Client({ connectionString: t.deps.config.databaseUrl as string });
+      await other.connect();
+      try {
+        // a write left open is no reason to read again, and is not seen
+        await other.query('BEGIN');
+        await other.query("UPDATE tasks SET title = 'Open' WHERE _id = $1", [taskA]);
+        expect((await t.call('GET', `/api/tasks/${taskA}`, { token })).body.data.title).toBe('A');
+        await other.query('COMMIT');
+        expect((await t.call('GET', `/api/tasks/${taskA}`, { token })).body.data.title).toBe('Open');
+        await warm();
+        await other.query(
+          `INSERT INTO user_tasks (_id, user_id, task_id, status, started_at, expires_at)
+           VALUES ('ut-other', $1, $2, 'in_progress', $3, $4)`,
+          [user._id, taskA, new Date().toISOString(), new Date(Date.now() + 3_600_000).toISOString()],
+        );
+        const detail = await t.call('GET', `/api/tasks/${taskA}`, { token });
+        expect(detail.body.data.userTask?.status).toBe('in_progress');
+        await warm();
+        await other.query("UPDATE users SET status = 'banned', ban_reason = 'x' WHERE _id = $1", [user._id]);
+        expect((await t.call('GET', '/api/tasks/user', { token })).status).toBe(403);
+      } finally {
+        await other.end();
       }
     },
   );

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database';
+import { prepared } from '../../db/prepared';
 
 /**
  * The task list's version: bumped in the transaction of every write through the
@@ -17,10 +18,15 @@ export async function bumpTaskListVersion(tx: Db): Promise<void> {
 
 /** The task list's version now. */
 export async function readTaskListVersion(db: Db): Promise<number> {
-  const row = await db
-    .selectFrom('change_counters')
-    .select('value')
-    .where('name', '=', 'task_list')
-    .executeTakeFirst();
+  const [row] = await versionRow(db, 'task_list');
   return Number(row?.value ?? 0);
 }
+
+// compiled once per engine (a named statement on PostgreSQL): every list request of a cluster
+// node runs it
+const versionRow = prepared((db: Db, name: string) =>
+  db
+    .selectFrom('change_counters')
+    .select('value')
+    .where('name', '=', name as 'task_list'),
+);

@@ -1,5 +1,5 @@
 import type { Insertable, Transaction } from 'kysely';
-import { StampedReads } from '../../db/change-stamp';
+import { StampedReads, stampColumn, stampsInline } from '../../db/change-stamp';
 import type { Db } from '../../db/database';
 import { forNoKeyUpdate } from '../../db/locks';
 import { prepared } from '../../db/prepared';
@@ -17,6 +17,11 @@ export interface SignedIn {
   user: UserRow;
   lastSeenAt: string;
   twoFactorOn: boolean;
+  /**
+   * PostgreSQL: the snapshot the session's statement ran under (db/change-stamp.ts stampColumn),
+   * the request's stamp for its later remembered reads. Absent on SQLite, where it is read first.
+   */
+  stamp?: string | null;
 }
 
 /**
@@ -25,8 +30,9 @@ export interface SignedIn {
  * process or another, so the session, its account and its two-factor row are as they were
  * (a ban, a role change, an ended session or a new password moves the stamp before the next
  * request reads it). One statement that touches no table instead of three primary-key lookups
- * and a wide row. SQLite only: PostgreSQL has no such stamp, and reads every time. Made once per
- * opened database (bootstrap.ts openApp).
+ * and a wide row. SQLite only: on PostgreSQL the stamp is itself a round trip, so the session is
+ * read every time and its statement brings the stamp along. Made once per opened database
+ * (bootstrap.ts openApp).
  */
 export type SignedInReads = StampedReads<SignedIn | undefined>;
 export const signedInReads = (): SignedInReads => new StampedReads(2_000);
@@ -36,7 +42,8 @@ export const signedInReads = (): SignedInReads => new StampedReads(2_000);
  * joined on their primary keys), so a signed-in request costs one round trip as it did before
  * sessions were rows. Undefined for an ended or foreign session or a deleted account. Expiry is
  * the token's own (its `exp`, as before sessions were rows); the row's expires_at, the same
- * time, decides what is listed and swept. `stamp`: the request's change stamp, read before.
+ * time, decides what is listed and swept. `stamp`: the request's change stamp, read before
+ * (SQLite; on PostgreSQL the statement brings its own, returned with the session).
  */
 export async function findSignedIn(
   db: Conn,
@@ -45,11 +52,19 @@ export async function findSignedIn(
   sessionId: string,
   userId: string,
 ): Promise<SignedIn | undefined> {
+  const toSignedIn = (row: Awaited<ReturnType<typeof signedIn>>[number]): SignedIn => {
+    const { session_seen_at, two_factor_at, stamp: _stamp, ...user } = row;
+    return { user, lastSeenAt: session_seen_at, twoFactorOn: two_factor_at !== null };
+  };
+  if (stampsInline(db)) {
+    // PostgreSQL: the session is read every time, and its statement brings the stamp the
+    // request's later reads use (a stamp read first would cost the round trip it saves)
+    const [row] = await signedIn(db, sessionId, userId);
+    return row && { ...toSignedIn(row), stamp: row.stamp };
+  }
   const found = await reads.get(`${sessionId} ${userId}`, stamp, async () => {
     const [row] = await signedIn(db, sessionId, userId);
-    if (!row) return undefined;
-    const { session_seen_at, two_factor_at, ...user } = row;
-    return { user, lastSeenAt: session_seen_at, twoFactorOn: two_factor_at !== null };
+    return row && toSignedIn(row);
   });
   // a copy: the request may change its user object, the next one must not see that
   return found && { ...found, user: { ...found.user } };
@@ -64,6 +79,7 @@ const signedIn = prepared((db: Conn, sessionId: string, userId: string) =>
     .leftJoin('two_factor', 'two_factor.user_id', 'sessions.user_id')
     .selectAll('users')
     .select(['sessions.last_seen_at as session_seen_at', 'two_factor.enabled_at as two_factor_at'])
+    .select(stampColumn(db).as('stamp'))
     .where('sessions.id', '=', sessionId)
     .where('sessions.user_id', '=', userId)
     .where('users.deleted_at', 'is', null),

@@ -5,19 +5,24 @@
 //     --external:better-sqlite3 --external:argon2 --outfile=dist/bench/profile.cjs \
 //     && node dist/bench/profile.cjs --data DIR --shape SHAPE [--seconds 8] [--top 25] [--entry dist-before/server/main.cjs]
 // SHAPE: list (anonymous default list), listUser (the same signed in, 40 users), detail,
-// detailUser (400 tasks x 40 users). The profile is kept in the printed folder for a closer look.
+// detailUser (400 tasks x 40 users); the writes approve (the admin approving seeded pending
+// proofs), start (seeded workers starting tasks they have not started) and withdraw (20 TL
+// withdrawal requests of workers who hold that much), each a different item every request, as
+// in bench/app.ts, at 4 clients of the bench's own client (bench/load.ts: wrk sends no bodies
+// here). The profile is kept in the printed folder for a closer look.
 // With --vs-limit SHAPES (comma-separated) no profile is taken: three interleaved rounds of
 // Hono + prepared SELECT (bench/limit-servers.mjs hono-sqlite) and each shape, all under wrk,
 // with the ratios and the load average of each round.
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SERVER_ENTRY, startServerProcess } from '../faults/server';
+import { ADMIN, SERVER_ENTRY, startServerProcess } from '../faults/server';
 import { signToken } from '../src-server/features/users/token';
 import NODE_FLAGS from '../src-server/node-flags.json';
 import { appFixtures } from './app';
 import { startLimitServer } from './limits';
-import { benchSessionId } from './seed';
+import { type RequestSpec, runLoad, send } from './load';
+import { benchSessionId, type SeedScale, taskStride } from './seed';
 import { runWrk } from './wrk';
 
 const args = process.argv.slice(2);
@@ -84,6 +89,90 @@ async function requests(dataDir: string, shape: string) {
   return { paths, authorizations: shape.endsWith('User') ? tokens : undefined };
 }
 
+const WRITE_SHAPES = ['approve', 'start', 'withdraw'];
+
+const json = (method: string, path: string, body: unknown, token: string): RequestSpec => ({
+  method,
+  path,
+  body: JSON.stringify(body),
+  headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+});
+
+/** The requests of a write shape, each on an item not used before (bench/app.ts's rules). */
+async function writeRequests(
+  dataDir: string,
+  fixtures: ReturnType<typeof appFixtures>,
+  shape: string,
+  url: string,
+): Promise<() => RequestSpec> {
+  const seedFile = join(dataDir, 'bench-seed.json');
+  const scale = existsSync(seedFile)
+    ? (JSON.parse(readFileSync(seedFile, 'utf8')) as { scale: SeedScale }).scale
+    : { users: 100_000, tasks: 10_000, submissions: 1_000_000, withdrawals: 200_000 };
+  const indexOf = (id: string) => Number.parseInt(id.slice(1), 16);
+  const users = await Promise.all(
+    fixtures.users.map(async (u) => ({
+      index: indexOf(u._id),
+      row: u,
+      token: await signToken(u, false, fixtures.secret, benchSessionId(u._id)),
+    })),
+  );
+  let n = 0;
+  if (shape === 'approve') {
+    const login = await send(url, {
+      method: 'POST',
+      path: '/api/auth/login',
+      body: JSON.stringify({ email: ADMIN.email, password: ADMIN.password }),
+      headers: { 'content-type': 'application/json' },
+    });
+    const token = (JSON.parse(login.body.toString()) as { token: string }).token;
+    // from the end of the list: a bench run that used some takes them from the start
+    const pending = fixtures.pending;
+    return () =>
+      json(
+        'PUT',
+        `/api/submissions/${pending[pending.length - 1 - (n++ % pending.length)]}/review`,
+        {
+          status: 'approved',
+          feedback: 'ok',
+        },
+        token,
+      );
+  }
+  if (shape === 'start') {
+    // bench/app.ts's pairs, past those earlier runs started
+    const stride = taskStride(scale);
+    const tasks = fixtures.openTasks;
+    const used = new Set<string>();
+    n = fixtures.startedEarlier > 0 ? Math.ceil(fixtures.startedEarlier * 1.01) + 1_000 : 0;
+    return () => {
+      for (;;) {
+        const k = n++;
+        const user = users[k % users.length];
+        const taskId = tasks[(k * 7919 + Math.floor(k / users.length)) % tasks.length];
+        const key = `${user.index}:${taskId}`;
+        if (indexOf(taskId) % stride === user.index % stride || used.has(key)) continue;
+        used.add(key);
+        return json('POST', `/api/tasks/${taskId}/start`, {}, user.token);
+      }
+    };
+  }
+  const payers = users.filter((u) => u.row.balance >= 2_000);
+  return () => {
+    const user = payers[(n++ * 31) % payers.length];
+    return json(
+      'POST',
+      '/api/withdraws',
+      {
+        amount: 20,
+        paymentMethod: 'papara',
+        accountDetails: { fullName: user.row.name, accountNumber: String(1_000_000_000 + user.index) },
+      },
+      user.token,
+    );
+  };
+}
+
 async function versusLimit(dataDir: string, shapes: string[], seconds: number) {
   const limitDir = mkdtempSync(join(tmpdir(), 'taskreward-limit-'));
   const limit = await startLimitServer('hono-sqlite', limitDir);
@@ -140,23 +229,50 @@ async function main() {
     env: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir}` },
   });
   try {
-    // warm-up (JIT, SQLite's cache, the list cache), then the measured run
-    const load = (durationMs: number) =>
-      runWrk({
-        url: server.url,
-        paths,
-        authorizations: signedIn ? tokens : undefined,
-        connections: 16,
-        durationMs,
-      });
-    await load(2_000);
-    loadStarted = performance.now();
-    const before = loadavg()[0];
-    const result = await load(seconds * 1000);
-    console.log(
-      `${shape}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, ` +
-        `${result.failures} failed; load average ${before.toFixed(2)} before, ${loadavg()[0].toFixed(2)} after`,
-    );
+    if (WRITE_SHAPES.includes(shape)) {
+      const next = await writeRequests(dataDir, fixtures, shape, server.url);
+      const expect = shape === 'approve' ? 200 : 201;
+      let failures = 0;
+      let first = '';
+      const load = (durationMs: number) =>
+        runLoad({
+          url: server.url,
+          concurrency: 4,
+          durationMs,
+          next: () => next(),
+          onAnswer: (a) => {
+            if (a.status === expect) return;
+            failures++;
+            first ||= `${a.status} ${a.body.toString().slice(0, 200)}`;
+          },
+        });
+      await load(2_000);
+      loadStarted = performance.now();
+      const before = loadavg()[0];
+      const result = await load(seconds * 1000);
+      console.log(
+        `${shape}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, ` +
+          `${failures} failed${first ? ` (${first})` : ''}; load average ${before.toFixed(2)} before, ${loadavg()[0].toFixed(2)} after`,
+      );
+    } else {
+      // warm-up (JIT, SQLite's cache, the list cache), then the measured run
+      const load = (durationMs: number) =>
+        runWrk({
+          url: server.url,
+          paths,
+          authorizations: signedIn ? tokens : undefined,
+          connections: 16,
+          durationMs,
+        });
+      await load(2_000);
+      loadStarted = performance.now();
+      const before = loadavg()[0];
+      const result = await load(seconds * 1000);
+      console.log(
+        `${shape}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, ` +
+          `${result.failures} failed; load average ${before.toFixed(2)} before, ${loadavg()[0].toFixed(2)} after`,
+      );
+    }
   } finally {
     await server.stop();
   }

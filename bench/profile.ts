@@ -91,6 +91,17 @@ async function requests(dataDir: string, shape: string) {
 
 const WRITE_SHAPES = ['approve', 'start', 'withdraw'];
 
+/** utime + stime of a process, in clock ticks (10 ms on Linux); 0 when it is gone. */
+function cpuTicks(pid: number): number {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return Number(f[11]) + Number(f[12]);
+  } catch {
+    return 0;
+  }
+}
+
 const json = (method: string, path: string, body: unknown, token: string): RequestSpec => ({
   method,
   path,
@@ -249,9 +260,13 @@ async function main() {
       await load(2_000);
       loadStarted = performance.now();
       const before = loadavg()[0];
+      // the server's own CPU (user + system, /proc), per request: steadier than req/s on a loaded machine
+      const cpu0 = cpuTicks(server.pid);
       const result = await load(seconds * 1000);
+      const cpuMs = ((cpuTicks(server.pid) - cpu0) * 10) / Math.max(1, result.requests);
       console.log(
         `${shape}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, ` +
+          `server CPU ${cpuMs.toFixed(2)} ms per request, ` +
           `${failures} failed${first ? ` (${first})` : ''}; load average ${before.toFixed(2)} before, ${loadavg()[0].toFixed(2)} after`,
       );
     } else {

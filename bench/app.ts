@@ -6,8 +6,8 @@
 // Tokens: the admin and the login scenario sign in through the API (argon2 included); the
 // many users the write scenarios need get tokens signed with the folder's own secret by the
 // server's token code, so setting them up costs no argon2 hashing.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { PNG } from 'pngjs';
@@ -71,7 +71,15 @@ export interface Scenario {
   cpu?: CpuSplit;
   /** What PostgreSQL's sessions waited on during the rounds (with a WaitSampler). */
   waits?: WaitProfile;
+  /**
+   * The limits measured right before each round (besideWrites), per second, with the round's
+   * own rate and the load average after it: the ratios are taken round by round.
+   */
+  beside?: { limits: Record<string, number>; rps: number; load: number }[];
 }
+
+/** The write scenarios of one transaction each, whose limits run between their rounds (besideWrites). */
+export const WRITE_KEYS = ['start', 'approve', 'withdraw'] as const;
 
 /** A task-list scenario loaded by wrk (bench/wrk.ts) instead of the bench's own client. */
 export interface WrkScenario {
@@ -114,24 +122,46 @@ export interface AppBenchOptions {
   waits?: WaitSampler;
   /** Only these scenarios (their keys; 'upload' and 'uploadOne' bring 'start', whose records they use): `--app-only --only`. */
   only?: readonly string[];
+  /**
+   * Measures the write limits (per second, by name) while the server idles; run before each
+   * measured round of the WRITE_KEYS scenarios, so each round has its limit beside it under the
+   * same load of the machine.
+   */
+  besideWrites?: () => Record<string, number>;
 }
 
 /** Everything benchApp reads of a seeded folder before its server opens it. */
 export function appFixtures(dataDir: string, nowIso: string) {
   const { db, secret, users, openTasks } = seededFixtures(dataDir, nowIso, 0);
   try {
-    const pending = (
-      db.prepare("SELECT _id FROM submissions WHERE status = 'pending' ORDER BY _id").all() as {
-        _id: string;
-      }[]
-    ).map((r) => r._id);
+    const pending =
+      // a banned account's proofs cannot be approved (409 user_banned): only payable accounts'
+      (
+        db
+          .prepare(
+            `SELECT s._id FROM submissions s JOIN users u ON u._id = s.user_id
+         WHERE s.status = 'pending' AND u.status <> 'banned' AND u.deleted_at IS NULL ORDER BY s._id`,
+          )
+          .all() as {
+          _id: string;
+        }[]
+      ).map((r) => r._id);
     const counts = db
       .prepare(
         `SELECT (SELECT count(*) FROM users) AS users, (SELECT count(*) FROM submissions) AS submissions,
                 (SELECT count(*) FROM withdrawals) AS withdrawals`,
       )
       .get() as { users: number; submissions: number; withdrawals: number };
-    return { secret, users, openTasks, pending, counts };
+    // task records started after the seed, by earlier runs on a kept folder: their starts take
+    // the pairs of the first cursors again, so this run's starts begin past them
+    const marker = join(dataDir, 'bench-seed.json');
+    const seededRecords = existsSync(marker)
+      ? ((JSON.parse(readFileSync(marker, 'utf8')) as { rows?: { user_tasks?: number } }).rows?.user_tasks ??
+        0)
+      : 0;
+    const records = (db.prepare('SELECT count(*) AS n FROM user_tasks').get() as { n: number }).n;
+    const startedEarlier = seededRecords > 0 ? Math.max(0, records - seededRecords) : 0;
+    return { secret, users, openTasks, pending, counts, startedEarlier };
   } finally {
     db.close();
   }
@@ -242,6 +272,7 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
     openTasks,
     pending,
     counts,
+    startedEarlier,
   } = options.postgres?.fixtures ?? options.fixtures ?? appFixtures(dataDir, nowIso);
   // the seeded index of a user or a task is its id's counter (bench/seed.ts hexId)
   const indexOf = (id: string) => Number.parseInt(id.slice(1), 16);
@@ -329,12 +360,16 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
       options.waits?.start();
       const serverCpu = () => servers.reduce((n, s) => n + processCpuMs(s.pid), 0);
       let serverMs = 0;
+      const besideRound = (WRITE_KEYS as readonly string[]).includes(key) ? options.besideWrites : undefined;
+      const beside: { limits: Record<string, number>; rps: number; load: number }[] = [];
       const result = await rounds(roundCount, async () => {
         // interleaved: the limit's round, then the scenario's, so both see the same load
         if (bare) pipelines.push(await measurePipeline(bare, concurrency, roundMs));
+        const limits = besideRound?.();
         const before = serverCpu();
         const round = await load(roundMs);
         serverMs += serverCpu() - before;
+        if (limits) beside.push({ limits, rps: round.rps, load: loadavg()[0] });
         return round;
       });
       const cpu = cpuSpan?.();
@@ -352,6 +387,7 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
         ...(pipelines.length ? { pipeline: medianPipeline(pipelines) } : {}),
         ...(cpu ? { cpu } : {}),
         ...(waits ? { waits } : {}),
+        ...(beside.length ? { beside } : {}),
       };
       scenarios.push(scenario);
       log(
@@ -519,7 +555,8 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
     // starting a task the user has not started: user u holds the tasks t ≡ u (mod stride)
     const started: { token: string; taskId: string }[] = [];
     const used = new Set<string>();
-    let startCursor = 0;
+    // past the cursors of earlier runs' starts (a few skipped pairs each, hence the margin)
+    let startCursor = startedEarlier > 0 ? Math.ceil(startedEarlier * 1.01) + 1_000 : 0;
     const nextStart = (): RequestSpec => {
       for (;;) {
         const n = startCursor++;

@@ -15,6 +15,7 @@
 // (bench/wrk.ts) when it is installed.
 //   node dist/bench/limits.cjs [--quick]   (or through bench/run.ts)
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   copyFileSync,
@@ -312,44 +313,145 @@ export function measureTransaction(dir: string, ms: number): LoopResult {
  * are approved one after another; the copy is removed afterwards.
  */
 export function measureTransactionAtScale(seededDb: string, ms: number): LoopResult {
+  const copy = openTransactionAtScale(seededDb);
+  try {
+    return copy.bare(ms);
+  } finally {
+    copy.close();
+  }
+}
+
+/** A copy of the seeded database that the transaction limits run on, round after round. */
+export interface TransactionsAtScale {
+  /** The bare transaction: the submission's status, the user's balance, a ledger row. */
+  bare(ms: number): LoopResult;
+  /**
+   * Every write an approval must make, bare: the bare transaction's three (the status change
+   * returning what the next statements need, the credit conditional on a payable account, the
+   * ledger row) and the user's task record completed, the task's completion counted, the audit
+   * row and the user's inbox message, each one prepared statement, in one transaction.
+   */
+  approval(ms: number): LoopResult;
+  close(): void;
+}
+
+/**
+ * Copies the seeded database (with its WAL) once, for limits measured between the app's rounds;
+ * the copy's pending submissions of active accounts are used up one per transaction, shared by
+ * both shapes. Take the copy before a server opens the folder.
+ */
+export function openTransactionAtScale(seededDb: string): TransactionsAtScale {
   const dir = mkdtempSync(join(tmpdir(), 'taskreward-tx-scale-'));
   const file = join(dir, 'taskreward.db');
+  let db: Database.Database | null = null;
   try {
     copyFileSync(seededDb, file);
     if (existsSync(`${seededDb}-wal`)) copyFileSync(`${seededDb}-wal`, `${file}-wal`);
-    const db = new Database(file);
-    try {
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = FULL');
-      db.pragma('foreign_keys = ON');
-      const pending = db
-        .prepare("SELECT _id, user_id, reward FROM submissions WHERE status = 'pending' LIMIT 200000")
-        .all() as { _id: string; user_id: string; reward: number }[];
-      if (pending.length < 100) throw new Error('the seeded database has too few pending submissions');
-      const approve = db.prepare(
-        `UPDATE submissions SET status = 'approved', reviewed_by = 'admin', reviewed_at = ?, updated_at = ?
-         WHERE _id = ? AND status = 'pending'`,
-      );
-      const credit = db.prepare(
-        'UPDATE users SET balance = balance + ?, total_earned = total_earned + ?, updated_at = ? WHERE _id = ?',
-      );
-      const ledger = db.prepare(
-        `INSERT INTO ledger (user_id, amount, kind, ref, actor_id, created_at) VALUES (?, ?, 'reward', ?, NULL, ?)`,
-      );
-      const once = db.transaction((i: number) => {
-        const s = pending[i];
-        const at = new Date().toISOString();
-        if (approve.run(at, at, s._id).changes !== 1) throw new Error(`submission ${s._id} was not pending`);
-        credit.run(s.reward, s.reward, at, s.user_id);
-        ledger.run(s.user_id, s.reward, s._id, at);
+    const opened = new Database(file);
+    db = opened;
+    opened.pragma('journal_mode = WAL');
+    opened.pragma('synchronous = FULL');
+    opened.pragma('foreign_keys = ON');
+    const pending = opened
+      .prepare(
+        `SELECT s._id, s.user_id, s.task_id, s.user_task_id, s.reward FROM submissions s
+         JOIN users u ON u._id = s.user_id
+         WHERE s.status = 'pending' AND u.status = 'active' AND u.deleted_at IS NULL LIMIT 200000`,
+      )
+      .all() as { _id: string; user_id: string; task_id: string; user_task_id: string; reward: number }[];
+    if (pending.length < 100) throw new Error('the seeded database has too few pending submissions');
+    const admin = opened.prepare("SELECT _id, name, email FROM users WHERE role = 'admin' LIMIT 1").get() as
+      | { _id: string; name: string; email: string }
+      | undefined;
+    const adminId = admin?._id ?? 'admin';
+    let next = 0;
+    const take = () => {
+      if (next >= pending.length) throw new Error('the copy ran out of pending submissions');
+      return pending[next++];
+    };
+
+    const approve = opened.prepare(
+      `UPDATE submissions SET status = 'approved', reviewed_by = 'admin', reviewed_at = ?, updated_at = ?
+       WHERE _id = ? AND status = 'pending'`,
+    );
+    const credit = opened.prepare(
+      'UPDATE users SET balance = balance + ?, total_earned = total_earned + ?, updated_at = ? WHERE _id = ?',
+    );
+    const ledger = opened.prepare(
+      `INSERT INTO ledger (user_id, amount, kind, ref, actor_id, created_at) VALUES (?, ?, 'reward', ?, NULL, ?)`,
+    );
+    const bareOnce = opened.transaction(() => {
+      const s = take();
+      const at = new Date().toISOString();
+      if (approve.run(at, at, s._id).changes !== 1) throw new Error(`submission ${s._id} was not pending`);
+      credit.run(s.reward, s.reward, at, s.user_id);
+      ledger.run(s.user_id, s.reward, s._id, at);
+    });
+
+    const settle = opened.prepare(
+      `UPDATE submissions SET status = 'approved', feedback = 'ok', feedback_code = NULL, rejection_reason = NULL,
+         reviewed_by = ?, auto_approved = 0, reviewed_at = ?, updated_at = ?
+       WHERE _id = ? AND status = 'pending' RETURNING user_id, task_id, user_task_id, reward`,
+    );
+    const pay = opened.prepare(
+      `UPDATE users SET balance = balance + ?, total_earned = total_earned + ?
+       WHERE _id = ? AND deleted_at IS NULL AND status <> 'banned'`,
+    );
+    const payRow = opened.prepare(
+      `INSERT INTO ledger (user_id, amount, kind, ref, actor_id, created_at) VALUES (?, ?, 'reward', ?, ?, ?)`,
+    );
+    const complete = opened.prepare(
+      `UPDATE user_tasks SET status = 'completed', completed_at = ? WHERE _id = ?`,
+    );
+    const count = opened.prepare(
+      `UPDATE tasks SET total_completed = total_completed + 1,
+         status = CASE WHEN total_completed + 1 >= max_completions THEN 'completed' ELSE status END, updated_at = ?
+       WHERE _id = ?`,
+    );
+    const audit = opened.prepare(
+      `INSERT INTO audit_log (at, actor_id, actor_name, actor_email, action, target_type, target_id, changes)
+       VALUES (?, ?, ?, ?, 'submission.approve', 'submission', ?, ?)`,
+    );
+    const message = opened.prepare(
+      `INSERT INTO inbox (_id, user_id, type, title, message, ref, created_at) VALUES (?, ?, 'isAccepted', NULL, NULL, ?, ?)`,
+    );
+    const approvalOnce = opened.transaction(() => {
+      const s = take();
+      const at = new Date().toISOString();
+      const row = settle.get(adminId, at, at, s._id) as
+        | { user_id: string; task_id: string; user_task_id: string; reward: number }
+        | undefined;
+      if (!row) throw new Error(`submission ${s._id} was not pending`);
+      if (pay.run(row.reward, row.reward, row.user_id).changes !== 1)
+        throw new Error(`${row.user_id} not payable`);
+      payRow.run(row.user_id, row.reward, s._id, adminId, at);
+      complete.run(at, row.user_task_id);
+      count.run(at, row.task_id);
+      const changes = JSON.stringify({
+        status: ['pending', 'approved'],
+        user: row.user_id,
+        reward: row.reward,
+        feedback: 'ok',
       });
-      for (let i = 0; i < 50; i++) once(pending.length - 1 - i); // warm-up
-      return loop(ms, pending.length - 50, (i) => once(i));
-    } finally {
-      db.close();
-    }
-  } finally {
+      audit.run(at, adminId, admin?.name ?? null, admin?.email ?? null, s._id, changes);
+      // the app's ids are random (db/ids.ts): each lands somewhere in the primary key's index
+      message.run(randomBytes(12).toString('hex'), row.user_id, s._id, at);
+    });
+    // warm-up: SQLite's cache and the JIT, for each shape
+    for (let i = 0; i < 25; i++) bareOnce();
+    for (let i = 0; i < 25; i++) approvalOnce();
+    return {
+      bare: (ms) => loop(ms, pending.length - next, () => bareOnce()),
+      approval: (ms) => loop(ms, pending.length - next, () => approvalOnce()),
+      close() {
+        opened.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    db?.close();
     rmSync(dir, { recursive: true, force: true });
+    throw err;
   }
 }
 

@@ -16,7 +16,7 @@ import type { Db } from '../../db/database';
 import { dialectOf } from '../../db/dialect';
 import { prepared } from '../../db/prepared';
 import type { DB, TasksTable } from '../../db/schema';
-import { likeFolded, tasksContaining, tasksContainingSource } from '../../db/search';
+import { likeFolded, tasksContaining, tasksContainingScan, tasksContainingSource } from '../../db/search';
 import { withParameters } from '../../db/statement';
 import { taskSearchBody, taskSearchTitle } from './task-search';
 
@@ -228,7 +228,10 @@ function whereFilter(db: Conn, filter: TaskFilter, withSearch: boolean) {
       if (above !== null) conds.push(eb('tasks.reward', '>', above));
       if (upTo !== null) conds.push(eb('tasks.reward', '<=', upTo));
     }
-    if (withSearch && filter.q) conds.push(tasksContaining(db, filter.q));
+    // with a category, the category's entries of tasks_search_filter hold the folded text to
+    // test; without one, the full-text index's matches are fewer than the tasks to test
+    if (withSearch && filter.q)
+      conds.push(filter.category ? tasksContainingScan(db, filter.q) : tasksContaining(db, filter.q));
     return eb.and(conds);
   };
 }
@@ -249,10 +252,12 @@ const SORT_ORDER: Record<TaskSort, string> = {
  * puts the tasks whose title matches first; then featured tasks; then the sort, ties newest
  * first (oldest first for `oldest`), then by id. Without a search each sort walks its own index
  * (tasks_order_<sort>), which holds the order and every filtered column, so no task row is
- * read; a search starts from the full-text index's matches and sorts them.
+ * read; a search within a category reads the category's entries of tasks_search_filter (the
+ * folded text beside them) and each matching row, any other search starts from the full-text
+ * index's matches; both sort what they found.
  */
 export function taskIdsQuery(db: Conn, filter: TaskFilter, sort: TaskSort): CompiledQuery<{ _id: string }> {
-  const source = filter.q ? tasksContainingSource(db, filter.q) : null;
+  const source = filter.q && !filter.category ? tasksContainingSource(db, filter.q) : null;
   const where = whereFilter(db, filter, source === null)(expressionBuilder<DB, 'tasks'>());
   const order = [sql.raw(`tasks.is_featured DESC, ${SORT_ORDER[sort]}`)];
   if (filter.q) order.unshift(sql`${likeFolded(sql.ref('tasks.search_title'), filter.q)} DESC`);

@@ -64,6 +64,8 @@ export const LIMIT_SERVERS = resolve('bench/limit-servers.mjs');
 
 interface LimitServer {
   url: string;
+  /** The server's process id (for its CPU time). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -97,6 +99,7 @@ export async function startLimitServer(
   });
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid ?? 0,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;

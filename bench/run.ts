@@ -207,6 +207,8 @@ function report(input: {
     ['taskList', 'task list (filters and sorts)', 0.6],
     ['taskListSearch', 'task list, text search', 0.4],
     ['taskListDeep', `task list, deep page (${by('taskListDeep').label.replace('task list, ', '')})`, 0.4],
+    // each request a different q, category and sort: the search's own statement, no cache
+    ['taskListSearchCold', 'task list, search missing every cache', 0.3],
   ];
   const targets: Target[] = [];
   for (const [key, what, wanted] of listTargets) {

@@ -94,15 +94,23 @@ describe('a search within a category', () => {
       'go',
       'ev',
       'xyz',
+      // LIKE's wildcards are text (the statement of a shape is compiled once, the pattern made
+      // from each call's words)
+      '%',
+      'v_1',
     ];
     let found = 0;
+    // a reward range with some queries only: the shapes are per range, the values per call
+    const ranges = (q: string) => (q === 'gorev' || q === 'go' ? [undefined, ...REWARD_RANGES] : [undefined]);
     for (const q of queries) {
-      for (const publicOnly of [true, false]) {
+      for (const [publicOnly, rewardRange] of [true, false].flatMap((p) =>
+        ranges(q).map((r) => [p, r] as const),
+      )) {
         for (const sort of TASK_SORTS) {
-          const everywhere = await listTaskIds(t.deps.db, { publicOnly, now, q }, sort);
+          const everywhere = await listTaskIds(t.deps.db, { publicOnly, now, q, rewardRange }, sort);
           for (const category of CATEGORIES) {
             for (const difficulty of [undefined, 'hard'] as const) {
-              const filter: TaskFilter = { publicOnly, now, q, category, difficulty };
+              const filter: TaskFilter = { publicOnly, now, q, category, difficulty, rewardRange };
               const narrowed = await listTaskIds(t.deps.db, filter, sort);
               const expected = everywhere.filter((id) => {
                 const row = byId.get(id);

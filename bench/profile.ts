@@ -192,6 +192,7 @@ async function main() {
     command: { file: process.execPath, args: [...NODE_FLAGS.server, entry, 'serve'] },
     // through the environment: the loader starts the server again with its own flags (execve)
     env: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir}` },
+    startTimeoutMs: 180_000,
   });
   try {
     // warm-up (JIT, SQLite's cache, the list cache), then the measured run

@@ -26,6 +26,27 @@ import { type WrkResult, wrkRounds, wrkVersion } from './wrk';
  * secret, the seeded workers, and the open tasks with at least `headroom` free slots. The
  * read-only handle is returned for more reads; close it before the server starts.
  */
+/**
+ * The paths of the search that misses every cache, in the order they are sent: the list keeps a
+ * filter's ids for up to 2 s and 200 searches at most (least recently used first out), so 900
+ * different filters around q=anket, sent in turn, each stride 7 (prime to 900), miss every time:
+ * the figure is the search itself, not the cache.
+ */
+export function coldSearchPaths(): string[] {
+  const paths = CATEGORIES.flatMap((category) =>
+    DIFFICULTIES.flatMap((difficulty) =>
+      TASK_SORTS.flatMap((sort) =>
+        ['', ...REWARD_RANGES].map(
+          (range) =>
+            `/api/tasks?q=anket&category=${category}&difficulty=${difficulty}&sort=${sort}` +
+            (range ? `&rewardRange=${encodeURIComponent(range)}` : ''),
+        ),
+      ),
+    ),
+  );
+  return paths.map((_, i) => paths[(i * 7) % paths.length]);
+}
+
 export function seededFixtures(dataDir: string, nowIso: string, headroom: number) {
   const db = new Database(join(dataDir, 'taskreward.db'), { readonly: true });
   const secret = new TextEncoder().encode(readFileSync(join(dataDir, 'secret.key'), 'utf8').trim());
@@ -441,24 +462,12 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
     await measure('taskListDeep', `task list, page ${deepTaskPage} of 20`, 16, () =>
       get(`/api/tasks?page=${deepTaskPage}`),
     );
-    // the list keeps a filter's ids for up to 2 s (and 200 searches at most): 900 different
-    // filters around q=anket miss every time, so this is the search itself, not the cache
-    const coldSearches = CATEGORIES.flatMap((category) =>
-      DIFFICULTIES.flatMap((difficulty) =>
-        TASK_SORTS.flatMap((sort) =>
-          ['', ...REWARD_RANGES].map(
-            (range) =>
-              `/api/tasks?q=anket&category=${category}&difficulty=${difficulty}&sort=${sort}` +
-              (range ? `&rewardRange=${encodeURIComponent(range)}` : ''),
-          ),
-        ),
-      ),
-    );
+    const coldSearches = coldSearchPaths();
     await measure(
       'taskListSearchCold',
       `task list, q=anket in ${coldSearches.length} filters (cache misses)`,
       16,
-      (i) => get(coldSearches[(i * 7) % coldSearches.length]),
+      (i) => get(coldSearches[i % coldSearches.length]),
     );
     // the same list scenarios under wrk, a C load generator that leaves the server more CPU
     const wrkScenarios: WrkScenario[] = [];
@@ -491,7 +500,7 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
       await viaWrk(
         'taskListSearchCold',
         `task list, q=anket in ${coldSearches.length} filters (cache misses)`,
-        coldSearches.map((_, i) => coldSearches[(i * 7) % coldSearches.length]),
+        coldSearches,
       );
       // the details too, the same tasks and viewers as the bench client's rows below
       const detailPaths = openTasks.slice(0, 400).map((id) => `/api/tasks/${id}`);

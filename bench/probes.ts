@@ -9,7 +9,7 @@ import os from 'node:os';
 import pg from 'pg';
 
 let clockTicks = 0;
-function ticksPerSecond(): number {
+export function ticksPerSecond(): number {
   if (!clockTicks) {
     try {
       clockTicks = Number(execSync('getconf CLK_TCK', { encoding: 'utf8' }).trim()) || 100;
@@ -21,7 +21,7 @@ function ticksPerSecond(): number {
 }
 
 /** utime, stime, cutime, cstime and the parent of a process, in clock ticks; null when it is gone. */
-function procStat(pid: number): { ppid: number; own: number; children: number } | null {
+export function procStat(pid: number): { ppid: number; own: number; children: number } | null {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // the command name may hold spaces and parentheses: the fields start after the last ')'

@@ -13,7 +13,7 @@ import { type OpenedSqlite, openDatabase } from './database';
 import { migrateToLatest } from './migrate';
 import { migrations } from './migrations';
 import type { DB } from './schema';
-import { containsPattern, foldSearch, likeFolded, tasksContaining } from './search';
+import { containsPattern, foldSearch, likeFolded, tasksContaining, tasksContainingScan } from './search';
 
 describe('foldSearch', () => {
   it.each([
@@ -147,6 +147,7 @@ describe('tasksContaining', () => {
     for (const q of queries) {
       const viaIndex = await ids(tasksContaining(opened.db, q));
       expect(viaIndex, q).toEqual(await ids(scan(q)));
+      expect(await ids(tasksContainingScan(opened.db, q)), q).toEqual(viaIndex);
       found += viaIndex.length;
     }
     expect(found).toBeGreaterThan(100);
@@ -164,7 +165,23 @@ describe('tasksContaining', () => {
       '^isik',
     ]) {
       expect(await ids(tasksContaining(opened.db, q)), q).toEqual(await ids(scan(q)));
+      expect(await ids(tasksContainingScan(opened.db, q)), q).toEqual(await ids(scan(q)));
     }
+  });
+
+  it('reads LIKE wildcards and the escape as text in the scan too', async () => {
+    await opened.db
+      .updateTable('tasks')
+      .set({ search_title: 'yuzde 100% a_b c\\d' })
+      .where('_id', '=', 't2')
+      .execute();
+    for (const q of ['100%', '%', 'a_b', '_', 'c\\d', '\\', '0% a', 'e 1', 'a%b', 'ab']) {
+      const expected = await ids(scan(q));
+      expect(await ids(tasksContainingScan(opened.db, q)), q).toEqual(expected);
+      expect(await ids(tasksContaining(opened.db, q)), q).toEqual(expected);
+    }
+    expect(await ids(tasksContainingScan(opened.db, 'a_b'))).toEqual(['t2']);
+    expect(await ids(tasksContainingScan(opened.db, 'ab'))).toEqual([]);
   });
 
   it('keeps the index in step with updates and deletes of the folded columns', async () => {

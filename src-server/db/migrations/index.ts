@@ -26,6 +26,7 @@ import * as payoutAccounts from './2026-12-01-1100-payout-accounts';
 import * as userNotes from './2026-12-01-1300-user-notes';
 import * as partLookupKeys from './2026-12-02-0900-part-lookup-keys';
 import * as submissionCounts from './2026-12-02-1000-submission-counts';
+import * as taskSearchFilter from './2026-12-03-1000-task-search-filter';
 
 /** Every migration, registered by name (a folder-reading provider breaks inside a bundle). */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-01-1300-user-notes': userNotes,
   '2026-12-02-0900-part-lookup-keys': partLookupKeys,
   '2026-12-02-1000-submission-counts': submissionCounts,
+  '2026-12-03-1000-task-search-filter': taskSearchFilter,
 };

@@ -76,6 +76,57 @@ describe('taskMatches', () => {
   });
 });
 
+describe('a search within a category', () => {
+  it('lists what the search over every category lists for that category, in the same order', async () => {
+    const all = await t.deps.db.selectFrom('tasks').select(['_id', 'category', 'difficulty']).execute();
+    const byId = new Map(all.map((r) => [r._id, r]));
+    // 'go' and 'ev' are shorter than a trigram; 'v 1', 'ama' run inside words; 'anket' and
+    // 'survey' are a category's words in the folded body, 'xyz' nothing
+    const queries = [
+      'gorev',
+      'gorev 1',
+      'v 1',
+      'aciklama',
+      'ama',
+      'anket',
+      'survey',
+      'oyun',
+      'go',
+      'ev',
+      'xyz',
+      // LIKE's wildcards are text (the statement of a shape is compiled once, the pattern made
+      // from each call's words)
+      '%',
+      'v_1',
+    ];
+    let found = 0;
+    // a reward range with some queries only: the shapes are per range, the values per call
+    const ranges = (q: string) => (q === 'gorev' || q === 'go' ? [undefined, ...REWARD_RANGES] : [undefined]);
+    for (const q of queries) {
+      for (const [publicOnly, rewardRange] of [true, false].flatMap((p) =>
+        ranges(q).map((r) => [p, r] as const),
+      )) {
+        for (const sort of TASK_SORTS) {
+          const everywhere = await listTaskIds(t.deps.db, { publicOnly, now, q, rewardRange }, sort);
+          for (const category of CATEGORIES) {
+            for (const difficulty of [undefined, 'hard'] as const) {
+              const filter: TaskFilter = { publicOnly, now, q, category, difficulty, rewardRange };
+              const narrowed = await listTaskIds(t.deps.db, filter, sort);
+              const expected = everywhere.filter((id) => {
+                const row = byId.get(id);
+                return row?.category === category && (!difficulty || row.difficulty === difficulty);
+              });
+              expect(narrowed, JSON.stringify([q, sort, filter])).toEqual(expected);
+              found += narrowed.length;
+            }
+          }
+        }
+      }
+    }
+    expect(found).toBeGreaterThan(1000);
+  });
+});
+
 // SQLite's query plans; PostgreSQL's planner chooses by the table's statistics (the bench
 // measures it there)
 describe.skipIf(testsOnPostgres)('listTaskIds', () => {
@@ -92,7 +143,7 @@ describe.skipIf(testsOnPostgres)('listTaskIds', () => {
   });
 
   it('starts a search from the full-text matches, then reads each match by rowid', () => {
-    const filter: TaskFilter = { publicOnly: true, now, category: 'survey', q: 'gorev' };
+    const filter: TaskFilter = { publicOnly: true, now, difficulty: 'easy', q: 'gorev' };
     const { sql: text, parameters } = taskIdsQuery(t.deps.db, filter, 'newest');
     const plan = t.database
       .sqlite!.prepare(`EXPLAIN QUERY PLAN ${text}`)
@@ -101,6 +152,24 @@ describe.skipIf(testsOnPostgres)('listTaskIds', () => {
     expect(plan[0]).toMatch(/^SCAN tasks_fts VIRTUAL TABLE/);
     expect(plan[1]).toMatch(/^SEARCH tasks USING INTEGER PRIMARY KEY/);
   });
+
+  it.each([
+    ['public', { publicOnly: true, now }],
+    ['admin, every status', { publicOnly: false, now }],
+  ] as const)(
+    'reads a search within a category from tasks_search_filter, not the full-text index (%s)',
+    (_n, base) => {
+      const filter: TaskFilter = { ...base, category: 'survey', difficulty: 'easy', q: 'gorev' };
+      const { sql: text, parameters } = taskIdsQuery(t.deps.db, filter, 'most_popular');
+      const plan = t.database
+        .sqlite!.prepare(`EXPLAIN QUERY PLAN ${text}`)
+        .all(...parameters)
+        .map((r) => (r as { detail: string }).detail)
+        .join('; ');
+      expect(plan).toMatch(/^SEARCH tasks USING INDEX tasks_search_filter \(category=\? AND difficulty=\?/);
+      expect(plan).not.toContain('tasks_fts');
+    },
+  );
 
   it('ranks title matches first in a search, then featured tasks, then the sort', async () => {
     await sql`UPDATE tasks SET search_title = 'kedi', is_featured = 0 WHERE _id = 't0001'`.execute(t.deps.db);

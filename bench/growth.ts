@@ -322,7 +322,6 @@ function growthFigures(folders: FolderRun[], limits: RoundLimit[]): GrowthFigure
 
 /** One request of each figure, as bench/app.ts sends it (first of its kind on a fresh server). */
 async function probeRequests(
-  dataDir: string,
   scale: SeedScale,
   adminToken: string,
   fixtures: AppFixtures,
@@ -346,7 +345,6 @@ async function probeRequests(
   const payerToken = await signToken(payer, false, secret, benchSessionId(payer._id));
   const deepTaskPage = Math.max(1, Math.floor((openTasks.length / 20) * 0.9));
   const cold = `/api/tasks?q=anket&category=${CATEGORIES[3]}&difficulty=${DIFFICULTIES[1]}&sort=${TASK_SORTS[2]}`;
-  void dataDir;
   return new Map<string, RequestSpec>([
     ['taskListDefault', { path: '/api/tasks' }],
     ['taskList', { path: `/api/tasks?category=${CATEGORIES[4]}&rewardRange=${REWARD_RANGES[2]}` }],
@@ -432,7 +430,7 @@ async function traceFolder(
       headers: { 'content-type': 'application/json' },
     });
     const adminToken = (JSON.parse(login.body.toString()) as { token: string }).token;
-    const requests = await probeRequests(dataDir, scale, adminToken, fixtures);
+    const requests = await probeRequests(scale, adminToken, fixtures);
     for (const [key, spec] of requests) {
       writeFileSync(traceFile, '');
       const answer = await send(server.url, spec);

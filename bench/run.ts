@@ -24,6 +24,11 @@
 //               folder into a new database on URL's server (a role that may create databases),
 //               timed with its peak RSS by /usr/bin/time -v; writes the move's block of
 //               BENCHMARKS.md at the full scale unless --no-write
+//   --growth    also seed (or reuse) a grown folder (10x the tasks, 3x the submissions; bench/growth.ts)
+//               beside the full one (DIR-grown with --data DIR, or --grown-data DIR2) and add the
+//               growth table (each figure on both folders, ratio change and p99 growth) to the report
+//   --growth-only after seeding both folders, only the growth table, printed (--doctor checks both first)
+//   --growth-rounds N  rounds of the growth run (3)
 //   --pg-report FILE  prints the comparison again from a --json FILE of an earlier --postgres run
 import { execSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,6 +41,7 @@ import { proofFingerprint, proofThumbnail, sanitizeImage, sanitizeProof } from '
 import { type AdminVolume, measureAdminVolume } from './admin-volume';
 import { type AppBench, benchApp, proofPng, type Scenario, WRITE_KEYS } from './app';
 import { type FraudBench, fraudMarkdown, measureFraud } from './fraud';
+import { benchGrowth, type GrowthBench, growthMarkdown, growthTarget, seedGrown } from './growth';
 import {
   type Limits,
   type LoopResult,
@@ -271,6 +277,8 @@ function report(input: {
   web: WebSize;
   observability: ObservabilityCost | null;
   doctorStatus: string | null;
+  /** --growth: the figures on a grown folder beside these. */
+  growth?: GrowthBench | null;
 }): { markdown: string; targets: Target[] } {
   const {
     seeded,
@@ -441,6 +449,7 @@ function report(input: {
       met: observability.cost <= 5,
     });
   }
+  if (input.growth) targets.push(growthTarget(input.growth));
   if (startup.binary) {
     targets.push({
       what: 'start-up to the first answer (single binary)',
@@ -584,6 +593,9 @@ function report(input: {
           '',
         ]
       : []),
+    ...(input.growth
+      ? ['### Growth: 10x the tasks, 3x the submissions', '', ...growthMarkdown(input.growth, input.command)]
+      : []),
     '### Targets',
     '',
     '| target | wanted | measured | |',
@@ -647,14 +659,33 @@ async function main(): Promise<void> {
     option('--data') ??
     (flag('--keep') ? join(os.tmpdir(), `taskreward-bench-${quick ? 'quick' : 'full'}`) : undefined);
   const dataDir = fixed ? resolve(fixed) : mkdtempSync(join(os.tmpdir(), 'taskreward-bench-'));
+  let grown: Awaited<ReturnType<typeof seedGrown>> | null = null;
   try {
     log(
       `seeding ${dataDir} (${int(scale.users)} users, ${int(scale.tasks)} tasks, ${int(scale.submissions)} submissions, ${int(scale.withdrawals)} withdrawals)`,
     );
     const seeded = await seed(dataDir, scale, { reuse: Boolean(fixed), log });
     log(`seeded in ${(seeded.ms.total / 1000).toFixed(1)} s${seeded.reused ? ' (reused)' : ''}`);
+    grown = flag('--growth') || flag('--growth-only') ? await seedGrown(dataDir, scale, fixed, log) : null;
     if (flag('--seed-only')) return;
     const command = `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`;
+    const measureGrowth = async (folder: NonNullable<typeof grown>) => {
+      log('growth: the full folder against the grown one');
+      const growth = await benchGrowth({
+        full: { dataDir, scale, seeded },
+        grown: folder,
+        quick,
+        doctor,
+        rounds: Number(option('--growth-rounds') ?? 3),
+        log,
+      });
+      console.log(`\n${growthMarkdown(growth, command).join('\n')}\n`);
+      return growth;
+    };
+    if (grown && flag('--growth-only')) {
+      await measureGrowth(grown);
+      return;
+    }
     if (flag('--admin-only')) {
       await measureAdminVolume({ dataDir, quick, log: (m) => log(`  ${m}`) });
       return;
@@ -773,6 +804,7 @@ async function main(): Promise<void> {
     const web = await measureWebSize({ quick });
     log('the request log and the metrics');
     const observability = measureObservability({ quick });
+    const growth = grown ? await measureGrowth(grown) : null;
 
     const { markdown, targets } = report({
       started,
@@ -790,6 +822,7 @@ async function main(): Promise<void> {
       web,
       observability,
       doctorStatus,
+      growth,
     });
     const by = (key: string) => app.scenarios.find((x) => x.key === key)?.result.p50 ?? 0;
     const fraudText = fraudMarkdown(fraud, {
@@ -810,6 +843,7 @@ async function main(): Promise<void> {
     log(`${targets.length - missed} of ${targets.length} targets met; ${failed} failed requests`);
   } finally {
     if (!fixed) rmSync(dataDir, { recursive: true, force: true });
+    if (grown?.temporary) rmSync(grown.dataDir, { recursive: true, force: true });
   }
 }
 

@@ -29,6 +29,8 @@
 //               growth table (each figure on both folders, ratio change and p99 growth) to the report
 //   --growth-only after seeding both folders, only the growth table, printed (--doctor checks both first)
 //   --growth-rounds N  rounds of the growth run (3)
+//   --observability-only  only the request log's and the metrics' cost (bench/observability-cost.ts
+//               --profile, five runs, and bench/observability.mjs --paired); prints only
 //   --pg-report FILE  prints the comparison again from a --json FILE of an earlier --postgres run
 import { execSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -51,7 +53,12 @@ import {
 } from './limits';
 import type { LoadResult } from './load';
 import { benchMove, moveMarkdown, writeMoveBlock } from './move';
-import { measureObservability, type ObservabilityCost } from './observability-step';
+import {
+  measureObservability,
+  measureObservabilityProfile,
+  type ObservabilityCost,
+  type ObservabilityProfile,
+} from './observability-step';
 import { benchPostgres, type PgBench, pgMarkdown } from './pg-bench';
 import { FULL_SCALE, QUICK_SCALE, type SeedResult, seed } from './seed';
 import { measureStartup, type Startup } from './startup';
@@ -72,6 +79,8 @@ const MB = 1024 * 1024;
 const fmtMs = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms < 100 ? ms.toFixed(1) : ms.toFixed(0));
 const fmtRate = (n: number) => (n < 100 ? n.toFixed(1) : n.toFixed(0));
 const pct = (r: number) => `${(r * 100).toFixed(0)}%`;
+const pct1 = (r: number) => `${(r * 100).toFixed(1)}%`;
+const medianOf = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const int = (n: number) => n.toLocaleString('en-US');
 
 /** The argon2id verify rate of this machine with the server's parameters, two at once (its cap). */
@@ -276,6 +285,7 @@ function report(input: {
   startup: Startup;
   web: WebSize;
   observability: ObservabilityCost | null;
+  observabilityProfile: ObservabilityProfile | null;
   doctorStatus: string | null;
   /** --growth: the figures on a grown folder beside these. */
   growth?: GrowthBench | null;
@@ -441,6 +451,16 @@ function report(input: {
       met: web.landing.jsGzip < 150 * 1024,
     },
   );
+  const { observabilityProfile: obsProfile } = input;
+  if (obsProfile) {
+    const share = medianOf(obsProfile.shares);
+    targets.push({
+      what: "the request log and the metrics: their share of the task list server's thread under wrk (its throughput)",
+      target: '≤ 5%',
+      measured: `${pct1(share)} (median of ${obsProfile.shares.length} profiles: ${obsProfile.shares.map(pct1).join(', ')})`,
+      met: share <= 0.05,
+    });
+  }
   if (observability) {
     targets.push({
       what: 'the request log and the metrics on the task list, under wrk',
@@ -593,6 +613,19 @@ function report(input: {
           '',
         ]
       : []),
+    ...(obsProfile
+      ? [
+          `\`dist/bench/observability-cost.cjs --profile\` (${obsProfile.shares.length} runs): the "on" app served over HTTP in the bench's own process under wrk (c=16) for ${obsProfile.seconds} s with V8's CPU profiler on; a sample is the log's or the metrics' when its stack runs through pino, sonic-boom, prom-client or the logger's, the metrics' or the line writer's code. On a single busy event loop the throughput is 1 / the thread's time per request, so that share is the throughput they take; a share of one profile does not move with the machine's speed as two rates taken one after the other do.`,
+          '',
+          "| run | task list req/s (profiler on) | the log and the metrics | the request log's own lines (run with the log off too) | GC |",
+          '|---|---|---|---|---|',
+          ...obsProfile.shares.map(
+            (share, i) =>
+              `| ${i + 1} | ${fmtRate(obsProfile.rps[i])} | ${pct1(share)} | ${pct1(obsProfile.ownShares[i])} | ${pct1(obsProfile.gcShares[i])} |`,
+          ),
+          '',
+        ]
+      : []),
     ...(input.growth
       ? ['### Growth: 10x the tasks, 3x the submissions', '', ...growthMarkdown(input.growth, input.command)]
       : []),
@@ -638,6 +671,17 @@ async function main(): Promise<void> {
   if (saved) {
     const result = JSON.parse(readFileSync(resolve(saved), 'utf8')) as PgBench & { command?: string };
     console.log(pgMarkdown(result, result.command ?? `npm run bench -- --postgres URL`).join('\n'));
+    return;
+  }
+  if (flag('--observability-only')) {
+    // the log's and the metrics' cost alone: a small folder of its own, no seeding
+    const profile = measureObservabilityProfile({ quick });
+    const paired = measureObservability({ quick });
+    console.log(JSON.stringify({ profile, paired }, null, 2));
+    if (profile)
+      log(
+        `the log and the metrics: ${pct1(medianOf(profile.shares))} of the serving thread (median of ${profile.shares.length} profiles: ${profile.shares.map(pct1).join(', ')})`,
+      );
     return;
   }
   const started = new Date();
@@ -804,6 +848,7 @@ async function main(): Promise<void> {
     const web = await measureWebSize({ quick });
     log('the request log and the metrics');
     const observability = measureObservability({ quick });
+    const observabilityProfile = measureObservabilityProfile({ quick });
     const growth = grown ? await measureGrowth(grown) : null;
 
     const { markdown, targets } = report({
@@ -821,6 +866,7 @@ async function main(): Promise<void> {
       startup,
       web,
       observability,
+      observabilityProfile,
       doctorStatus,
       growth,
     });

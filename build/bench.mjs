@@ -29,6 +29,22 @@ await esbuild.build({
   logLevel: 'warning',
 });
 
+// the log's and the metrics' cost, run by the bench as a child of its own (bench/observability-step.ts);
+// its source map tells the profile's frames apart by the file they come from
+await esbuild.build({
+  entryPoints: [join(root, 'bench/observability-cost.ts')],
+  outfile: join(root, 'dist/bench/observability-cost.cjs'),
+  bundle: true,
+  platform: 'node',
+  target: 'node24',
+  format: 'cjs',
+  sourcemap: true,
+  external: ['better-sqlite3', 'argon2', 'sharp'],
+  define: { 'import.meta.url': '__import_meta_url' },
+  banner: { js: 'const __import_meta_url = require("url").pathToFileURL(__filename).href;' },
+  logLevel: 'warning',
+});
+
 const run = spawnSync(process.execPath, ['--enable-source-maps', outfile, ...process.argv.slice(2)], {
   cwd: root,
   stdio: 'inherit',

@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import pino, { type Logger } from 'pino';
+import { LineWriter } from './line-writer';
 
 export type { Logger } from 'pino';
 
@@ -143,33 +144,42 @@ export async function createLogger(
     });
     return pino(settings, stream);
   }
-  if (destination) return pino(settings, destination);
-  // asynchronous, buffered writes: a synchronous write to a pipe whose reader lags (journald, a
-  // container runtime under load) would stall the event loop until the reader catches up. Lines
-  // are gathered up to 4 KB per write (one write call per request costs a busy server more than
-  // the line itself) and a quiet server's last lines go out within a quarter of a second. The
-  // buffer is capped (lines past 16 MB are dropped, not the process) and flushed at exit.
-  const stdout = pino.destination({
-    dest: 1,
-    sync: false,
-    minLength: 4096,
-    maxLength: 16 * 1024 * 1024,
-  });
-  setInterval(() => {
-    try {
-      stdout.flush();
-    } catch {
-      // a destination already closed (the process is ending): nothing left to write
-    }
-  }, 250).unref();
-  process.once('exit', () => {
-    try {
-      stdout.flushSync();
-    } catch {
-      // a write under way at exit: what it held is lost, the process still ends
-    }
-  });
-  return pino(settings, stdout);
+  const sink: { write(line: string): unknown } = destination ?? new LineWriter(1);
+  const logger = pino(settings, sink as NodeJS.WritableStream);
+  // the request line, written straight to the same place (writeRequestLine)
+  rawSinks.set(logger, { write: (line) => sink.write(line), node: JSON.stringify(options.node) });
+  return logger;
+}
+
+/** JSON loggers and where their lines go, for lines made without pino's serializer. */
+const rawSinks = new WeakMap<Logger, { write(line: string): void; node: string }>();
+
+/** The fields of the line each request gets (http/request-log.ts). */
+export interface RequestLine {
+  reqId: string;
+  method: string;
+  route: string;
+  status: number;
+  ms: number;
+  userId?: string;
+}
+
+/**
+ * One request's line. On a JSON logger the line is made here, the same fields in the same order
+ * as pino writes them (level, time, node, the fields, msg), and handed to its destination: it is
+ * the one line every request writes, its keys are fixed and carry nothing to scrub, and pino's
+ * general serializer cost more than the rest of the line's work together. Other loggers (pretty
+ * lines) go through pino.
+ */
+export function writeRequestLine(logger: Logger, level: 'info' | 'error', line: RequestLine): void {
+  const raw = rawSinks.get(logger);
+  if (!raw) {
+    logger[level](line, 'request');
+    return;
+  }
+  raw.write(
+    `{"level":"${level}"${isoTimeOncePerMillisecond()},"node":${raw.node},"reqId":${JSON.stringify(line.reqId)},"method":${JSON.stringify(line.method)},"route":${JSON.stringify(line.route)},"status":${line.status},"ms":${line.ms}${line.userId === undefined ? '' : `,"userId":${JSON.stringify(line.userId)}`},"msg":"request"}\n`,
+  );
 }
 
 let current: Logger = pino({ level: 'silent' });

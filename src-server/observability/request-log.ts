@@ -2,20 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import type { AppEnv } from '../http/env';
-import { log } from './logger';
+import { log, type RequestLine, writeRequestLine } from './logger';
 import { httpDuration, methodLabel, statusClass } from './metrics';
 
 /** An incoming X-Request-Id is kept only when it is short and plain: it goes into every line. */
 const REQUEST_ID = /^[\w.:@/+=-]{1,128}$/;
-
-interface RequestLine {
-  reqId: string;
-  method: string;
-  route: string;
-  status: number;
-  ms: number;
-  userId?: string;
-}
 
 export interface RequestLogOptions {
   /** TRUST_PROXY: the proxy in front sets X-Request-Id; otherwise a client could pick its own. */
@@ -65,6 +56,6 @@ export function requestLog(options: RequestLogOptions): MiddlewareHandler<AppEnv
       ms: Math.round(seconds * 10_000) / 10,
     };
     if (user?._id) line.userId = user._id;
-    logger[level](line, 'request');
+    writeRequestLine(logger, level, line);
   };
 }

@@ -75,11 +75,17 @@ export class LineWriter {
     const bytes = Buffer.from(this.lines.join(''));
     this.lines = [];
     this.waiting = 0;
-    try {
-      let from = 0;
-      while (from < bytes.length) from += writeSync(this.fd, bytes, from);
-    } catch {
-      // stdout gone or full at exit: nothing more can be done
+    let from = 0;
+    // a full non-blocking pipe answers EAGAIN: wait a millisecond for the reader, a second at most
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    for (let tries = 0; from < bytes.length && tries < 1_000; ) {
+      try {
+        from += writeSync(this.fd, bytes, from);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') return;
+        tries++;
+        Atomics.wait(pause, 0, 0, 1);
+      }
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database';
+import { dialectOf } from '../../db/dialect';
 import { touchSession } from './sessions.repository';
 import { touchLastActive } from './users.repository';
 
@@ -101,6 +102,24 @@ export class ActivityWriter {
     for (const [id, at] of this.queuedUsers) if (at < this.latestNotBefore) this.queuedUsers.delete(id);
     for (const [id, at] of this.queuedSessions) if (at < this.latestNotBefore) this.queuedSessions.delete(id);
     if (users.size === 0 && sessions.size === 0) return;
+    if (dialectOf(this.db) === 'postgres') {
+      // one short statement per row, each its own commit: a transaction holding many users'
+      // rows would make every money move on any of them wait for all of its updates, and two
+      // nodes' batches taking rows in different orders would deadlock. PostgreSQL's commit is
+      // a WAL flush shared by concurrent commits, not SQLite's fsync per transaction, so
+      // the batch's one commit is not the saving there that it is on SQLite.
+      for (const [id, due] of sessions) {
+        await touchSession(this.db, id, due.at, due.notBefore).catch(() => {
+          this.queuedSessions.delete(id);
+        });
+      }
+      for (const [id, due] of users) {
+        await touchLastActive(this.db, id, due.at, due.notBefore).catch(() => {
+          this.queuedUsers.delete(id);
+        });
+      }
+      return;
+    }
     try {
       await this.db.transaction().execute(async (trx) => {
         for (const [id, due] of sessions) await touchSession(trx, id, due.at, due.notBefore);

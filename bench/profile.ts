@@ -294,7 +294,8 @@ async function main() {
     startTimeoutMs: 300_000,
     command: { file: process.execPath, args: [...NODE_FLAGS.server, entry, 'serve'] },
     // through the environment: the loader starts the server again with its own flags (execve)
-    env: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir}` },
+    // PROFILE_NODE_OPTIONS: more for the profiled server (a preload that times statements, say)
+    env: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir} ${process.env.PROFILE_NODE_OPTIONS ?? ''}` },
   });
   try {
     // warm-up (JIT, SQLite's cache, the list cache), then the measured run

@@ -115,7 +115,7 @@ describe('signed-in reads after writes, with the remembered reads warm', () => {
   );
 
   it.skipIf(!testsOnPostgres)(
-    'sees a write another connection commits to the database (a started task, a new title, a ban)',
+    'sees a write another connection commits to the database (a started task, a new title, a hidden task, a ban)',
     async () => {
       await warm();
       const other = new pg.Client({ connectionString: t.deps.config.databaseUrl as string });
@@ -135,6 +135,10 @@ describe('signed-in reads after writes, with the remembered reads warm', () => {
         );
         const detail = await t.call('GET', `/api/tasks/${taskA}`, { token });
         expect(detail.body.data.userTask?.status).toBe('in_progress');
+        await warm();
+        // a task hidden by another node leaves the page whose live columns were remembered
+        await other.query("UPDATE tasks SET status = 'inactive' WHERE _id = $1", [taskB]);
+        expect(ids((await t.call('GET', '/api/tasks', { token })).body)).toEqual([taskA]);
         await warm();
         await other.query("UPDATE users SET status = 'banned', ban_reason = 'x' WHERE _id = $1", [user._id]);
         expect((await t.call('GET', '/api/tasks/user', { token })).status).toBe(403);

@@ -105,11 +105,17 @@ async function present(deps: Deps, row: TaskRow, viewer: UserRow | undefined, wi
  */
 export interface TaskReads {
   done: StampedReads<string[]>;
+  /**
+   * The live columns of a signed-in list's page, per page size and ids: the part of the page
+   * task writes change, read on every request before; shared by every viewer the page is the same for.
+   */
+  pageLive: StampedReads<TaskLiveRow[]>;
   detailTasks: StampedReads<Omit<ViewerReads, 'record'> | null>;
   detailRecords: StampedReads<ViewerReads['record']>;
 }
 export const taskReads = (): TaskReads => ({
   done: new StampedReads(2_000),
+  pageLive: new StampedReads(500),
   detailTasks: new StampedReads(1_000),
   detailRecords: new StampedReads(20_000),
 });
@@ -150,11 +156,10 @@ export async function listTasksJson(
     query.sort,
     q,
   ]);
-  // `stamp`: the one the request's sign-in read (http/auth.ts), so the request reads it once
-  const hidden =
-    !adminView && viewer
-      ? await doneTaskIds(deps.db, deps.taskReads.done, stamp ?? (await changeStamp(deps.db)), viewer._id)
-      : [];
+  // `stamp`: the one the request's sign-in read (http/auth.ts), so the request reads it once;
+  // an anonymous request reads no stamp (its list is answered from the response cache mostly)
+  const readStamp = viewer ? (stamp ?? (await changeStamp(deps.db))) : null;
+  const hidden = !adminView && viewer ? await doneTaskIds(deps.db, deps.taskReads.done, readStamp, viewer._id) : [];
   const cache = deps.taskList;
   const searching = q !== '';
   // nodes sharing the database keep a list only while no node has written a task;
@@ -169,7 +174,10 @@ export async function listTasksJson(
     const held = page.ids.length > 0 ? cache.rows.held(page.ids, clock.getTime(), version) : null;
     if (held) {
       // the columns only task writes change come from rows read in the last 2 s; the rest fresh
-      const live = await liveTasksByIds(deps.db, page.ids, query.limit);
+      // remembered under the request's stamp (a null one, anonymous, reads every time)
+      const live = await deps.taskReads.pageLive.get(`${query.limit}:${page.ids.join(',')}`, readStamp, () =>
+        liveTasksByIds(deps.db, page.ids, query.limit),
+      );
       rows = live.map((row) => ({ fixed: held.get(row._id) as TaskListRow, live: row }));
     } else if (page.ids.length > 0) {
       const generation = cache.rows.generation;

@@ -159,7 +159,8 @@ export async function listTasksJson(
   // `stamp`: the one the request's sign-in read (http/auth.ts), so the request reads it once;
   // an anonymous request reads no stamp (its list is answered from the response cache mostly)
   const readStamp = viewer ? (stamp ?? (await changeStamp(deps.db))) : null;
-  const hidden = !adminView && viewer ? await doneTaskIds(deps.db, deps.taskReads.done, readStamp, viewer._id) : [];
+  const hidden =
+    !adminView && viewer ? await doneTaskIds(deps.db, deps.taskReads.done, readStamp, viewer._id) : [];
   const cache = deps.taskList;
   const searching = q !== '';
   // nodes sharing the database keep a list only while no node has written a task;

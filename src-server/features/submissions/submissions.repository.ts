@@ -314,6 +314,11 @@ export interface ProofToBackfill {
  * duplicates against the older ones, which by then have theirs (the background backfill).
  */
 export function proofsWithoutPrint(db: Conn, after: { at: string; id: string }, limit: number) {
+  return proofBacklog(db, after, limit).execute() as Promise<ProofToBackfill[]>;
+}
+
+/** proofsWithoutPrint's statement, unrun (its plan is checked: the backlog's own index). */
+export function proofBacklog(db: Conn, after: { at: string; id: string }, limit: number) {
   return db
     .selectFrom('submissions')
     .select(['_id', 'proof_file', 'proof_thumb', 'user_id', 'task_id', 'created_at'])
@@ -327,8 +332,7 @@ export function proofsWithoutPrint(db: Conn, after: { at: string; id: string }, 
     )
     .orderBy('created_at')
     .orderBy('_id')
-    .limit(limit)
-    .execute() as Promise<ProofToBackfill[]>;
+    .limit(limit);
 }
 
 /**

@@ -280,7 +280,9 @@ async function main() {
   const seconds = Number(option('--seconds') ?? 8);
   const top = Number(option('--top') ?? 25);
   const fixtures = appFixtures(dataDir, new Date().toISOString());
-  const users = fixtures.users.slice(0, 40);
+  // --users N: signed-in shapes as N workers (40 by default; thousands: each request a worker
+  // whose reads nobody remembered, as the bench's own client sends them)
+  const users = fixtures.users.slice(0, Number(option('--users') ?? 40));
   const tokens = await Promise.all(
     users.map(async (u) => `Bearer ${await signToken(u, false, fixtures.secret, benchSessionId(u._id))}`),
   );

@@ -9,7 +9,7 @@ import { phoneScreenshot } from '../../testing/phone-screenshots';
 import { createTestApp, type TestApp, testsOnPostgres } from '../../testing/test-app';
 import { insertFlag } from '../fraud/fraud.repository';
 import { backfillProofDerivatives } from './proof-backfill';
-import { proofBacklog } from './submissions.repository';
+import { proofBacklog, proofsNaming } from './submissions.repository';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -144,6 +144,26 @@ describe('the proof thumbnail backfill', () => {
     expect(plan.rows.map((r) => r.detail)).toEqual([
       'SCAN submissions USING INDEX submissions_proof_backlog',
     ]);
+  });
+
+  it('asks which proof files a submission names through an index per name (the start clearing a crash)', async () => {
+    // each batch of 500 names walked every submission: a start grew with files x submissions
+    if (testsOnPostgres) {
+      const { rows } = await sql<{ indexname: string }>`
+        SELECT indexname FROM pg_indexes WHERE indexname IN ('submissions_proof_file', 'submissions_proof_thumb')
+        ORDER BY indexname`.execute(t.deps.db);
+      expect(rows.map((r) => r.indexname)).toEqual(['submissions_proof_file', 'submissions_proof_thumb']);
+      return;
+    }
+    const compiled = proofsNaming(t.deps.db, ['a.png', 'b.webp']).compile();
+    const plan = await t.deps.db.executeQuery<{ detail: string }>({
+      ...compiled,
+      sql: `EXPLAIN QUERY PLAN ${compiled.sql}`,
+    });
+    const details = plan.rows.map((r) => r.detail);
+    expect(details).toContain('SEARCH submissions USING INDEX submissions_proof_file (proof_file=?)');
+    expect(details).toContain('SEARCH submissions USING INDEX submissions_proof_thumb (proof_thumb=?)');
+    expect(details.some((d) => d.startsWith('SCAN submissions'))).toBe(false);
   });
 
   it('stops when asked', async () => {

@@ -276,20 +276,19 @@ export async function pendingSubmissionIds(
   return { ids: rows.map((r) => r._id), total: Number(count.n) };
 }
 
+/** proofFilesNamed's statement for one batch of names, unrun (its plan is checked: an index per name). */
+export function proofsNaming(db: Conn, names: string[]) {
+  return db
+    .selectFrom('submissions')
+    .select(['proof_file', 'proof_thumb'])
+    .where((eb) => eb.or([eb('proof_file', 'in', names), eb('proof_thumb', 'in', names)]));
+}
+
 /** Which of these proof file names a submission refers to (its proof or its thumbnail). */
 export async function proofFilesNamed(db: Conn, names: string[]): Promise<Set<string>> {
   const named = new Set<string>();
   for (let i = 0; i < names.length; i += 500) {
-    const rows = await db
-      .selectFrom('submissions')
-      .select(['proof_file', 'proof_thumb'])
-      .where((eb) =>
-        eb.or([
-          eb('proof_file', 'in', names.slice(i, i + 500)),
-          eb('proof_thumb', 'in', names.slice(i, i + 500)),
-        ]),
-      )
-      .execute();
+    const rows = await proofsNaming(db, names.slice(i, i + 500)).execute();
     for (const r of rows) {
       if (r.proof_file) named.add(r.proof_file);
       if (r.proof_thumb) named.add(r.proof_thumb);

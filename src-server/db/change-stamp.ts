@@ -27,6 +27,21 @@ function stampable(db: Conn): boolean {
   return dialectOf(db) === 'sqlite' || !db.isTransaction;
 }
 
+// Rows the heartbeat batch changed through each opened SQLite database (its root handle): left
+// out of the stamp, so a second's heartbeats do not make every remembered read read again. The
+// only remembered read holding those columns (the signed-in session: users.last_active,
+// sessions.last_seen_at) has them brought up to date by the activity writer's own record of
+// what it queued (features/users/activity.ts), and no rule reads them.
+const leftOut = new WeakMap<object, number>();
+
+/**
+ * Leaves `changes` rows, just committed by `db` (the root handle the stamp is read with), out of
+ * its change stamp. SQLite only: PostgreSQL's stamp is its snapshot, which any commit moves.
+ */
+export function leaveOutOfStamp(db: Conn, changes: number): void {
+  if (changes > 0 && dialectOf(db) === 'sqlite') leftOut.set(db, (leftOut.get(db) ?? 0) + changes);
+}
+
 /**
  * A value that differs after any write to the database, from this process or another, read in one
  * statement that touches no table: a read remembered under a stamp is still the database's answer
@@ -38,7 +53,7 @@ export async function changeStamp(db: Conn): Promise<string | null> {
   if (dialectOf(db) === 'sqlite') {
     const { rows } = await db.executeQuery<{ c: number; v: number }>(STAMP);
     const row = rows[0];
-    return row ? `${row.c}:${row.v}` : null;
+    return row ? `${row.c - (leftOut.get(db) ?? 0)}:${row.v}` : null;
   }
   if (db.isTransaction) return null;
   const { rows } = await db.executeQuery<{ s: string }>(PG_STAMP);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { changeStamp } from '../../db/change-stamp';
 import { makeUser } from '../../testing/factories';
 import { type ApiBody, createAdminTestApp, type TestApp, testsOnPostgres } from '../../testing/test-app';
 import type { UserRow } from '../users/users.repository';
@@ -93,6 +94,44 @@ describe('signed-in reads after writes, with the remembered reads warm', () => {
       (await t.call('GET', `/api/tasks/${taskA}`, { token: secondToken })).body.data.automaticComments,
     ).toBeUndefined();
   });
+
+  it.skipIf(testsOnPostgres)(
+    "keeps the remembered reads through a second's heartbeats, and never through a real write",
+    async () => {
+      const lastActive = async (id: string) =>
+        (
+          await t.deps.db
+            .selectFrom('users')
+            .select('last_active')
+            .where('_id', '=', id)
+            .executeTakeFirstOrThrow()
+        ).last_active;
+      await t.deps.activity.flush();
+      const before = await changeStamp(t.deps.db);
+      // a worker's first request queues their heartbeat; written, it leaves the stamp as it was
+      expect((await t.call('GET', '/api/tasks', { token })).status).toBe(200);
+      await t.deps.activity.flush();
+      expect(await lastActive(user._id)).not.toBeNull();
+      expect(await changeStamp(t.deps.db)).toBe(before);
+      // a real write moves it (a task, a new worker and their session), and a later heartbeat
+      // does not bring back a value seen before
+      const taskC = await createTask(t, adminToken, { title: 'C' });
+      const other = await makeUser(t.deps.db, { name: 'Other' });
+      const otherToken = await t.tokenFor(other);
+      await t.deps.activity.flush();
+      const afterWrite = await changeStamp(t.deps.db);
+      expect(afterWrite).not.toBe(before);
+      expect((await t.call('GET', '/api/tasks', { token: otherToken })).status).toBe(200);
+      await t.deps.activity.flush();
+      expect(await lastActive(other._id)).not.toBeNull();
+      const afterBeat = await changeStamp(t.deps.db);
+      expect(afterBeat).toBe(afterWrite);
+      await t.deps.db.updateTable('tasks').set({ title: 'C2' }).where('_id', '=', taskC).execute();
+      expect([before, afterWrite]).not.toContain(await changeStamp(t.deps.db));
+      // and the worker's list, remembered through the heartbeats, follows the real writes
+      expect(ids((await t.call('GET', '/api/tasks', { token })).body)).toEqual([taskA, taskB, taskC].sort());
+    },
+  );
 
   it.skipIf(testsOnPostgres)(
     'sees a write another process commits to the file (a ban, a hidden task)',

@@ -1,3 +1,4 @@
+import { leaveOutOfStamp } from '../../db/change-stamp';
 import type { Db } from '../../db/database';
 import { dialectOf } from '../../db/dialect';
 import { touchSession } from './sessions.repository';
@@ -120,10 +121,17 @@ export class ActivityWriter {
       }
       return;
     }
+    // heartbeats do not count as a change for the remembered reads (db/change-stamp.ts): the
+    // times this writer queued are what a signed-in request shows (note), whatever was read.
+    // Each row is left out as its statement changes it, inside the transaction, which holds the
+    // one connection: no stamp can be read between the change and its leaving out, so the stamp
+    // never takes a value a later real write could bring back. A rolled-back row still counts in
+    // total_changes() and stays left out, as it should: the data is as before.
+    const leave = (changed: boolean) => leaveOutOfStamp(this.db, changed ? 1 : 0);
     try {
       await this.db.transaction().execute(async (trx) => {
-        for (const [id, due] of sessions) await touchSession(trx, id, due.at, due.notBefore);
-        for (const [id, due] of users) await touchLastActive(trx, id, due.at, due.notBefore);
+        for (const [id, due] of sessions) leave(await touchSession(trx, id, due.at, due.notBefore));
+        for (const [id, due] of users) leave(await touchLastActive(trx, id, due.at, due.notBefore));
       });
     } catch {
       // activity is a hint: a failed write (a locked database, a closed one) is dropped, and

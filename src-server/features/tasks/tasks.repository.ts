@@ -165,15 +165,19 @@ export async function countCompletion(db: Conn, taskId: string, now: string): Pr
   // every index that holds status (the list's seven), a third of the pages an approval commits.
   // The row is the transaction's from the first statement on (SQLite's one writer; PostgreSQL's
   // row lock), so no other approval counts in between.
-  const row = await db
-    .updateTable('tasks')
-    .set((eb) => ({ total_completed: eb('total_completed', '+', 1), updated_at: now }))
-    .where('_id', '=', taskId)
-    .returning(['total_completed', 'max_completions', 'status'])
-    .executeTakeFirst();
+  const [row] = await addCompletion(db, taskId, now);
   if (row && Number(row.total_completed) >= Number(row.max_completions) && row.status !== 'completed')
     await db.updateTable('tasks').set({ status: 'completed' }).where('_id', '=', taskId).execute();
 }
+
+// compiled once: every approval counts one
+const addCompletion = prepared((db: Conn, taskId: string, now: string) =>
+  db
+    .updateTable('tasks')
+    .set((eb) => ({ total_completed: eb('total_completed', '+', 1), updated_at: now }))
+    .where('_id', '=', taskId)
+    .returning(['total_completed', 'max_completions', 'status']),
+);
 
 /**
  * The slot an approved proof holds, taken again for an overturned rejection (its rejection gave

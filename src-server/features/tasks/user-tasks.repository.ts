@@ -87,12 +87,13 @@ export async function completeUserTask(db: Conn, id: string, now: string, arrive
  * A record completed by a verdict (an approval, an overturned rejection): unconditional, unlike
  * completeUserTask, because the proof was accepted whatever happened to the record since.
  */
+// compiled once: every approval writes it
+const completeRecord = prepared((db: Conn, id: string, now: string) =>
+  db.updateTable('user_tasks').set({ status: 'completed', completed_at: now }).where('_id', '=', id),
+);
+
 export async function markUserTaskCompleted(db: Conn, id: string, now: string): Promise<void> {
-  await db
-    .updateTable('user_tasks')
-    .set({ status: 'completed', completed_at: now })
-    .where('_id', '=', id)
-    .execute();
+  await completeRecord(db, id, now);
 }
 
 /** Records in progress whose time ran out by `cutoff`, oldest first (of one task, or all). */

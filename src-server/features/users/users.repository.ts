@@ -1,6 +1,7 @@
-import { type Insertable, sql, type Transaction, type Updateable } from 'kysely';
+import { type Insertable, type Kysely, sql, type Transaction, type Updateable } from 'kysely';
 import type { Db } from '../../db/database';
 import { forKeyShare, forUpdate } from '../../db/locks';
+import { prepared } from '../../db/prepared';
 import type { DB, UsersTable } from '../../db/schema';
 import { withNameSearch } from '../../db/search';
 
@@ -192,6 +193,36 @@ export async function addToBalance(
     .where('_id', '=', userId)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+// One statement compiled once: an approval ran Kysely's builder for every write it made.
+const addToPayable = prepared((db: Kysely<DB>, userId: string, amount: number) =>
+  db
+    .updateTable('users')
+    .set((eb) => ({
+      balance: eb('balance', '+', amount),
+      total_earned: eb('total_earned', '+', amount),
+    }))
+    .where('_id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .where('status', '<>', 'banned')
+    .returning(['_id', 'role', 'status', 'ban_reason']),
+);
+
+/**
+ * A reward added to a balance (and to total_earned) only if the account may be paid: live and
+ * not banned, decided by the same statement that pays. Returns the account's role and status, or
+ * undefined (nothing written) when it may not be paid or does not exist; the caller asks why.
+ * On PostgreSQL the UPDATE locks the row as a read FOR NO KEY UPDATE would, and a ban committed
+ * meanwhile is seen by its re-check of the condition, so a banned account is never paid.
+ */
+export async function addToPayableBalance(
+  tx: Transaction<DB>,
+  userId: string,
+  amount: number,
+): Promise<Pick<UsersTable, '_id' | 'role' | 'status' | 'ban_reason'> | undefined> {
+  const [row] = await addToPayable(tx, userId, amount);
+  return row;
 }
 
 /** Takes kuruş from a balance only if it covers them (`balance >= :x` in the same statement). */

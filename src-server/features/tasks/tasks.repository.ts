@@ -132,7 +132,12 @@ export async function updateTask(db: Conn, id: string, patch: Updateable<TasksTa
  * conditional statement, so concurrent starts can never take more than max_completions.
  */
 export async function reserveSlot(db: Conn, id: string, now: string): Promise<boolean> {
-  const result = await db
+  return (await reserve(db, id, now)).length === 1;
+}
+
+// compiled once: every start runs it
+const reserve = prepared((db: Conn, id: string, now: string) =>
+  db
     .updateTable('tasks')
     .set((eb) => ({ reserved: eb('reserved', '+', 1) }))
     .where('_id', '=', id)
@@ -140,9 +145,8 @@ export async function reserveSlot(db: Conn, id: string, now: string): Promise<bo
     .where('status', '=', 'active')
     .where((eb) => eb.or([eb('deadline', 'is', null), eb('deadline', '>', now)]))
     .where((eb) => eb('reserved', '<', eb.ref('max_completions')))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
+    .returning('_id'),
+);
 
 /**
  * Gives a slot back, never below zero (a rejected submission frees its slot until the task is

@@ -26,14 +26,19 @@ export interface UserTaskRecordRow extends UserTaskRow {
   appeal_status: 'pending' | 'upheld' | 'overturned' | null;
 }
 
-export function findUserTask(db: Conn, userId: string, taskId: string): Promise<UserTaskRow | undefined> {
-  return db
-    .selectFrom('user_tasks')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('task_id', '=', taskId)
-    .executeTakeFirst();
+export async function findUserTask(
+  db: Conn,
+  userId: string,
+  taskId: string,
+): Promise<UserTaskRow | undefined> {
+  const [row] = await userTaskOf(db, userId, taskId);
+  return row;
 }
+
+// compiled once: every start asks it
+const userTaskOf = prepared((db: Conn, userId: string, taskId: string) =>
+  db.selectFrom('user_tasks').selectAll().where('user_id', '=', userId).where('task_id', '=', taskId),
+);
 
 export async function insertUserTask(db: Conn, row: Insertable<UserTasksTable>): Promise<void> {
   await db.insertInto('user_tasks').values(row).execute();

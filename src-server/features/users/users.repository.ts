@@ -36,13 +36,17 @@ export function findUserById(db: Conn, id: string): Promise<UserRow | undefined>
  * this one finds the account gone. On SQLite the one writer serialises them already.
  */
 export async function holdLiveUser(db: Conn, userId: string): Promise<boolean> {
-  const query = db
-    .selectFrom('users')
-    .select('_id')
-    .where('_id', '=', userId)
-    .where('deleted_at', 'is', null);
-  return (await forKeyShare(db, query).executeTakeFirst()) !== undefined;
+  return (await liveUserHeld(db, userId)).length > 0;
 }
+
+// compiled once per engine (the lock clause is PostgreSQL's only): every start, proof and
+// withdrawal runs it
+const liveUserHeld = prepared((db: Kysely<DB>, userId: string) =>
+  forKeyShare(
+    db,
+    db.selectFrom('users').select('_id').where('_id', '=', userId).where('deleted_at', 'is', null),
+  ),
+);
 
 /**
  * Inside a transaction that changes an account (an admin's edit): the live row, locked FOR UPDATE
@@ -227,14 +231,18 @@ export async function addToPayableBalance(
 
 /** Takes kuruş from a balance only if it covers them (`balance >= :x` in the same statement). */
 export async function takeFromBalance(tx: Transaction<DB>, userId: string, amount: number): Promise<boolean> {
-  const result = await tx
+  return (await takeIfCovered(tx, userId, amount)).length === 1;
+}
+
+// compiled once: every withdrawal request runs it
+const takeIfCovered = prepared((db: Kysely<DB>, userId: string, amount: number) =>
+  db
     .updateTable('users')
     .set((eb) => ({ balance: eb('balance', '-', amount) }))
     .where('_id', '=', userId)
     .where('balance', '>=', amount)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
+    .returning('_id'),
+);
 
 /**
  * Sets a balance to `next` only if it is still `previous` (and, with `liveOnly`, the account is

@@ -13,9 +13,11 @@ const marker = (n: number) => `\u0000arg${n}\u0000`;
  * read paths (every signed-in request, every task detail) spent more on building the query
  * object and its SQL than SQLite spent running it. `build` gets stand-ins for the arguments;
  * the compiled parameters that are stand-ins are replaced by the call's arguments in the order
- * the SQL takes them, the others (constants of the query) are kept.
+ * the SQL takes them, the others (constants of the query) are kept. An argument may be any value
+ * the driver binds (a number, null), but `build` must only hand it to Kysely as a value: it gets
+ * a string stand-in, so code that branches on it would compile one branch for every call.
  */
-export function prepared<A extends string[], R>(
+export function prepared<A extends unknown[], R>(
   build: (db: Conn, ...args: A) => Compilable<R>,
 ): (db: Conn, ...args: A) => Promise<R[]> {
   const byDialect = new Map<string, { query: CompiledQuery<R>; slots: (number | null)[] }>();

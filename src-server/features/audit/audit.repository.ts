@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { AuditAction, AuditChanges, AuditQuery, AuditTarget } from '../../contract/audit';
 import type { Db } from '../../db/database';
+import { prepared } from '../../db/prepared';
 import type { DB } from '../../db/schema';
 
 type Conn = Db | Kysely<DB> | Transaction<DB>;
@@ -27,23 +28,40 @@ function scrub(changes: AuditChanges): AuditChanges {
  * copied from users as they are now, in the same statement: the row keeps them whatever later
  * becomes of the account (a rename, a deletion that scrubs it).
  */
-export async function recordAudit(db: Conn, e: AuditEntry): Promise<void> {
-  const actor = e.actorId;
-  const ofActor = (column: 'name' | 'email') =>
-    actor === null ? null : db.selectFrom('users').select(column).where('_id', '=', actor);
-  await db
-    .insertInto('audit_log')
-    .values({
-      at: e.at,
+// compiled once: every write the app makes logs a row, most inside a hot transaction. The
+// actor's columns come from a subquery that finds nothing for the system's null actor.
+const insertEntry = prepared(
+  (
+    db: Conn,
+    at: string,
+    actor: string | null,
+    action: AuditAction,
+    targetType: AuditTarget,
+    targetId: string | null,
+    changes: string,
+  ) =>
+    db.insertInto('audit_log').values({
+      at,
       actor_id: actor,
-      actor_name: ofActor('name'),
-      actor_email: ofActor('email'),
-      action: e.action,
-      target_type: e.targetType,
-      target_id: e.targetId,
-      changes: JSON.stringify(scrub(e.changes ?? {})),
-    })
-    .execute();
+      actor_name: db.selectFrom('users').select('name').where('_id', '=', actor),
+      actor_email: db.selectFrom('users').select('email').where('_id', '=', actor),
+      action,
+      target_type: targetType,
+      target_id: targetId,
+      changes,
+    }),
+);
+
+export async function recordAudit(db: Conn, e: AuditEntry): Promise<void> {
+  await insertEntry(
+    db,
+    e.at,
+    e.actorId,
+    e.action,
+    e.targetType,
+    e.targetId,
+    JSON.stringify(scrub(e.changes ?? {})),
+  );
 }
 
 /**

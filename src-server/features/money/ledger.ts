@@ -1,8 +1,14 @@
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { nowIso } from '../../db/ids';
+import { prepared } from '../../db/prepared';
 import type { DB, LedgerTable } from '../../db/schema';
 import { fail } from '../../errors';
-import { addToBalance, setBalanceIfStill, takeFromBalance } from '../users/users.repository';
+import {
+  addToBalance,
+  addToPayableBalance,
+  setBalanceIfStill,
+  takeFromBalance,
+} from '../users/users.repository';
 
 /**
  * The only code that changes a balance. Every change is a conditional UPDATE of the user
@@ -28,18 +34,22 @@ function assertAmount(amount: number): void {
     throw new Error(`ledger amount must be kuruş > 0: ${amount}`);
 }
 
+// compiled once: every money move writes one
+const insertRow = prepared(
+  (
+    tx: Kysely<DB>,
+    userId: string,
+    amount: number,
+    kind: LedgerKind,
+    ref: string | null,
+    actorId: string | null,
+    at: string,
+  ) =>
+    tx.insertInto('ledger').values({ user_id: userId, amount, kind, ref, actor_id: actorId, created_at: at }),
+);
+
 async function writeRow(tx: Tx, kind: LedgerKind, signed: number, m: Movement): Promise<void> {
-  await tx
-    .insertInto('ledger')
-    .values({
-      user_id: m.userId,
-      amount: signed,
-      kind,
-      ref: m.ref,
-      actor_id: m.actorId,
-      created_at: m.at ?? nowIso(),
-    })
-    .execute();
+  await insertRow(tx, m.userId, signed, kind, m.ref, m.actorId, m.at ?? nowIso());
 }
 
 /**
@@ -54,6 +64,18 @@ export async function credit(
   if (!(await addToBalance(tx, m.userId, m.amount, m.kind === 'reward'))) return false;
   await writeRow(tx, m.kind, m.amount, m);
   return true;
+}
+
+/**
+ * A reward paid only to an account that may be paid (live, not banned), the condition part of
+ * the balance's UPDATE, with its ledger row. Returns the account's role and status, or undefined
+ * (nothing written) when it may not be paid: the caller reads the account to say why.
+ */
+export async function creditIfPayable(tx: Tx, m: Movement) {
+  assertAmount(m.amount);
+  const payee = await addToPayableBalance(tx, m.userId, m.amount);
+  if (payee) await writeRow(tx, 'reward', m.amount, m);
+  return payee;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { forNoKeyUpdate } from '../../db/locks';
 import type { UsersTable } from '../../db/schema';
 import { AppError, fail } from '../../errors';
-import type { Tx } from './ledger';
+import { creditIfPayable, type Movement, type Tx } from './ledger';
 
 export interface Payee {
   _id: string;
@@ -34,4 +34,19 @@ export async function payableUser(tx: Tx, userId: string): Promise<Payee> {
   if (row.status === 'banned')
     throw new AppError(409, 'user_banned', undefined, { banReason: row.ban_reason });
   return { _id: row._id, role: row.role, status: row.status, ban_reason: row.ban_reason };
+}
+
+/**
+ * A submission's reward paid in the caller's transaction: the credit's UPDATE carries the payee
+ * check in its condition (one statement where payableUser and the credit took two), and only
+ * when it pays nobody is the account read to refuse with the same errors as payableUser. Call
+ * it where payableUser would be called (after the item's own conditional update).
+ */
+export async function payReward(tx: Tx, m: Movement): Promise<Payee> {
+  const paid = await creditIfPayable(tx, m);
+  if (paid) return { _id: paid._id, role: paid.role, status: paid.status, ban_reason: paid.ban_reason };
+  await payableUser(tx, m.userId);
+  // payableUser found it payable though the credit's condition did not: not possible inside one
+  // transaction holding the row, but never pay on a doubt
+  throw fail.notFound('user_not_found');
 }

@@ -1,6 +1,7 @@
 import { type Kysely, type SqlBool, sql, type Transaction } from 'kysely';
 import type { Db } from '../../db/database';
 import { newId } from '../../db/ids';
+import { prepared } from '../../db/prepared';
 import type { DB, InboxType } from '../../db/schema';
 
 type Conn = Db | Kysely<DB> | Transaction<DB>;
@@ -22,19 +23,22 @@ export interface NewMessage {
 }
 
 /** One message in, inside the caller's transaction (the event's own). */
+// compiled once: approvals and rejections each write one
+const insertMessage = prepared(
+  (
+    db: Conn,
+    id: string,
+    userId: string | null,
+    type: InboxType,
+    title: string | null,
+    message: string | null,
+    ref: string | null,
+    at: string,
+  ) => db.insertInto('inbox').values({ _id: id, user_id: userId, type, title, message, ref, created_at: at }),
+);
+
 export async function addMessage(db: Conn, m: NewMessage): Promise<void> {
-  await db
-    .insertInto('inbox')
-    .values({
-      _id: newId(),
-      user_id: m.userId,
-      type: m.type,
-      title: m.title ?? null,
-      message: m.message ?? null,
-      ref: m.ref ?? null,
-      created_at: m.at,
-    })
-    .execute();
+  await insertMessage(db, newId(), m.userId, m.type, m.title ?? null, m.message ?? null, m.ref ?? null, m.at);
 }
 
 function visible(db: Conn, reader: Reader) {

@@ -93,14 +93,14 @@ export async function settleForDeletion(
     });
   }
   for (const s of held.submissions) {
-    const changed = await settleSubmission(tx, s._id, 'rejected', {
+    const settled = await settleSubmission(tx, s._id, 'rejected', {
       feedback: FORFEIT_REASON,
       feedbackCode: null,
       rejectionReason: null,
       adminId,
       now,
     });
-    if (changed !== 1) throw fail.conflict('already_reviewed');
+    if (!settled) throw fail.conflict('already_reviewed');
     await releaseSlot(tx, s.task_id, now);
     await recordAudit(tx, {
       actorId: adminId,

@@ -8,8 +8,8 @@ import { recordAudit } from '../audit/audit.repository';
 import { queueEventMail } from '../mail/event-mail';
 import { type MoneyReply, runMoneyMove } from '../money/idempotency';
 import type { IdempotencyScope } from '../money/idempotency.repository';
-import { credit, type Tx } from '../money/ledger';
-import { type Payee, payableUser } from '../money/payee';
+import type { Tx } from '../money/ledger';
+import { type Payee, payReward } from '../money/payee';
 import { addMessage } from '../notifications/inbox.repository';
 import { notifyUser } from '../notifications/notifications.service';
 import { countCompletion, releaseSlot } from '../tasks/tasks.repository';
@@ -69,41 +69,43 @@ export async function reviewSubmission(
 
   let userId: string | null = null;
   const reply = await runMoneyMove(deps.db, scope, async (tx) => {
-    const submission = await findSubmissionForReview(tx, submissionId);
-    if (!submission) throw fail.notFound('submission_not_found');
-    // four eyes on money: another admin decides on an admin's own proof
-    if (submission.user_id === adminId) throw fail.forbidden('own_item');
-    userId = submission.user_id;
     const now = nowIso(deps.clock);
-    let changed: number;
+    // the status change first, returning what the rest needs: one statement where a read and
+    // the change took two; only when it changes nothing is the submission read to say why
+    let submission: Awaited<ReturnType<typeof settleSubmission>>;
     try {
-      changed = await settleSubmission(tx, submissionId, status, {
-        feedback,
-        feedbackCode,
-        rejectionReason,
-        adminId,
-        now,
-      });
+      submission = await settleSubmission(
+        tx,
+        submissionId,
+        status,
+        { feedback, feedbackCode, rejectionReason, adminId, now },
+        true,
+      );
     } catch (err) {
       // submissions_paid_once: this user was already paid for this task by another submission
       if (isConstraintViolation(err)) throw fail.conflict('already_reviewed');
       throw err;
     }
-    if (changed !== 1) throw fail.conflict('already_reviewed');
+    if (!submission) {
+      const found = await findSubmissionForReview(tx, submissionId);
+      if (!found) throw fail.notFound('submission_not_found');
+      // four eyes on money: another admin decides on an admin's own proof
+      if (found.user_id === adminId) throw fail.forbidden('own_item');
+      throw fail.conflict('already_reviewed');
+    }
+    userId = submission.user_id;
     if (status === 'approved') {
       // a banned account's proofs may be rejected, never paid (409 user_banned; the approval
-      // above rolls back); the sweep also leaves some proofs to a person
-      const payee = await payableUser(tx, submission.user_id);
-      if (adminId === null && !(await autoApprovable(tx, submissionId, payee))) throw new LeftForAPerson();
-      const paid = await credit(tx, {
+      // above rolls back); the payee check is the credit's own condition. The sweep also leaves
+      // some proofs to a person (thrown after the credit: the whole transaction rolls back)
+      const payee = await payReward(tx, {
         userId: submission.user_id,
         amount: submission.reward,
-        kind: 'reward',
         ref: submission._id,
         actorId: adminId,
         at: now,
       });
-      if (!paid) throw fail.notFound('user_not_found');
+      if (adminId === null && !(await autoApprovable(tx, submissionId, payee))) throw new LeftForAPerson();
       await markUserTaskCompleted(tx, submission.user_task_id, now);
       await countCompletion(tx, submission.task_id, now);
     } else {

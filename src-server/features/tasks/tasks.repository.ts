@@ -132,7 +132,12 @@ export async function updateTask(db: Conn, id: string, patch: Updateable<TasksTa
  * conditional statement, so concurrent starts can never take more than max_completions.
  */
 export async function reserveSlot(db: Conn, id: string, now: string): Promise<boolean> {
-  const result = await db
+  return (await reserve(db, id, now)).length === 1;
+}
+
+// compiled once: every start runs it
+const reserve = prepared((db: Conn, id: string, now: string) =>
+  db
     .updateTable('tasks')
     .set((eb) => ({ reserved: eb('reserved', '+', 1) }))
     .where('_id', '=', id)
@@ -140,9 +145,8 @@ export async function reserveSlot(db: Conn, id: string, now: string): Promise<bo
     .where('status', '=', 'active')
     .where((eb) => eb.or([eb('deadline', 'is', null), eb('deadline', '>', now)]))
     .where((eb) => eb('reserved', '<', eb.ref('max_completions')))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
+    .returning('_id'),
+);
 
 /**
  * Gives a slot back, never below zero (a rejected submission frees its slot until the task is
@@ -165,15 +169,19 @@ export async function countCompletion(db: Conn, taskId: string, now: string): Pr
   // every index that holds status (the list's seven), a third of the pages an approval commits.
   // The row is the transaction's from the first statement on (SQLite's one writer; PostgreSQL's
   // row lock), so no other approval counts in between.
-  const row = await db
-    .updateTable('tasks')
-    .set((eb) => ({ total_completed: eb('total_completed', '+', 1), updated_at: now }))
-    .where('_id', '=', taskId)
-    .returning(['total_completed', 'max_completions', 'status'])
-    .executeTakeFirst();
+  const [row] = await addCompletion(db, taskId, now);
   if (row && Number(row.total_completed) >= Number(row.max_completions) && row.status !== 'completed')
     await db.updateTable('tasks').set({ status: 'completed' }).where('_id', '=', taskId).execute();
 }
+
+// compiled once: every approval counts one
+const addCompletion = prepared((db: Conn, taskId: string, now: string) =>
+  db
+    .updateTable('tasks')
+    .set((eb) => ({ total_completed: eb('total_completed', '+', 1), updated_at: now }))
+    .where('_id', '=', taskId)
+    .returning(['total_completed', 'max_completions', 'status']),
+);
 
 /**
  * The slot an approved proof holds, taken again for an overturned rejection (its rejection gave

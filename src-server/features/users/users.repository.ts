@@ -1,6 +1,7 @@
-import { type Insertable, sql, type Transaction, type Updateable } from 'kysely';
+import { type Insertable, type Kysely, sql, type Transaction, type Updateable } from 'kysely';
 import type { Db } from '../../db/database';
 import { forKeyShare, forUpdate } from '../../db/locks';
+import { prepared } from '../../db/prepared';
 import type { DB, UsersTable } from '../../db/schema';
 import { withNameSearch } from '../../db/search';
 
@@ -35,13 +36,17 @@ export function findUserById(db: Conn, id: string): Promise<UserRow | undefined>
  * this one finds the account gone. On SQLite the one writer serialises them already.
  */
 export async function holdLiveUser(db: Conn, userId: string): Promise<boolean> {
-  const query = db
-    .selectFrom('users')
-    .select('_id')
-    .where('_id', '=', userId)
-    .where('deleted_at', 'is', null);
-  return (await forKeyShare(db, query).executeTakeFirst()) !== undefined;
+  return (await liveUserHeld(db, userId)).length > 0;
 }
+
+// compiled once per engine (the lock clause is PostgreSQL's only): every start, proof and
+// withdrawal runs it
+const liveUserHeld = prepared((db: Kysely<DB>, userId: string) =>
+  forKeyShare(
+    db,
+    db.selectFrom('users').select('_id').where('_id', '=', userId).where('deleted_at', 'is', null),
+  ),
+);
 
 /**
  * Inside a transaction that changes an account (an admin's edit): the live row, locked FOR UPDATE
@@ -194,16 +199,50 @@ export async function addToBalance(
   return Number(result.numUpdatedRows) === 1;
 }
 
+// One statement compiled once: an approval ran Kysely's builder for every write it made.
+const addToPayable = prepared((db: Kysely<DB>, userId: string, amount: number) =>
+  db
+    .updateTable('users')
+    .set((eb) => ({
+      balance: eb('balance', '+', amount),
+      total_earned: eb('total_earned', '+', amount),
+    }))
+    .where('_id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .where('status', '<>', 'banned')
+    .returning(['_id', 'role', 'status', 'ban_reason']),
+);
+
+/**
+ * A reward added to a balance (and to total_earned) only if the account may be paid: live and
+ * not banned, decided by the same statement that pays. Returns the account's role and status, or
+ * undefined (nothing written) when it may not be paid or does not exist; the caller asks why.
+ * On PostgreSQL the UPDATE locks the row as a read FOR NO KEY UPDATE would, and a ban committed
+ * meanwhile is seen by its re-check of the condition, so a banned account is never paid.
+ */
+export async function addToPayableBalance(
+  tx: Transaction<DB>,
+  userId: string,
+  amount: number,
+): Promise<Pick<UsersTable, '_id' | 'role' | 'status' | 'ban_reason'> | undefined> {
+  const [row] = await addToPayable(tx, userId, amount);
+  return row;
+}
+
 /** Takes kuruş from a balance only if it covers them (`balance >= :x` in the same statement). */
 export async function takeFromBalance(tx: Transaction<DB>, userId: string, amount: number): Promise<boolean> {
-  const result = await tx
+  return (await takeIfCovered(tx, userId, amount)).length === 1;
+}
+
+// compiled once: every withdrawal request runs it
+const takeIfCovered = prepared((db: Kysely<DB>, userId: string, amount: number) =>
+  db
     .updateTable('users')
     .set((eb) => ({ balance: eb('balance', '-', amount) }))
     .where('_id', '=', userId)
     .where('balance', '>=', amount)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
+    .returning('_id'),
+);
 
 /**
  * Sets a balance to `next` only if it is still `previous` (and, with `liveOnly`, the account is

@@ -96,7 +96,7 @@ function machineTicks(): { busy: number; total: number } {
 }
 
 /** CPU of a process tree: the root (with its reaped children) and its live children. */
-function treeTicks(root: number): number {
+export function treeTicks(root: number): number {
   const self = procStat(root);
   if (!self) return 0;
   let sum = self.own + self.children;

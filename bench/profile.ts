@@ -13,16 +13,24 @@
 // with the ratios and the load average of each round. --vs-limit upload instead interleaves the
 // bare image pipeline (limits.ts measurePipeline, in this process) and the upload over HTTP, one
 // at a time and two at once, with the CPU per image of each (the server's from /proc).
+// With --vs-sqlite URL --shapes SHAPES: the same folder served twice, by a node on the folder's
+// SQLite file and by a node on URL (a PostgreSQL database holding a copy of the folder, made by
+// bench/pg-seed.ts copyToPostgres; the node gets the folder's secret as TOKEN_SECRET), three
+// interleaved rounds per shape under wrk; for each, req/s and the CPU per request of the server
+// side (the node, and on PostgreSQL the postmaster with all its processes), and on PostgreSQL the
+// statements and round trips per request (pg_stat_statements, reset before each round: load it
+// with shared_preload_libraries; BEGIN and COMMIT count as round trips).
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { SERVER_ENTRY, startServerProcess } from '../faults/server';
 import { signToken } from '../src-server/features/users/token';
 import NODE_FLAGS from '../src-server/node-flags.json';
 import { appFixtures, multipart, proofPng } from './app';
 import { measurePipeline, startLimitServer } from './limits';
 import { type RequestSpec, runLoad, send } from './load';
-import { processCpuMs, threadCpuMs, threadSplit } from './probes';
+import { findPostmaster, processCpuMs, threadCpuMs, threadSplit, ticksPerSecond, treeTicks } from './probes';
 import { benchSessionId } from './seed';
 import { runWrk } from './wrk';
 
@@ -268,9 +276,100 @@ async function versusLimit(dataDir: string, shapes: string[], seconds: number, e
   }
 }
 
+/** Statements PostgreSQL ran since the last reset, per text (pg_stat_statements), the bench's own left out. */
+async function statementCounts(admin: pg.Client): Promise<{ calls: number; query: string; us: number }[]> {
+  const { rows } = await admin.query<{ calls: string; query: string; total: number }>(
+    `SELECT calls::text, query, total_exec_time AS total FROM pg_stat_statements
+     WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+       AND query NOT LIKE '%pg_stat_statements%' ORDER BY calls DESC`,
+  );
+  return rows.map((r) => ({
+    calls: Number(r.calls),
+    query: r.query,
+    us: (r.total * 1000) / Number(r.calls),
+  }));
+}
+
+async function versusSqlite(dataDir: string, url: string, shapes: string[], seconds: number, entry: string) {
+  const fixtures = appFixtures(dataDir, new Date().toISOString());
+  const command = { file: process.execPath, args: [...NODE_FLAGS.server, entry, 'serve'] };
+  const sqlite = await startServerProcess({ dataDir, startTimeoutMs: 300_000, command });
+  const nodeDir = mkdtempSync(join(tmpdir(), 'taskreward-pg-node-'));
+  const postgres = await startServerProcess({
+    dataDir: nodeDir,
+    startTimeoutMs: 300_000,
+    command,
+    env: { DATABASE_URL: url, TOKEN_SECRET: new TextDecoder().decode(fixtures.secret) },
+  });
+  const postmaster = await findPostmaster(url);
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+  const tick = 1000 / ticksPerSecond();
+  try {
+    const loads = await Promise.all(shapes.map((shape) => requests(dataDir, shape)));
+    const run = async (server: typeof sqlite, load: (typeof loads)[number], ms: number) => {
+      const onPg = server === postgres;
+      const nodeBefore = cpuMs(server.pid);
+      const pgBefore = onPg && postmaster ? treeTicks(postmaster) : 0;
+      if (onPg) await admin.query('SELECT pg_stat_statements_reset()');
+      const r = await runWrk({
+        url: server.url,
+        paths: load.paths,
+        authorizations: load.authorizations,
+        connections: 16,
+        durationMs: ms,
+      });
+      const requests = Math.max(1, r.rps * (ms / 1000));
+      const nodeUs = ((cpuMs(server.pid) - nodeBefore) * 1000) / requests;
+      const pgUs = onPg && postmaster ? ((treeTicks(postmaster) - pgBefore) * tick * 1000) / requests : 0;
+      const statements = onPg ? await statementCounts(admin) : [];
+      return { ...r, requests, nodeUs, pgUs, statements };
+    };
+    for (const load of loads) {
+      await run(sqlite, load, 2_000);
+      await run(postgres, load, 2_000);
+    }
+    for (const [i, shape] of shapes.entries()) {
+      for (let round = 1; round <= 3; round++) {
+        const a = await run(sqlite, loads[i], seconds * 1000);
+        const b = await run(postgres, loads[i], seconds * 1000);
+        const perCpuA = 1e6 / a.nodeUs;
+        const perCpuB = 1e6 / (b.nodeUs + b.pgUs);
+        const calls = b.statements.reduce((n, x) => n + x.calls, 0);
+        console.log(
+          `${shape} round ${round}: SQLite ${a.rps.toFixed(0)} req/s, ${a.nodeUs.toFixed(0)} µs CPU/req; ` +
+            `PostgreSQL ${b.rps.toFixed(0)} req/s, ${b.nodeUs.toFixed(0)} + ${b.pgUs.toFixed(0)} µs CPU/req (node + PostgreSQL), ` +
+            `${(calls / b.requests).toFixed(2)} statements/req; PG/SQLite ${(b.rps / a.rps).toFixed(2)}x req/s, ` +
+            `${(perCpuB / perCpuA).toFixed(2)}x req per CPU-second (load ${loadavg()[0].toFixed(2)}${a.failures + b.failures ? `, ${a.failures + b.failures} FAILED` : ''})`,
+        );
+        if (round === 1)
+          for (const x of b.statements.slice(0, 8))
+            console.log(
+              `    ${(x.calls / b.requests).toFixed(2)}/req ${x.us.toFixed(0)} µs  ${x.query.replace(/\s+/g, ' ').slice(0, 150)}`,
+            );
+      }
+    }
+  } finally {
+    await admin.end();
+    await postgres.stop();
+    await sqlite.stop();
+    rmSync(nodeDir, { recursive: true, force: true });
+  }
+}
+
 async function main() {
   const dataDir = option('--data');
   if (!dataDir) throw new Error('--data DIR is required');
+  const vsSqlite = option('--vs-sqlite');
+  if (vsSqlite)
+    return versusSqlite(
+      dataDir,
+      vsSqlite,
+      (option('--shapes') ?? 'list,listUser,detail,detailUser').split(','),
+      Number(option('--seconds') ?? 5),
+      option('--entry') ?? SERVER_ENTRY,
+    );
   const vs = option('--vs-limit');
   // another build of the server (an earlier commit's, to compare)
   const entry = option('--entry') ?? SERVER_ENTRY;
@@ -291,13 +390,21 @@ async function main() {
   const paths = shape.startsWith('detail') ? tasks.map((t) => `/api/tasks/${t}`) : ['/api/tasks'];
   let loadStarted = performance.now();
   const profDir = mkdtempSync(join(tmpdir(), 'taskreward-prof-'));
+  // --postgres URL: the node serves a PostgreSQL copy of the folder instead (see --vs-sqlite)
+  const postgresUrl = option('--postgres');
   const server = await startServerProcess({
-    dataDir,
+    dataDir: postgresUrl ? mkdtempSync(join(tmpdir(), 'taskreward-pg-node-')) : dataDir,
     startTimeoutMs: 300_000,
     command: { file: process.execPath, args: [...NODE_FLAGS.server, entry, 'serve'] },
     // through the environment: the loader starts the server again with its own flags (execve)
     // PROFILE_NODE_OPTIONS: more for the profiled server (a preload that times statements, say)
-    env: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir} ${process.env.PROFILE_NODE_OPTIONS ?? ''}` },
+    env: {
+      NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir} ${process.env.PROFILE_NODE_OPTIONS ?? ''}`,
+      ...(postgresUrl && {
+        DATABASE_URL: postgresUrl,
+        TOKEN_SECRET: new TextDecoder().decode(fixtures.secret),
+      }),
+    },
   });
   try {
     // warm-up (JIT, SQLite's cache, the list cache), then the measured run

@@ -8,7 +8,7 @@ import {
   type TaskListQuery,
   type taskCreateSchema,
 } from '../../contract/tasks';
-import { changeStamp, StampedReads } from '../../db/change-stamp';
+import { changeStamp, StampedReads, stampsInline } from '../../db/change-stamp';
 import type { Db } from '../../db/database';
 import { newId, nowIso } from '../../db/ids';
 import { foldSearch } from '../../db/search';
@@ -20,7 +20,7 @@ import type { UserRow } from '../users/users.repository';
 import { taskAuditView, taskChanges } from './task-audit';
 import { countComments, listComments, replaceUnusedComments } from './task-comments.repository';
 import { endRecordsOfTask } from './task-expiry';
-import { bumpTaskListVersion, readTaskListVersion } from './task-list-version';
+import { bumpTaskListVersion, readTaskListVersion, readTaskListVersionStamped } from './task-list-version';
 import { taskFixedFields, taskLiveFields, toTaskDto, toUserTaskDto } from './tasks.mapper';
 import {
   doneTaskIds,
@@ -112,8 +112,15 @@ export interface TaskReads {
   pageLive: StampedReads<TaskLiveRow[]>;
   detailTasks: StampedReads<Omit<ViewerReads, 'record'> | null>;
   detailRecords: StampedReads<ViewerReads['record']>;
+  /**
+   * The task list's version (task-list-version.ts) on PostgreSQL, under the stamp a signed-in
+   * request's session read brought: while no transaction committed anywhere the version is the
+   * same, and the list costs no round trip of its own.
+   */
+  listVersion: StampedReads<number>;
 }
 export const taskReads = (): TaskReads => ({
+  listVersion: new StampedReads(1),
   done: new StampedReads(2_000),
   pageLive: new StampedReads(500),
   detailTasks: new StampedReads(1_000),
@@ -158,14 +165,25 @@ export async function listTasksJson(
   ]);
   // `stamp`: the one the request's sign-in read (http/auth.ts), so the request reads it once;
   // an anonymous request reads no stamp (its list is answered from the response cache mostly)
-  const readStamp = viewer ? (stamp ?? (await changeStamp(deps.db))) : null;
+  let readStamp = viewer ? (stamp ?? (await changeStamp(deps.db))) : null;
   const hidden =
     !adminView && viewer ? await doneTaskIds(deps.db, deps.taskReads.done, readStamp, viewer._id) : [];
   const cache = deps.taskList;
   const searching = q !== '';
   // nodes sharing the database keep a list only while no node has written a task;
   // one node's own writes clear its cache
-  const version = deps.config.cluster ? await readTaskListVersion(deps.db) : 0;
+  let version = 0;
+  if (deps.config.cluster && !stampsInline(deps.db)) version = await readTaskListVersion(deps.db);
+  else if (deps.config.cluster && readStamp === null && !deps.db.isTransaction) {
+    // PostgreSQL, anonymous: the version's statement brings the stamp the page's live columns
+    // are then remembered under (one round trip for the request while nothing is written)
+    ({ version, stamp: readStamp } = await readTaskListVersionStamped(deps.db));
+  } else if (deps.config.cluster) {
+    // PostgreSQL, signed in: an unchanged stamp means nothing committed, the version included
+    version = await deps.taskReads.listVersion.get('task_list', readStamp, () =>
+      readTaskListVersion(deps.db),
+    );
+  }
   const read = async () => {
     const list = await cache.list(key, searching, clock.getTime(), version, () =>
       listTaskIds(deps.db, filter, query.sort),

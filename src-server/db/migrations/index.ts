@@ -27,6 +27,7 @@ import * as userNotes from './2026-12-01-1300-user-notes';
 import * as partLookupKeys from './2026-12-02-0900-part-lookup-keys';
 import * as submissionCounts from './2026-12-02-1000-submission-counts';
 import * as taskSearchFilter from './2026-12-03-1000-task-search-filter';
+import * as taskSearchCover from './2026-12-04-1000-task-search-cover';
 
 /** Every migration, registered by name (a folder-reading provider breaks inside a bundle). */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-02-0900-part-lookup-keys': partLookupKeys,
   '2026-12-02-1000-submission-counts': submissionCounts,
   '2026-12-03-1000-task-search-filter': taskSearchFilter,
+  '2026-12-04-1000-task-search-cover': taskSearchCover,
 };

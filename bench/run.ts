@@ -841,7 +841,7 @@ async function main(): Promise<void> {
     const txAtScale = limitCopy.bare(quick ? 1_000 : 5_000);
     const approvalAtScale = limitCopy.approval(quick ? 1_000 : 5_000);
     log(
-      `  Hono + SELECT ${fmtRate(limits.honoSqlite.rps)} req/s${limits.wrk ? ` (under wrk ${fmtRate(limits.wrk.honoSqlite.rps)})` : ''}, bare transaction ${fmtRate(limits.bareTransaction.perSecond)}/s (seeded tables ${fmtRate(txAtScale.perSecond)}/s; an approval's writes there ${fmtRate(approvalAtScale.perSecond)}/s), argon2 ${fmtRate(argon.perSecond)}/s`,
+      `  Hono + SELECT ${fmtRate(limits.honoSqlite.rps)} req/s, server CPU ${fmtMs(limits.honoSqliteCpuMs.client)} ms/req${limits.wrk ? ` (under wrk ${fmtRate(limits.wrk.honoSqlite.rps)}, ${fmtMs(limits.honoSqliteCpuMs.wrk)} ms/req)` : ''}, bare transaction ${fmtRate(limits.bareTransaction.perSecond)}/s (seeded tables ${fmtRate(txAtScale.perSecond)}/s; an approval's writes there ${fmtRate(approvalAtScale.perSecond)}/s), argon2 ${fmtRate(argon.perSecond)}/s`,
     );
 
     log('the app over HTTP');

@@ -108,6 +108,8 @@ export interface WrkScenario {
   label: string;
   concurrency: number;
   result: WrkResult;
+  /** The server's CPU per request over the wrk rounds (ms, every thread of its process). */
+  serverCpuMs: number;
 }
 
 export interface AppBench {
@@ -484,11 +486,14 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
       const viaWrk = async (key: string, label: string, paths: string[], authorizations?: string[]) => {
         if (!wanted(key)) return;
         const options = { url, paths, authorizations, connections: 16, durationMs: roundMs };
-        const { rounds: _r, ...result } = await wrkRounds(roundCount, warmMs, options);
-        wrkScenarios.push({ key, label, concurrency: 16, result });
+        if (warmMs > 0) await wrkRounds(1, 0, { ...options, durationMs: warmMs });
+        const cpuBefore = processCpuMs(servers[0].pid);
+        const { rounds: _r, ...result } = await wrkRounds(roundCount, 0, options);
+        const serverCpuMs = (processCpuMs(servers[0].pid) - cpuBefore) / Math.max(1, result.requests);
+        wrkScenarios.push({ key, label, concurrency: 16, result, serverCpuMs });
         log(
           `${`${label} [wrk]`.padEnd(52)} c=16 ${result.rps.toFixed(0).padStart(6)} req/s` +
-            `  p50 ${result.p50.toFixed(1)} ms  p99 ${result.p99.toFixed(1)} ms` +
+            `  p50 ${result.p50.toFixed(1)} ms  p99 ${result.p99.toFixed(1)} ms  server CPU ${serverCpuMs.toFixed(2)} ms/req` +
             (result.failures ? `  ${result.failures} FAILED` : ''),
         );
       };

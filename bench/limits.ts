@@ -32,7 +32,8 @@ import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { sanitizeProof } from '../src-server/storage/image';
 import { type LoadResult, median, quantile, rounds, runLoad } from './load';
-import { type WrkResult, wrkRounds, wrkVersion } from './wrk';
+import { processCpuMs } from './probes';
+import { runWrk, type WrkResult, wrkRounds, wrkVersion } from './wrk';
 
 export interface LoopResult {
   /** Operations completed per second, one after the other on one thread. */
@@ -46,6 +47,12 @@ export interface Limits {
   bareHttp: LoadResult;
   hono: LoadResult;
   honoSqlite: LoadResult;
+  /**
+   * The CPU Hono + prepared SELECT's process used per request (ms; all its threads, /proc), under
+   * the bench's client and under wrk (0 without wrk): on a machine shared with other work a rate
+   * is also the share of the cores the scheduler gave the server, the CPU per request is not.
+   */
+  honoSqliteCpuMs: { client: number; wrk: number };
   /** The same three servers loaded by wrk (bench/wrk.ts); null when wrk is not installed. */
   wrk: { version: string; bareHttp: WrkResult; hono: WrkResult; honoSqlite: WrkResult } | null;
   bareTransaction: LoopResult;
@@ -135,17 +142,23 @@ async function loadServer(
         },
       });
     await round(warmupMs(quick));
+    let cpu = processCpuMs(server.pid);
     const { rounds: _all, ...result } = await rounds(ROUNDS, () => round(roundMs(quick)));
-    if (!wrk) return { result, wrk: null };
+    const cpuMs = (processCpuMs(server.pid) - cpu) / Math.max(1, result.requests);
+    if (!wrk) return { result, cpuMs, wrk: null, wrkCpuMs: 0 };
     const options = {
       url: server.url,
       paths: ['/tasks'],
       connections: CONCURRENCY,
       durationMs: roundMs(quick),
     };
-    const { rounds: _w, ...viaWrk } = await wrkRounds(ROUNDS, warmupMs(quick), options);
-    if (viaWrk.failures > 0) throw new Error(`${kind}: ${viaWrk.failures} failed requests under wrk`);
-    return { result, wrk: viaWrk };
+    const warmed = await runWrk({ ...options, durationMs: warmupMs(quick) });
+    cpu = processCpuMs(server.pid);
+    const { rounds: _w, ...viaWrk } = await wrkRounds(ROUNDS, 0, options);
+    const wrkCpuMs = (processCpuMs(server.pid) - cpu) / Math.max(1, viaWrk.requests);
+    if (viaWrk.failures + warmed.failures > 0)
+      throw new Error(`${kind}: ${viaWrk.failures} failed requests under wrk`);
+    return { result, cpuMs, wrk: viaWrk, wrkCpuMs };
   } finally {
     await server.stop();
   }
@@ -493,6 +506,7 @@ export async function measureLimits(opts: LimitOptions = {}): Promise<Limits> {
       bareHttp: bare.result,
       hono: hono.result,
       honoSqlite: honoSqlite.result,
+      honoSqliteCpuMs: { client: honoSqlite.cpuMs, wrk: honoSqlite.wrkCpuMs },
       wrk,
       bareTransaction,
       fsync1MB,
@@ -512,13 +526,13 @@ export function formatLimits(l: Limits): string {
   return [
     `bare node:http, fixed JSON:      ${fmt(l.bareHttp)}`,
     `Hono, fixed JSON:                ${fmt(l.hono)}`,
-    `Hono + prepared 20-row SELECT:   ${fmt(l.honoSqlite)}`,
+    `Hono + prepared 20-row SELECT:   ${fmt(l.honoSqlite)}, server CPU ${l.honoSqliteCpuMs.client.toFixed(3)} ms/req`,
     ...(l.wrk
       ? [
           `the same under ${l.wrk.version}:`,
           `  bare node:http                 ${fmt(l.wrk.bareHttp)}`,
           `  Hono                           ${fmt(l.wrk.hono)}`,
-          `  Hono + prepared SELECT         ${fmt(l.wrk.honoSqlite)}`,
+          `  Hono + prepared SELECT         ${fmt(l.wrk.honoSqlite)}, server CPU ${l.honoSqliteCpuMs.wrk.toFixed(3)} ms/req`,
         ]
       : ['wrk not installed: no figures under a C load generator']),
     `bare approval transaction:       ${fmtLoop(l.bareTransaction)}`,

@@ -6,11 +6,13 @@
 //     && node dist/bench/profile.cjs --data DIR --shape SHAPE [--seconds 8] [--top 25] [--entry dist-before/server/main.cjs]
 // SHAPE: list (anonymous default list), listUser (the same signed in, 40 users), detail,
 // detailUser (400 tasks x 40 users), upload (the bench's 1 MB proof PNG, 2 clients of the
-// bench's own client: tasks are started first, each upload sends the proof of one). The profile is
-// kept in the printed folder for a closer look.
+// bench's own client: tasks are started first, each upload sends the proof of one), searchCold (the
+// bench's search that misses every cache: 900 filters around q=anket in turn, bench/app.ts
+// coldSearchPaths). The profile is kept in the printed folder for a closer look.
 // With --vs-limit SHAPES (comma-separated) no profile is taken: three interleaved rounds of
 // Hono + prepared SELECT (bench/limit-servers.mjs hono-sqlite) and each shape, all under wrk,
-// with the ratios and the load average of each round. --vs-limit upload instead interleaves the
+// with the ratios and the load average of each round (--node-client: under the bench's own
+// client instead of wrk). --vs-limit upload instead interleaves the
 // bare image pipeline (limits.ts measurePipeline, in this process) and the upload over HTTP, one
 // at a time and two at once, with the CPU per image of each (the server's from /proc).
 // With --vs-sqlite URL --shapes SHAPES: the same folder served twice, by a node on the folder's
@@ -27,7 +29,7 @@ import pg from 'pg';
 import { SERVER_ENTRY, startServerProcess } from '../faults/server';
 import { signToken } from '../src-server/features/users/token';
 import NODE_FLAGS from '../src-server/node-flags.json';
-import { appFixtures, multipart, proofPng } from './app';
+import { appFixtures, coldSearchPaths, multipart, proofPng } from './app';
 import { measurePipeline, startLimitServer } from './limits';
 import { type RequestSpec, runLoad, send } from './load';
 import { findPostmaster, processCpuMs, threadCpuMs, threadSplit, ticksPerSecond, treeTicks } from './probes';
@@ -94,19 +96,13 @@ async function requests(dataDir: string, shape: string) {
     users.map(async (u) => `Bearer ${await signToken(u, false, fixtures.secret, benchSessionId(u._id))}`),
   );
   const tasks = fixtures.openTasks.slice(0, 400);
-  const paths = shape.startsWith('detail') ? tasks.map((t) => `/api/tasks/${t}`) : ['/api/tasks'];
-  return { paths, authorizations: shape.endsWith('User') ? tokens : undefined };
+  return { paths: shapePaths(shape, tasks), authorizations: shape.endsWith('User') ? tokens : undefined };
 }
 
-/** CPU time (user + system) a process used so far, in ms, from /proc (0 where it is missing). */
-function cpuMs(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    // utime and stime, fields 14 and 15 of stat(5), counted from the state (field 3) here
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return 0;
-  }
+/** The paths a shape sends in turn. */
+function shapePaths(shape: string, tasks: string[]): string[] {
+  if (shape === 'searchCold') return coldSearchPaths();
+  return shape.startsWith('detail') ? tasks.map((t) => `/api/tasks/${t}`) : ['/api/tasks'];
 }
 
 /**
@@ -234,7 +230,28 @@ async function uploadVersusPipeline(dataDir: string, seconds: number, entry: str
   }
 }
 
-async function versusLimit(dataDir: string, shapes: string[], seconds: number, entry: string) {
+const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
+
+/**
+ * The time a process's main thread spent on a core and ready to run but waiting for one (ms so
+ * far, /proc/PID/task/PID/schedstat; zeros where it is missing).
+ */
+function mainSchedStat(pid: number): { runMs: number; waitMs: number } {
+  try {
+    const [run, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return { runMs: run / 1e6, waitMs: wait / 1e6 };
+  } catch {
+    return { runMs: 0, waitMs: 0 };
+  }
+}
+
+async function versusLimit(
+  dataDir: string,
+  shapes: string[],
+  seconds: number,
+  entry: string,
+  viaNode: boolean,
+) {
   const limitDir = mkdtempSync(join(tmpdir(), 'taskreward-limit-'));
   const limit = await startLimitServer('hono-sqlite', limitDir);
   // a full-scale folder on a loaded machine can take longer than the default to open
@@ -245,27 +262,70 @@ async function versusLimit(dataDir: string, shapes: string[], seconds: number, e
   });
   try {
     const loads = await Promise.all(shapes.map((shape) => requests(dataDir, shape)));
+    const drive = async (url: string, paths: string[], authorizations?: string[]) => {
+      if (!viaNode)
+        return runWrk({ url, paths, authorizations, connections: 16, durationMs: seconds * 1000 });
+      // the bench's own client (bench/load.ts), the other client of `npm run bench`
+      const result = await runLoad({
+        url,
+        concurrency: 16,
+        durationMs: seconds * 1000,
+        next: (i) => {
+          const authorization = authorizations?.[i % authorizations.length];
+          const headers: Record<string, string> = authorization ? { authorization } : {};
+          return { path: paths[i % paths.length], headers };
+        },
+      });
+      const ok = Object.entries(result.statuses).reduce(
+        (n, [code, k]) => n + (Number(code) < 400 ? k : 0),
+        0,
+      );
+      return { ...result, failures: result.requests - ok };
+    };
     // with the CPU the serving process used per request: on a machine shared with other work
     // the rates swing with the load, the CPU per request far less, and its ratio to the limit's
-    // is the rate the server would reach beside it with the cores to itself
+    // is the rate the server would reach beside it with the cores to itself. `busy` is the
+    // server's CPU over the round's wall time (1 = one core all the time): a rate ratio below
+    // the CPU ratio means the server got or took less of a core than the limit did; `threads`
+    // says which of its threads spent it (main: JavaScript and SQLite; the others: V8's
+    // helpers, libuv's pool), in µs per request
     const run = async (url: string, paths: string[], authorizations?: string[]) => {
       const pid = url === limit.url ? limit.pid : server.pid;
-      const cpuBefore = cpuMs(pid);
-      const r = await runWrk({ url, paths, authorizations, connections: 16, durationMs: seconds * 1000 });
-      const requests = r.rps * (seconds || 1);
-      return { ...r, cpuUs: ((cpuMs(pid) - cpuBefore) * 1000) / Math.max(1, requests) };
+      const cpuBefore = processCpuMs(pid);
+      const threads = threadCpuMs(pid);
+      const sched = mainSchedStat(pid);
+      const wallBefore = performance.now();
+      const r = await drive(url, paths, authorizations);
+      const wallMs = performance.now() - wallBefore;
+      const schedAfter = mainSchedStat(pid);
+      // the main thread's wall time: running, ready but waiting for a core, and asleep (its
+      // event loop waiting for sockets: nothing to do)
+      const running = (schedAfter.runMs - sched.runMs) / wallMs;
+      const ready = (schedAfter.waitMs - sched.waitMs) / wallMs;
+      const main = `main thread: running ${pct(running)}, ready for a core ${pct(ready)}, asleep ${pct(1 - running - ready)}`;
+      const cpu = processCpuMs(pid) - cpuBefore;
+      const after = threadCpuMs(pid);
+      const split = [...after.entries()]
+        .map(
+          ([name, ms]) => [name, ((ms - (threads.get(name) ?? 0)) * 1000) / Math.max(1, r.requests)] as const,
+        )
+        .filter(([, us]) => us >= 1)
+        .sort((a, b) => b[1] - a[1])
+        .map(([name, us]) => `${name} ${us.toFixed(0)}`)
+        .join(', ');
+      return { ...r, cpuUs: (cpu * 1000) / Math.max(1, r.requests), busy: cpu / wallMs, split, main };
     };
     await run(limit.url, ['/tasks']);
     for (const load of loads) await run(server.url, load.paths, load.authorizations);
     for (let round = 1; round <= 3; round++) {
       const base = await run(limit.url, ['/tasks']);
       const line = [
-        `round ${round}: Hono + prepared SELECT ${base.rps.toFixed(0)} req/s, ${base.cpuUs.toFixed(0)} µs CPU/req (load ${loadavg()[0].toFixed(2)})`,
+        `round ${round}: Hono + prepared SELECT ${base.rps.toFixed(0)} req/s, ${base.cpuUs.toFixed(0)} µs CPU/req, busy ${base.busy.toFixed(2)} cores [${base.split}; ${base.main}] (load ${loadavg()[0].toFixed(2)})`,
       ];
       for (const [i, load] of loads.entries()) {
         const r = await run(server.url, load.paths, load.authorizations);
         line.push(
-          `${shapes[i]} ${r.rps.toFixed(0)} req/s = ${((r.rps / base.rps) * 100).toFixed(0)}%; ${r.cpuUs.toFixed(0)} µs CPU/req = ${((base.cpuUs / r.cpuUs) * 100).toFixed(0)}% of the limit's rate per CPU (p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(1)} ms, load ${loadavg()[0].toFixed(2)}${r.failures ? `, ${r.failures} FAILED` : ''})`,
+          `${shapes[i]} ${r.rps.toFixed(0)} req/s = ${((r.rps / base.rps) * 100).toFixed(0)}%; ${r.cpuUs.toFixed(0)} µs CPU/req = ${((base.cpuUs / r.cpuUs) * 100).toFixed(0)}% of the limit's rate per CPU; busy ${r.busy.toFixed(2)} cores [${r.split}; ${r.main}] (p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(1)} ms, load ${loadavg()[0].toFixed(2)}${r.failures ? `, ${r.failures} FAILED` : ''})`,
         );
       }
       console.log(line.join('\n  '));
@@ -310,7 +370,7 @@ async function versusSqlite(dataDir: string, url: string, shapes: string[], seco
     const loads = await Promise.all(shapes.map((shape) => requests(dataDir, shape)));
     const run = async (server: typeof sqlite, load: (typeof loads)[number], ms: number) => {
       const onPg = server === postgres;
-      const nodeBefore = cpuMs(server.pid);
+      const nodeBefore = processCpuMs(server.pid);
       const pgBefore = onPg && postmaster ? treeTicks(postmaster) : 0;
       if (onPg) await admin.query('SELECT pg_stat_statements_reset()');
       const r = await runWrk({
@@ -321,7 +381,7 @@ async function versusSqlite(dataDir: string, url: string, shapes: string[], seco
         durationMs: ms,
       });
       const requests = Math.max(1, r.rps * (ms / 1000));
-      const nodeUs = ((cpuMs(server.pid) - nodeBefore) * 1000) / requests;
+      const nodeUs = ((processCpuMs(server.pid) - nodeBefore) * 1000) / requests;
       const pgUs = onPg && postmaster ? ((treeTicks(postmaster) - pgBefore) * tick * 1000) / requests : 0;
       const statements = onPg ? await statementCounts(admin) : [];
       return { ...r, requests, nodeUs, pgUs, statements };
@@ -374,7 +434,14 @@ async function main() {
   // another build of the server (an earlier commit's, to compare)
   const entry = option('--entry') ?? SERVER_ENTRY;
   if (vs === 'upload') return uploadVersusPipeline(dataDir, Number(option('--seconds') ?? 5), entry);
-  if (vs) return versusLimit(dataDir, vs.split(','), Number(option('--seconds') ?? 5), entry);
+  if (vs)
+    return versusLimit(
+      dataDir,
+      vs.split(','),
+      Number(option('--seconds') ?? 5),
+      entry,
+      args.includes('--node-client'),
+    );
   const shape = option('--shape') ?? 'listUser';
   const seconds = Number(option('--seconds') ?? 8);
   const top = Number(option('--top') ?? 25);
@@ -387,7 +454,7 @@ async function main() {
   );
   const tasks = fixtures.openTasks.slice(0, 400);
   const signedIn = shape.endsWith('User');
-  const paths = shape.startsWith('detail') ? tasks.map((t) => `/api/tasks/${t}`) : ['/api/tasks'];
+  const paths = shapePaths(shape, tasks);
   let loadStarted = performance.now();
   const profDir = mkdtempSync(join(tmpdir(), 'taskreward-prof-'));
   // --postgres URL: the node serves a PostgreSQL copy of the folder instead (see --vs-sqlite)

@@ -357,6 +357,30 @@ function report(input: {
       });
     }
   }
+  // the cold search again by CPU per request: on the shared 2 cores its rate is also the share
+  // of a core the scheduler gave the server (its main thread is ready to run, not asleep, for
+  // the time it falls short of the limit's), which its CPU per request is not
+  {
+    const cold = by('taskListSearchCold');
+    const wanted = 0.3;
+    const ratio = limits.honoSqliteCpuMs.client / cold.serverCpuMs;
+    targets.push({
+      what: "task list, a search missing every cache: the limit's server CPU per request / the app's",
+      target: `≥ ${pct(wanted)}`,
+      measured: `${pct(ratio)} (${fmtMs(limits.honoSqliteCpuMs.client)} / ${fmtMs(cold.serverCpuMs)} ms)`,
+      met: ratio >= wanted,
+    });
+    const viaWrk = app.wrk?.scenarios.find((x) => x.key === 'taskListSearchCold');
+    if (limits.wrk && viaWrk && limits.honoSqliteCpuMs.wrk > 0) {
+      const wrkRatio = limits.honoSqliteCpuMs.wrk / viaWrk.serverCpuMs;
+      targets.push({
+        what: 'task list, a search missing every cache: server CPU per request, both under wrk',
+        target: `≥ ${pct(wanted)}`,
+        measured: `${pct(wrkRatio)} (${fmtMs(limits.honoSqliteCpuMs.wrk)} / ${fmtMs(viaWrk.serverCpuMs)} ms)`,
+        met: wrkRatio >= wanted,
+      });
+    }
+  }
   const upload = by('upload').result;
   const uploadOne = by('uploadOne').result;
   const two = uploadVsPipeline(by('upload'));
@@ -817,7 +841,7 @@ async function main(): Promise<void> {
     const txAtScale = limitCopy.bare(quick ? 1_000 : 5_000);
     const approvalAtScale = limitCopy.approval(quick ? 1_000 : 5_000);
     log(
-      `  Hono + SELECT ${fmtRate(limits.honoSqlite.rps)} req/s${limits.wrk ? ` (under wrk ${fmtRate(limits.wrk.honoSqlite.rps)})` : ''}, bare transaction ${fmtRate(limits.bareTransaction.perSecond)}/s (seeded tables ${fmtRate(txAtScale.perSecond)}/s; an approval's writes there ${fmtRate(approvalAtScale.perSecond)}/s), argon2 ${fmtRate(argon.perSecond)}/s`,
+      `  Hono + SELECT ${fmtRate(limits.honoSqlite.rps)} req/s, server CPU ${fmtMs(limits.honoSqliteCpuMs.client)} ms/req${limits.wrk ? ` (under wrk ${fmtRate(limits.wrk.honoSqlite.rps)}, ${fmtMs(limits.honoSqliteCpuMs.wrk)} ms/req)` : ''}, bare transaction ${fmtRate(limits.bareTransaction.perSecond)}/s (seeded tables ${fmtRate(txAtScale.perSecond)}/s; an approval's writes there ${fmtRate(approvalAtScale.perSecond)}/s), argon2 ${fmtRate(argon.perSecond)}/s`,
     );
 
     log('the app over HTTP');

@@ -28,6 +28,7 @@ import * as partLookupKeys from './2026-12-02-0900-part-lookup-keys';
 import * as submissionCounts from './2026-12-02-1000-submission-counts';
 import * as taskSearchFilter from './2026-12-03-1000-task-search-filter';
 import * as startUpIndexes from './2026-12-04-0900-start-up-indexes';
+import * as taskSearchCover from './2026-12-04-1000-task-search-cover';
 
 /** Every migration, registered by name (a folder-reading provider breaks inside a bundle). */
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-02-1000-submission-counts': submissionCounts,
   '2026-12-03-1000-task-search-filter': taskSearchFilter,
   '2026-12-04-0900-start-up-indexes': startUpIndexes,
+  '2026-12-04-1000-task-search-cover': taskSearchCover,
 };

@@ -23,7 +23,7 @@ import {
   tasksContainingScan,
   tasksContainingSource,
 } from '../../db/search';
-import { withParameters } from '../../db/statement';
+import { nameStatement, withParameters } from '../../db/statement';
 import { taskSearchBody, taskSearchTitle } from './task-search';
 
 export type Conn = Db | Transaction<DB>;
@@ -323,6 +323,8 @@ function byShape(db: Conn, filter: TaskFilter, sort: TaskSort): CompiledQuery<{ 
         throw new Error(`taskIdsQuery: parameter ${i} is made from a filter's value in a way not known here`);
       return () => p;
     });
+    // run again and again: PostgreSQL prepares it once per connection under its name
+    nameStatement(query.sql);
     held = { query, slots };
     shapes.set(shape, held);
   }

@@ -35,10 +35,10 @@ export function sniffImage(head: Uint8Array): ImageFormat | null {
 }
 
 /**
- * libvips, through sharp, decodes and encodes the images. Each image uses one libvips thread:
- * the fair CPU queue (work/expensive-work.ts) decides how many run at once (on 2 cores one, and a
- * second while the event loop idles), so an image never spreads over the core the loop needs. Its
- * operation cache is off: every upload is a new image, and the cache would only hold memory.
+ * libvips, through sharp, decodes and encodes the images. One image at a time uses
+ * one libvips thread: the fair CPU queue (work/expensive-work.ts) already lets one image job
+ * run at once on this 2-core machine, so the other core stays with the event loop. Its operation
+ * cache is off: every upload is a new image, and the cache would only hold memory.
  */
 sharp.concurrency(1);
 sharp.cache(false);

@@ -1,5 +1,4 @@
 import { availableParallelism } from 'node:os';
-import { performance } from 'node:perf_hooks';
 import { imageQueueWait } from '../observability/metrics';
 import { FairQueue, type FairQueueOptions } from './fair-queue';
 
@@ -23,46 +22,14 @@ export interface WorkLimits {
   cpu: FairQueueOptions;
 }
 
-/**
- * Jobs at once for each queue on a machine of `cores` cores: one core is the event loop's. The
- * image queue may borrow that core for one more job while the loop is mostly idle (uploads
- * arriving and little else: two images at once on 2 cores, as fast as the image library goes);
- * while the loop is busy answering, the borrowed lane stays shut and the loop keeps its core.
- */
-export function workLimits(cores = availableParallelism(), lent: () => boolean = eventLoopIdle): WorkLimits {
+/** Jobs at once for each queue on a machine of `cores` cores: one core is the event loop's. */
+export function workLimits(cores = availableParallelism()): WorkLimits {
   const heavy = Math.max(1, cores - 1);
   const signIns = Math.max(1, Math.floor(heavy / 3));
   return {
     signIns: { concurrency: signIns, perKey: 2, maxWaiting: 64 },
-    cpu: {
-      concurrency: Math.max(1, heavy - signIns),
-      perKey: 2,
-      maxWaiting: 64,
-      borrowed: cores > 1 ? { lanes: 1, lent } : undefined,
-    },
+    cpu: { concurrency: Math.max(1, heavy - signIns), perKey: 2, maxWaiting: 64 },
   };
-}
-
-/** The share of its time the event loop may be busy while it lends its core to an image. */
-export const LOOP_LEND_BELOW = 0.5;
-const LOOP_WINDOW_MS = 100;
-let loopSample = performance.eventLoopUtilization();
-let loopSampledAt = performance.now();
-let loopBusy = 0;
-
-/**
- * Whether the event loop was busy less than LOOP_LEND_BELOW of the time lately: its utilization
- * over the last window of at least LOOP_WINDOW_MS, measured when asked (no timer of its own).
- */
-export function eventLoopIdle(): boolean {
-  const now = performance.now();
-  if (now - loopSampledAt >= LOOP_WINDOW_MS) {
-    const sample = performance.eventLoopUtilization();
-    loopBusy = performance.eventLoopUtilization(sample, loopSample).utilization;
-    loopSample = sample;
-    loopSampledAt = now;
-  }
-  return loopBusy < LOOP_LEND_BELOW;
 }
 
 export function expensiveWork(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors';
-import { eventLoopIdle, workLimits } from './expensive-work';
+import { workLimits } from './expensive-work';
 import { FairQueue } from './fair-queue';
 
 /** A job that runs until released, recording when it started. */
@@ -121,55 +121,6 @@ describe('FairQueue turns', () => {
   });
 });
 
-describe('a borrowed lane', () => {
-  it('starts one job more while it is lent, and none while it is not', async () => {
-    let lent = true;
-    const q = new FairQueue({
-      concurrency: 1,
-      perKey: 5,
-      maxWaiting: 10,
-      borrowed: { lanes: 1, lent: () => lent },
-    });
-    expect(q.limits().concurrency).toBe(2);
-    const log: string[] = [];
-    const gates = ['a', 'b', 'c', 'd'].map((n) => gate(log, n));
-    const done = gates.slice(0, 3).map((g, i) => q.run(`k${i}`, g.job));
-    await tick();
-    // the regular lane and the borrowed one, never a third
-    expect(log).toEqual(['a', 'b']);
-    lent = false;
-    gates[0].open();
-    await done[0];
-    await tick();
-    // one still runs, and the loan is off: c waits
-    expect(log).toEqual(['a', 'b']);
-    expect(q.stats()).toMatchObject({ running: 1, waiting: 1 });
-    gates[1].open();
-    await done[1];
-    await tick();
-    expect(log).toEqual(['a', 'b', 'c']);
-    // lent again: d starts beside c at once
-    lent = true;
-    done.push(q.run('k3', gates[3].job));
-    await tick();
-    expect(log).toEqual(['a', 'b', 'c', 'd']);
-    gates[2].open();
-    gates[3].open();
-    expect(await Promise.all(done)).toEqual(['a', 'b', 'c', 'd']);
-  });
-
-  it("is the event loop's core, lent while the loop is mostly idle and not while it is busy", async () => {
-    const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
-    await wait(150);
-    eventLoopIdle(); // a window that ends now
-    await wait(150);
-    expect(eventLoopIdle()).toBe(true);
-    const until = performance.now() + 150;
-    while (performance.now() < until) {} // the loop answering requests without a pause
-    expect(eventLoopIdle()).toBe(false);
-  });
-});
-
 describe('workLimits', () => {
   it.each([
     [1, 1, 1],
@@ -181,8 +132,6 @@ describe('workLimits', () => {
     (cores, signIns, cpu) => {
       const limits = workLimits(cores);
       expect([limits.signIns.concurrency, limits.cpu.concurrency]).toEqual([signIns, cpu]);
-      // the event loop's core, lent to one image while the loop idles, where there is a core to spare
-      expect(limits.cpu.borrowed?.lanes).toBe(cores > 1 ? 1 : undefined);
     },
   );
 });

@@ -17,12 +17,6 @@ export interface FairQueueOptions {
   floodWindowMs?: number;
   /** Told how long each job waited for its turn, in seconds, as it starts (the queue-wait metric). */
   onStart?: (waitedSeconds: number) => void;
-  /**
-   * A lane beyond `concurrency` that a job may take only while `lent()` says so when it starts
-   * (the event loop's own core, while the loop has little to do): checked as a job arrives and
-   * as each one ends, so a job refused it waits for a regular lane as before.
-   */
-  borrowed?: { lanes: number; lent: () => boolean };
 }
 
 interface Waiting {
@@ -93,9 +87,7 @@ export class FairQueue {
 
   /** How many jobs run at once and how many may wait (the metrics show them beside the depth). */
   limits(): { concurrency: number; maxWaiting: number } {
-    // the most that may run: a borrowed lane counts, so "running" never shows above it
-    const { concurrency, borrowed, maxWaiting } = this.options;
-    return { concurrency: concurrency + (borrowed?.lanes ?? 0), maxWaiting };
+    return { concurrency: this.options.concurrency, maxWaiting: this.options.maxWaiting };
   }
 
   /** Running and waiting jobs, and places held (for tests and the bench). */
@@ -133,7 +125,7 @@ export class FairQueue {
         this.next();
       }
     };
-    if (this.waitingCount === 0 && this.hasLane()) return execute();
+    if (this.running < this.options.concurrency && this.waitingCount === 0) return execute();
     if (this.waitingCount >= this.options.maxWaiting) {
       return Promise.reject(fail.busy(this.retryAfter()));
     }
@@ -145,13 +137,6 @@ export class FairQueue {
     });
   }
 
-  /** Whether one more job may start now: a regular lane free, or a borrowed one lent. */
-  private hasLane(): boolean {
-    const { concurrency, borrowed } = this.options;
-    if (this.running < concurrency) return true;
-    return borrowed !== undefined && this.running < concurrency + borrowed.lanes && borrowed.lent();
-  }
-
   /**
    * Starts waiting jobs while slots are free: among the keys waiting, the one served longest
    * ago (one never served first), then the one that has waited longest. An account flooding
@@ -159,7 +144,7 @@ export class FairQueue {
    */
   private next(): void {
     const turns = this.turns;
-    while (this.waitingCount > 0 && this.hasLane()) {
+    while (this.running < this.options.concurrency && this.waitingCount > 0) {
       let key = '';
       let queue: Waiting[] = [];
       let oldest = Number.POSITIVE_INFINITY;

@@ -106,8 +106,9 @@ async function present(deps: Deps, row: TaskRow, viewer: UserRow | undefined, wi
 export interface TaskReads {
   done: StampedReads<string[]>;
   /**
-   * The live columns of a signed-in list's page, per page size and ids: the part of the page
-   * task writes change, read on every request before; shared by every viewer the page is the same for.
+   * The live columns of a list's page, per page size and ids: the part of the page task writes
+   * change, read on every request before; shared by every viewer the page is the same for. Used
+   * when the request has a stamp: signed in, or anonymous on PostgreSQL (the version brings one).
    */
   pageLive: StampedReads<TaskLiveRow[]>;
   detailTasks: StampedReads<Omit<ViewerReads, 'record'> | null>;
@@ -164,7 +165,7 @@ export async function listTasksJson(
     q,
   ]);
   // `stamp`: the one the request's sign-in read (http/auth.ts), so the request reads it once;
-  // an anonymous request reads no stamp (its list is answered from the response cache mostly)
+  // an anonymous request reads none of its own (on PostgreSQL the version's statement brings one)
   let readStamp = viewer ? (stamp ?? (await changeStamp(deps.db))) : null;
   const hidden =
     !adminView && viewer ? await doneTaskIds(deps.db, deps.taskReads.done, readStamp, viewer._id) : [];
@@ -193,7 +194,7 @@ export async function listTasksJson(
     const held = page.ids.length > 0 ? cache.rows.held(page.ids, clock.getTime(), version) : null;
     if (held) {
       // the columns only task writes change come from rows read in the last 2 s; the rest fresh
-      // remembered under the request's stamp (a null one, anonymous, reads every time)
+      // remembered under the request's stamp (without one, an anonymous SQLite list, read every time)
       const live = await deps.taskReads.pageLive.get(`${query.limit}:${page.ids.join(',')}`, readStamp, () =>
         liveTasksByIds(deps.db, page.ids, query.limit),
       );

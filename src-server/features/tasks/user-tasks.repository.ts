@@ -89,15 +89,15 @@ export async function completeUserTask(db: Conn, id: string, now: string, arrive
   return Number(result.numUpdatedRows) === 1;
 }
 
-/**
- * A record completed by a verdict (an approval, an overturned rejection): unconditional, unlike
- * completeUserTask, because the proof was accepted whatever happened to the record since.
- */
 // compiled once: every approval writes it
 const completeRecord = prepared((db: Conn, id: string, now: string) =>
   db.updateTable('user_tasks').set({ status: 'completed', completed_at: now }).where('_id', '=', id),
 );
 
+/**
+ * A record completed by a verdict (an approval, an overturned rejection): unconditional, unlike
+ * completeUserTask, because the proof was accepted whatever happened to the record since.
+ */
 export async function markUserTaskCompleted(db: Conn, id: string, now: string): Promise<void> {
   await completeRecord(db, id, now);
 }

@@ -6,6 +6,7 @@ import { basename, dirname, join, relative } from 'node:path';
 import * as sea from 'node:sea';
 import { version } from '../../package.json';
 import { type WebAssets, webAssetsFrom } from '../http/web-assets';
+import { isSingleBinary } from './is-single-binary';
 
 /** The prefix of every embedded web file's asset key ("web/assets/main-AB12.js"). */
 export const WEB_ASSET_PREFIX = 'web/';
@@ -14,14 +15,7 @@ export const NATIVE_INDEX_ASSET = 'native.json';
 /** The prefix of every embedded native file's asset key ("native/argon2/prebuilds/…/argon2.glibc.node"). */
 export const NATIVE_ASSET_PREFIX = 'native/';
 
-/** Whether this process is the single binary (Node's single executable application). */
-export function isSingleBinary(): boolean {
-  try {
-    return sea.isSea();
-  } catch {
-    return false;
-  }
-}
+export { isSingleBinary };
 
 /**
  * The built web app carried inside the single binary, or null when not running as one. The

@@ -1,4 +1,4 @@
-import { isSingleBinary } from './embedded';
+import { isSingleBinary } from './is-single-binary';
 
 /**
  * glibc's malloc, tuned for the server (docs/decisions.md "Images on sharp", the memory part).

@@ -27,6 +27,8 @@ const caches = () => readdirSync(dir).filter((n) => /^server\.[0-9a-f]{16}\.[0-9
 describe.skipIf(!existsSync(join(dir, 'server.cjs')))('the server loader', () => {
   it('names the cache by the bundle and the Node flags, writes it while serving, and the cache fits the bundle', async () => {
     const loader = readFileSync(join(dir, 'main.cjs'), 'utf8');
+    // the loader reads the bundle as Latin-1: any other character would be read as another one
+    expect(readFileSync(join(dir, 'server.cjs')).every((byte) => byte < 0x80)).toBe(true);
     const bundleHash = /server\.([0-9a-f]{16})\./.exec(loader)?.[1];
     expect(bundleHash).toBeDefined();
     child = spawn(process.execPath, [join(dir, 'main.cjs'), 'serve', '--port', '0', '--data', data], {

@@ -22,6 +22,19 @@ export interface StartupRuns {
 
 export interface Startup {
   bundle: StartupRuns;
+  /**
+   * The bundle started with glibc's malloc tunables already in its environment (as a launcher
+   * that sets them would start it): no restart of itself, so the difference is the restart's cost.
+   */
+  bundleTuned: StartupRuns;
+  /**
+   * The limit, measured in turns with the bundle: a bare Node process (the server's flags) that
+   * loads Hono and better-sqlite3, opens a SQLite file and answers 20 rows by one prepared SELECT
+   * (bench/limit-servers.mjs hono-sqlite): what any Node server on SQLite pays on this machine.
+   */
+  limit: StartupRuns;
+  /** `node -e 0`, spawn to exit: the machine's own cost of starting Node once. */
+  nodeAlone: StartupRuns;
   binary: (StartupRuns & { path: string }) | null;
 }
 
@@ -65,11 +78,17 @@ function probe(url: string): Promise<number> {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Spawns the command, polls until the first 200, stops it; ms from spawn to that answer. */
-async function startOnce(file: string, args: string[], dataDir: string, env: NodeJS.ProcessEnv) {
+async function startOnce(
+  file: string,
+  args: string[],
+  dataDir: string,
+  env: NodeJS.ProcessEnv,
+  path = '/api/settings',
+) {
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}/api/settings`;
+  const url = `http://127.0.0.1:${port}${path}`;
   const started = performance.now();
-  const child: ChildProcess = spawn(file, [...args, 'serve'], {
+  const child: ChildProcess = spawn(file, path === '/api/settings' ? [...args, 'serve'] : args, {
     env: { ...env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -90,7 +109,7 @@ async function startOnce(file: string, args: string[], dataDir: string, env: Nod
       const status = await probe(url);
       if (status === 200) return performance.now() - started;
       if (gone) throw new Error(`${file} exited before answering:\n${output}`);
-      if (status !== 0) throw new Error(`${file}: GET /api/settings answered ${status}:\n${output}`);
+      if (status !== 0) throw new Error(`${file}: GET ${path} answered ${status}:\n${output}`);
       if (performance.now() - started > TIMEOUT_MS) throw new Error(`${file} did not answer:\n${output}`);
       await sleep(POLL_MS);
     }
@@ -112,6 +131,65 @@ async function measure(file: string, pre: string[], runs: number, env: NodeJS.Pr
   }
 }
 
+/** ms from spawn to exit of `node -e 0`. */
+function nodeAloneOnce(env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolveMs, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, ['-e', '0'], { env, stdio: 'ignore' });
+    child.once('error', reject);
+    child.once('exit', () => resolveMs(performance.now() - started));
+  });
+}
+
+const LIMIT_SERVER = resolve('bench/limit-servers.mjs');
+const MALLOC_ENV = {
+  GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=131072:glibc.malloc.arena_max=1',
+  TASKREWARD_MALLOC_TUNED: '1',
+};
+
+/**
+ * The bundle, the bundle with the tunables in its environment, the limit and Node alone, in
+ * turns (one of each per round), so a busy moment of the machine falls on all four alike.
+ */
+async function measureBundleAndLimits(runs: number, env: NodeJS.ProcessEnv) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'taskreward-startup-'));
+  const limitDir = mkdtempSync(join(tmpdir(), 'taskreward-startup-limit-'));
+  const bundleArgs = [...NODE_FLAGS.server, BUNDLE];
+  const limitArgs = [...NODE_FLAGS.server, LIMIT_SERVER, 'hono-sqlite', limitDir];
+  const tunedEnv = { ...env, ...MALLOC_ENV };
+  try {
+    const first = await startOnce(process.execPath, bundleArgs, dataDir, env);
+    // the limit's first start creates its table; the turns below open it, as the bundle's do
+    const limitFirst = await startOnce(process.execPath, limitArgs, limitDir, env, '/tasks');
+    const times = {
+      bundle: [] as number[],
+      tuned: [] as number[],
+      limit: [] as number[],
+      node: [] as number[],
+    };
+    for (let i = 0; i < runs; i++) {
+      times.bundle.push(await startOnce(process.execPath, bundleArgs, dataDir, env));
+      times.tuned.push(await startOnce(process.execPath, bundleArgs, dataDir, tunedEnv));
+      times.limit.push(await startOnce(process.execPath, limitArgs, limitDir, env, '/tasks'));
+      times.node.push(await nodeAloneOnce(env));
+    }
+    const runsOf = (t: number[], firstStart?: number): StartupRuns => ({
+      median: median(t),
+      runs: t,
+      first: firstStart,
+    });
+    return {
+      bundle: runsOf(times.bundle, first),
+      bundleTuned: runsOf(times.tuned),
+      limit: runsOf(times.limit, limitFirst),
+      nodeAlone: runsOf(times.node),
+    };
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(limitDir, { recursive: true, force: true });
+  }
+}
+
 export async function measureStartup(opts: StartupOptions = {}): Promise<Startup> {
   const runs = opts.runs ?? (opts.quick ? 3 : 7);
   const scratch = mkdtempSync(join(tmpdir(), 'taskreward-startup-home-'));
@@ -126,7 +204,7 @@ export async function measureStartup(opts: StartupOptions = {}): Promise<Startup
     // with the server's Node flags, as npm start runs it: V8 rejects a code cache written under
     // other flags (the servers of the scenarios before write the bundle's), so without them every
     // start here compiled the bundle afresh
-    const bundle = await measure(process.execPath, [...NODE_FLAGS.server, BUNDLE], runs, env);
+    const measured = await measureBundleAndLimits(runs, env);
     let binary: Startup['binary'] = null;
     if (!existsSync(BINARY)) {
       const built = spawnSync(process.execPath, ['build/binary.mjs'], { stdio: 'inherit' });
@@ -134,7 +212,7 @@ export async function measureStartup(opts: StartupOptions = {}): Promise<Startup
     }
     // the first run also unpacks the native modules into the (empty) cache folder
     if (existsSync(BINARY)) binary = { ...(await measure(BINARY, [], runs, env)), path: BINARY };
-    return { bundle, binary };
+    return { ...measured, binary };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -147,6 +225,10 @@ const fmt = (r: StartupRuns) =>
 export function formatStartup(s: Startup): string {
   return [
     `bundle (node dist/server/main.cjs serve): ${fmt(s.bundle)}`,
+    `bundle, malloc tunables already in the environment (no restart): ${fmt(s.bundleTuned)}`,
+    `limit (bare Node + Hono + better-sqlite3, one prepared SELECT): ${fmt(s.limit)}`,
+    `Node alone (node -e 0, spawn to exit): ${fmt(s.nodeAlone)}`,
+    `bundle / limit: ${(s.bundle.median / s.limit.median).toFixed(2)}x; without the restart ${(s.bundleTuned.median / s.limit.median).toFixed(2)}x`,
     s.binary ? `single binary (${s.binary.path}): ${fmt(s.binary)}` : 'single binary: not built',
   ].join('\n');
 }

@@ -83,7 +83,7 @@ const zodEnglishOnly = {
   },
 };
 
-// Start-up: the server bundle loads every module before it listens, so three that serving does
+// Start-up: the server bundle loads every module before it listens, so those that serving does
 // not need at once are trimmed. argon2 (a native addon, ~25 ms to load) is loaded at the first
 // password hash or check instead; rate-limiter-flexible's index loads every store it has
 // (cluster, Redis, Mongo...), of which the app uses the in-memory one; prom-client's index loads
@@ -102,6 +102,17 @@ const lazyServerModules = {
       namespace: 'lazy',
     }));
     build.onResolve({ filter: /^prom-client$/ }, () => ({ path: 'prom-client', namespace: 'lazy' }));
+    // pg and cli-progress: a server on SQLite never opens a PostgreSQL pool nor draws a bar (the
+    // move does both), so each is loaded at its first use, through an object that forwards to it
+    build.onResolve({ filter: /^(pg|cli-progress)$/ }, (args) =>
+      args.namespace === 'lazy' ? undefined : { path: args.path, namespace: 'lazy' },
+    );
+    build.onLoad({ filter: /^(pg|cli-progress)$/, namespace: 'lazy' }, (args) => ({
+      contents: `let loaded;
+const load = () => (loaded ??= require(${JSON.stringify(args.path)}));
+export default new Proxy({}, { get: (_target, key) => load()[key], has: (_target, key) => key in load() });`,
+      resolveDir: root,
+    }));
     build.onLoad({ filter: /^argon2$/, namespace: 'lazy' }, () => ({
       contents: `let loaded;
 const load = () => {

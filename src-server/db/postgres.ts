@@ -43,30 +43,33 @@ export const pgTypes = {
  * statements: the server parses and plans such a text once per connection and afterwards only
  * binds and runs it, where an unnamed statement is parsed and planned on every execution (for
  * a primary-key read, most of its cost). Kysely passes every query as (text, values); statements
- * without values (BEGIN, COMMIT, the migrations' DDL) keep the simple protocol.
+ * without values (BEGIN, COMMIT, the migrations' DDL) keep the simple protocol. Made when the
+ * first pool opens, not when the server loads: a server on SQLite never loads pg at all.
  */
-class NamingClient extends pg.Client {
-  // biome-ignore lint/suspicious/noExplicitAny: pg's overloads of query
-  override query(config: any, values?: any, callback?: any): any {
-    if (typeof config === 'string' && Array.isArray(values) && values.length > 0) {
-      const name = statementName(config);
-      if (name !== undefined && callback === undefined) return this.named(name, config, values);
+function namingClientClass() {
+  return class NamingClient extends pg.Client {
+    // biome-ignore lint/suspicious/noExplicitAny: pg's overloads of query
+    override query(config: any, values?: any, callback?: any): any {
+      if (typeof config === 'string' && Array.isArray(values) && values.length > 0) {
+        const name = statementName(config);
+        if (name !== undefined && callback === undefined) return this.named(name, config, values);
+      }
+      return super.query(config, values, callback);
     }
-    return super.query(config, values, callback);
-  }
 
-  private async named(name: string, text: string, values: unknown[]) {
-    try {
-      return await super.query({ name, text, values });
-    } catch (err) {
-      // the table under a `SELECT *` changed (another node's migration): prepare it again under
-      // a new name, once; inside a transaction the first error has already failed it
-      const e = err as { code?: string; message?: string };
-      if (e.code !== '0A000' || !e.message?.includes('cached plan must not change result type')) throw err;
-      const again = renameStatement(text) ?? name;
-      return super.query({ name: again, text, values });
+    private async named(name: string, text: string, values: unknown[]) {
+      try {
+        return await super.query({ name, text, values });
+      } catch (err) {
+        // the table under a `SELECT *` changed (another node's migration): prepare it again under
+        // a new name, once; inside a transaction the first error has already failed it
+        const e = err as { code?: string; message?: string };
+        if (e.code !== '0A000' || !e.message?.includes('cached plan must not change result type')) throw err;
+        const again = renameStatement(text) ?? name;
+        return super.query({ name: again, text, values });
+      }
     }
-  }
+  };
 }
 
 /** How long a statement may wait for a row or advisory lock before it fails as busy. */
@@ -102,7 +105,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Opened
     application_name: options.applicationName ?? 'taskreward',
     options: settings.map((s) => `-c ${s}`).join(' '),
     types: pgTypes,
-    Client: NamingClient,
+    Client: namingClientClass(),
   });
   // an idle connection the server closed (a restart, a failover) must not crash the process
   pool.on('error', (err) => log().error(`PostgreSQL connection lost: ${err.message}`));

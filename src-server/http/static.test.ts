@@ -120,6 +120,37 @@ describe('loadWebAssets', () => {
     }
   });
 
+  it('reads each file when first asked, and a file gone by then is not found, not a server error', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'taskreward-web-'));
+    let app: TestApp | undefined;
+    try {
+      mkdirSync(join(dir, 'assets'));
+      writeFileSync(join(dir, 'index.html'), INDEX);
+      writeFileSync(join(dir, 'assets', 'main-ABCDEFGH.js'), MAIN_JS);
+      writeFileSync(join(dir, 'assets', 'gone-ABCDEFGH.js'), MAIN_JS);
+      const assets = loadWebAssets(dir);
+      // nothing was read at load: what the file holds when first asked is what is served
+      writeFileSync(join(dir, 'assets', 'main-ABCDEFGH.js'), 'console.log("rebuilt");');
+      rmSync(join(dir, 'assets', 'gone-ABCDEFGH.js'));
+      app = await createTestApp({ web: assets });
+      const main = await app.app.request('/assets/main-ABCDEFGH.js');
+      expect(main.status).toBe(200);
+      expect(await main.text()).toBe('console.log("rebuilt");');
+      // read once and kept: a later change on disk is not seen
+      writeFileSync(join(dir, 'assets', 'main-ABCDEFGH.js'), 'console.log("again");');
+      expect(await (await app.app.request('/assets/main-ABCDEFGH.js')).text()).toBe('console.log("rebuilt");');
+      const gone = await app.app.request('/assets/gone-ABCDEFGH.js');
+      expect(gone.status).toBe(404);
+      rmSync(join(dir, 'index.html'));
+      const page = await app.app.request('/tasks');
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('not built');
+    } finally {
+      await app?.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('gives an empty map for a folder that does not exist', () => {
     expect(loadWebAssets(join(tmpdir(), 'taskreward-no-such-folder')).size).toBe(0);
   });

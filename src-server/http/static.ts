@@ -49,7 +49,8 @@ function sendAsset(c: Context<AppEnv>, asset: WebAsset) {
   c.header('Content-Type', asset.type);
   if (!asset.compressible) return c.body(asset.body as Uint8Array<ArrayBuffer>);
   c.header('Vary', 'Accept-Encoding', { append: true });
-  const coding = chooseEncoding(c.req.header('Accept-Encoding'), { br: !!asset.br, gzip: !!asset.gz });
+  // whether a copy exists, without reading it (loadWebAssets reads each file when first asked)
+  const coding = chooseEncoding(c.req.header('Accept-Encoding'), { br: 'br' in asset, gzip: 'gz' in asset });
   const bytes = coding === 'br' ? asset.br : coding === 'gzip' ? asset.gz : undefined;
   if (!coding || !bytes) return c.body(asset.body as Uint8Array<ArrayBuffer>);
   c.header('Content-Encoding', coding);
@@ -70,13 +71,25 @@ export function mountWebApp(app: Hono<AppEnv>, assets: WebAssets): void {
       // a malformed escape is just an unknown path
     }
     const asset = path !== '/' && path !== '/index.html' ? assets.get(path) : undefined;
+    // a file listed at start but gone when first read (the build folder replaced under a running
+    // server) is not found, not a server error
     if (asset) {
-      c.header('Cache-Control', asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
-      return sendAsset(c, asset);
+      try {
+        c.header('Cache-Control', asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        return sendAsset(c, asset);
+      } catch {
+        c.header('Cache-Control', 'no-cache');
+        return c.text('Not found', 404);
+      }
     }
     if (path.startsWith('/assets/')) return c.text('Not found', 404);
     const index = assets.get('/index.html');
     c.header('Cache-Control', 'no-cache');
-    return index ? sendAsset(c, index) : c.html(FALLBACK_HTML);
+    if (!index) return c.html(FALLBACK_HTML);
+    try {
+      return sendAsset(c, index);
+    } catch {
+      return c.html(FALLBACK_HTML);
+    }
   });
 }

@@ -73,38 +73,60 @@ function variantOf(path: string): [string, 'br' | 'gz'] | null {
 }
 
 /**
- * Reads the built web app into memory once (it is small) so every reply is a map lookup. The
- * `.br`/`.gz` copies build/build.mjs wrote are attached to their file (never served under their
- * own path); nothing is compressed here. A copy older than its file (the file was rewritten
- * after the build) is left out rather than served stale.
+ * Defines `field` on the asset as the file's bytes, read at the first request that needs them
+ * and kept from then on. A file gone by then (the folder rebuilt under a running server) throws,
+ * which the static handler answers as not found.
+ */
+function readWhenAsked(asset: WebAsset, field: 'body' | 'br' | 'gz', file: string): void {
+  Object.defineProperty(asset, field, {
+    configurable: true,
+    enumerable: true,
+    get() {
+      const bytes = readFileSync(file);
+      Object.defineProperty(asset, field, { value: bytes, enumerable: true, writable: true, configurable: true });
+      return bytes;
+    },
+  });
+}
+
+/**
+ * The built web app as a map from its listing: each file is read at the first request for it and
+ * kept in memory from then on, so every later reply is a map lookup. Reading all 350 files at
+ * start (most of them the admin's chunks and copies no browser asks for at once) took about 50 ms
+ * of every start and their bytes stayed in memory whether asked for or not. The `.br`/`.gz`
+ * copies build/build.mjs wrote are attached to their file (never served under their own path);
+ * nothing is compressed here. A copy older than its file (the file was rewritten after the
+ * build) is left out rather than served stale.
  */
 export function loadWebAssets(dir: string): WebAssets {
   const assets: WebAssets = new Map();
   if (!existsSync(dir)) return assets;
-  const variants: [string, 'br' | 'gz', Uint8Array, number][] = [];
+  const variants: [string, 'br' | 'gz', string, number][] = [];
   const mtimes = new Map<string, number>();
   const walk = (folder: string) => {
-    for (const name of readdirSync(folder)) {
-      const full = join(folder, name);
-      const st = statSync(full);
-      if (st.isDirectory()) {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const full = join(folder, entry.name);
+      if (entry.isDirectory()) {
         walk(full);
         continue;
       }
       const path = `/${relative(dir, full).split(sep).join('/')}`;
       if (!isServedAsset(path)) continue;
+      const mtime = statSync(full).mtimeMs;
       const variant = variantOf(path);
-      if (variant) variants.push([...variant, readFileSync(full), st.mtimeMs]);
+      if (variant) variants.push([...variant, full, mtime]);
       else {
-        assets.set(path, assetFor(path, readFileSync(full)));
-        mtimes.set(path, st.mtimeMs);
+        const asset = assetFor(path, new Uint8Array(0));
+        readWhenAsked(asset, 'body', full);
+        assets.set(path, asset);
+        mtimes.set(path, mtime);
       }
     }
   };
   walk(dir);
-  for (const [path, field, bytes, mtime] of variants) {
+  for (const [path, field, file, mtime] of variants) {
     const asset = assets.get(path);
-    if (asset && mtime >= (mtimes.get(path) ?? Number.POSITIVE_INFINITY)) asset[field] = bytes;
+    if (asset && mtime >= (mtimes.get(path) ?? Number.POSITIVE_INFINITY)) readWhenAsked(asset, field, file);
   }
   return assets;
 }

@@ -473,7 +473,11 @@ function report(input: {
       // 130 ms on another); the ratio to a bare server started in the same turns does not
       what: 'start-up to the first answer (bundle), ratio to a bare Node + Hono + SQLite server (proposed)',
       target: '≤ 2x',
-      measured: `${(bundleStart / startup.limit.median).toFixed(2)}x (${(startup.bundleTuned.median / startup.limit.median).toFixed(2)}x with the malloc tunables already in the environment, no restart)`,
+      measured:
+        `${(bundleStart / startup.limit.median).toFixed(2)}x (${(startup.bundleTuned.median / startup.limit.median).toFixed(2)}x with the malloc tunables already in the environment, no restart)` +
+        (startup.bundle.cpuMedian && startup.limit.cpuMedian
+          ? `; by CPU to the first answer ${(startup.bundle.cpuMedian / startup.limit.cpuMedian).toFixed(2)}x (${startup.bundle.cpuMedian.toFixed(0)} against ${startup.limit.cpuMedian.toFixed(0)} ms)`
+          : ''),
       met: bundleStart / startup.limit.median <= 2,
     },
     {

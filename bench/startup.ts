@@ -4,7 +4,7 @@
 // over an already-migrated data folder (the median of several runs), and once over an empty one.
 //   node dist/bench/startup.cjs [--quick]   (or through bench/run.ts)
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -18,6 +18,9 @@ export interface StartupRuns {
   runs: number[];
   /** The first start over an empty data folder (creates and migrates the database). */
   first?: number;
+  /** CPU ms each warm start used up to its first answer (Linux), and their median. */
+  cpu?: number[];
+  cpuMedian?: number;
 }
 
 export interface Startup {
@@ -77,6 +80,23 @@ function probe(url: string): Promise<number> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * The CPU time (user + system, ms) a process has used so far, from /proc (Linux; null elsewhere):
+ * on a busy machine the wall time of a start swings with the other processes, its CPU much less.
+ * The malloc restart keeps the pid (execve), so this counts both starts of the bundle.
+ */
+function cpuOf(pid: number | undefined): number | null {
+  if (pid === undefined || process.platform !== 'linux') return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are the 14th and 15th fields, in clock ticks (100 per second on Linux)
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
 /** Spawns the command, polls until the first 200, stops it; ms from spawn to that answer. */
 async function startOnce(
   file: string,
@@ -107,7 +127,7 @@ async function startOnce(
   try {
     for (;;) {
       const status = await probe(url);
-      if (status === 200) return performance.now() - started;
+      if (status === 200) return { ms: performance.now() - started, cpu: cpuOf(child.pid) };
       if (gone) throw new Error(`${file} exited before answering:\n${output}`);
       if (status !== 0) throw new Error(`${file}: GET ${path} answered ${status}:\n${output}`);
       if (performance.now() - started > TIMEOUT_MS) throw new Error(`${file} did not answer:\n${output}`);
@@ -119,13 +139,30 @@ async function startOnce(
   }
 }
 
+interface Start {
+  ms: number;
+  cpu: number | null;
+}
+
+/** Warm starts as StartupRuns: their wall times, and their CPU times where /proc gives them. */
+function runsOf(starts: Start[], first?: Start): StartupRuns {
+  const times = starts.map((s) => s.ms);
+  const cpu = starts.map((s) => s.cpu).filter((c): c is number => c !== null);
+  return {
+    median: median(times),
+    runs: times,
+    first: first?.ms,
+    ...(cpu.length === starts.length && cpu.length > 0 ? { cpu, cpuMedian: median(cpu) } : {}),
+  };
+}
+
 async function measure(file: string, pre: string[], runs: number, env: NodeJS.ProcessEnv) {
   const dataDir = mkdtempSync(join(tmpdir(), 'taskreward-startup-'));
   try {
     const first = await startOnce(file, pre, dataDir, env);
-    const times: number[] = [];
-    for (let i = 0; i < runs; i++) times.push(await startOnce(file, pre, dataDir, env));
-    return { median: median(times), runs: times, first };
+    const starts: Start[] = [];
+    for (let i = 0; i < runs; i++) starts.push(await startOnce(file, pre, dataDir, env));
+    return runsOf(starts, first);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -161,28 +198,18 @@ async function measureBundleAndLimits(runs: number, env: NodeJS.ProcessEnv) {
     const first = await startOnce(process.execPath, bundleArgs, dataDir, env);
     // the limit's first start creates its table; the turns below open it, as the bundle's do
     const limitFirst = await startOnce(process.execPath, limitArgs, limitDir, env, '/tasks');
-    const times = {
-      bundle: [] as number[],
-      tuned: [] as number[],
-      limit: [] as number[],
-      node: [] as number[],
-    };
+    const starts = { bundle: [] as Start[], tuned: [] as Start[], limit: [] as Start[], node: [] as Start[] };
     for (let i = 0; i < runs; i++) {
-      times.bundle.push(await startOnce(process.execPath, bundleArgs, dataDir, env));
-      times.tuned.push(await startOnce(process.execPath, bundleArgs, dataDir, tunedEnv));
-      times.limit.push(await startOnce(process.execPath, limitArgs, limitDir, env, '/tasks'));
-      times.node.push(await nodeAloneOnce(env));
+      starts.bundle.push(await startOnce(process.execPath, bundleArgs, dataDir, env));
+      starts.tuned.push(await startOnce(process.execPath, bundleArgs, dataDir, tunedEnv));
+      starts.limit.push(await startOnce(process.execPath, limitArgs, limitDir, env, '/tasks'));
+      starts.node.push({ ms: await nodeAloneOnce(env), cpu: null });
     }
-    const runsOf = (t: number[], firstStart?: number): StartupRuns => ({
-      median: median(t),
-      runs: t,
-      first: firstStart,
-    });
     return {
-      bundle: runsOf(times.bundle, first),
-      bundleTuned: runsOf(times.tuned),
-      limit: runsOf(times.limit, limitFirst),
-      nodeAlone: runsOf(times.node),
+      bundle: runsOf(starts.bundle, first),
+      bundleTuned: runsOf(starts.tuned),
+      limit: runsOf(starts.limit, limitFirst),
+      nodeAlone: runsOf(starts.node),
     };
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
@@ -220,6 +247,7 @@ export async function measureStartup(opts: StartupOptions = {}): Promise<Startup
 
 const fmt = (r: StartupRuns) =>
   `median ${r.median.toFixed(0)} ms of ${r.runs.length} (${r.runs.map((t) => t.toFixed(0)).join(', ')})` +
+  (r.cpuMedian === undefined ? '' : `, CPU ${r.cpuMedian.toFixed(0)} ms`) +
   (r.first === undefined ? '' : `; first start on an empty folder ${r.first.toFixed(0)} ms`);
 
 export function formatStartup(s: Startup): string {
@@ -228,7 +256,10 @@ export function formatStartup(s: Startup): string {
     `bundle, malloc tunables already in the environment (no restart): ${fmt(s.bundleTuned)}`,
     `limit (bare Node + Hono + better-sqlite3, one prepared SELECT): ${fmt(s.limit)}`,
     `Node alone (node -e 0, spawn to exit): ${fmt(s.nodeAlone)}`,
-    `bundle / limit: ${(s.bundle.median / s.limit.median).toFixed(2)}x; without the restart ${(s.bundleTuned.median / s.limit.median).toFixed(2)}x`,
+    `bundle / limit: ${(s.bundle.median / s.limit.median).toFixed(2)}x; without the restart ${(s.bundleTuned.median / s.limit.median).toFixed(2)}x` +
+      (s.bundle.cpuMedian && s.limit.cpuMedian && s.bundleTuned.cpuMedian
+        ? `; by CPU ${(s.bundle.cpuMedian / s.limit.cpuMedian).toFixed(2)}x and ${(s.bundleTuned.cpuMedian / s.limit.cpuMedian).toFixed(2)}x`
+        : ''),
     s.binary ? `single binary (${s.binary.path}): ${fmt(s.binary)}` : 'single binary: not built',
   ].join('\n');
 }

@@ -26,7 +26,9 @@ export function embeddedWebAssets(): WebAssets | null {
   const entries: [string, Uint8Array][] = [];
   for (const key of sea.getAssetKeys()) {
     if (!key.startsWith(WEB_ASSET_PREFIX)) continue;
-    entries.push([key.slice(WEB_ASSET_PREFIX.length - 1), new Uint8Array(sea.getAsset(key))]);
+    // the raw asset is a view of the binary's own bytes, not a copy: nothing is copied at start
+    // and a page of it takes memory only once it is sent (the server only ever reads these)
+    entries.push([key.slice(WEB_ASSET_PREFIX.length - 1), new Uint8Array(sea.getRawAsset(key))]);
   }
   return webAssetsFrom(entries);
 }

@@ -119,7 +119,13 @@ async function startOnce(
   child.stderr?.on('data', (c: Buffer) => {
     output += c.toString();
   });
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  let ended = '';
+  const exited = new Promise<void>((r) =>
+    child.once('exit', (code, signal) => {
+      ended = signal ? `signal ${signal}` : `code ${code}`;
+      r();
+    }),
+  );
   let gone = false;
   void exited.then(() => {
     gone = true;
@@ -128,7 +134,7 @@ async function startOnce(
     for (;;) {
       const status = await probe(url);
       if (status === 200) return { ms: performance.now() - started, cpu: cpuOf(child.pid) };
-      if (gone) throw new Error(`${file} exited before answering:\n${output}`);
+      if (gone) throw new Error(`${file} ${args.join(' ')} exited (${ended}) before answering:\n${output}`);
       if (status !== 0) throw new Error(`${file}: GET ${path} answered ${status}:\n${output}`);
       if (performance.now() - started > TIMEOUT_MS) throw new Error(`${file} did not answer:\n${output}`);
       await sleep(POLL_MS);

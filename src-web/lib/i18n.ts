@@ -38,7 +38,9 @@ export async function setupI18n() {
 
 /** Switches the language once its shell texts are loaded (the screen never shows bare keys). */
 export async function setLanguage(lng: Language): Promise<void> {
-  await loadCoreLocales(lng);
+  await Promise.all([loadCoreLocales(lng), formsWanted ? loadForms(lng) : undefined]);
+  // a page that asked for the forms' texts meanwhile gets them in the new language too
+  if (formsWanted) await loadForms(lng);
   await i18n.changeLanguage(lng);
 }
 
@@ -61,9 +63,32 @@ const coreLoaders: Record<Language, () => Promise<Record<string, object>>> = {
   en: () => import('../locales/core-en').then((m) => m.coreEn),
 };
 
-/** The shell's namespaces (common, auth, landing, errors) in one language. Idempotent. */
+/** The first page's namespaces (common, landing) in one language. Idempotent. */
 async function loadCoreLocales(lng: Language): Promise<void> {
   if (!i18n.hasResourceBundle(lng, 'common')) addBundles({ [lng]: await coreLoaders[lng]() });
+}
+
+const formLoaders: Record<Language, () => Promise<Record<string, object>>> = {
+  tr: () => import('../locales/forms-tr').then((m) => m.formsTr),
+  en: () => import('../locales/forms-en').then((m) => m.formsEn),
+};
+
+// once a page has asked for the forms' texts, a language switch loads them in the new language
+// before it switches, as it does the first page's
+let formsWanted = false;
+
+async function loadForms(lng: Language): Promise<void> {
+  if (!i18n.hasResourceBundle(lng, 'errors')) addBundles({ [lng]: await formLoaders[lng]() });
+}
+
+/**
+ * The sign-in forms' and the error texts (auth, errors) in the reader's language. The landing
+ * page shows neither, so they stay out of its JavaScript; every other page loads them with its
+ * code (app/route-modules.tsx, and the page and admin texts below). Idempotent.
+ */
+export async function loadFormLocales(): Promise<void> {
+  formsWanted = true;
+  await loadForms(currentLanguage());
 }
 
 /**
@@ -71,12 +96,14 @@ async function loadCoreLocales(lng: Language): Promise<void> {
  * JavaScript: the routes load them with the page (app/route-modules.tsx). Idempotent.
  */
 export async function loadPageLocales(): Promise<void> {
-  addBundles((await import('../locales/pages')).pageResources);
+  const [{ pageResources }] = await Promise.all([import('../locales/pages'), loadFormLocales()]);
+  addBundles(pageResources);
 }
 
 /** The admin screens' namespaces, loaded with the admin layout. Idempotent. */
 export async function loadAdminLocales(): Promise<void> {
-  addBundles((await import('../locales/admin')).adminResources);
+  const [{ adminResources }] = await Promise.all([import('../locales/admin'), loadFormLocales()]);
+  addBundles(adminResources);
 }
 
 export function currentLanguage(): Language {

@@ -6,12 +6,27 @@ export const LANGUAGE_KEY = 'language';
 export const LANGUAGES = ['tr', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
+// the router starts loading the first page's route at once, before the texts are set up: what a
+// route loads in the reader's language waits for that language to be known
+let started: () => void = () => undefined;
+const setUp = new Promise<void>((resolve) => {
+  started = resolve;
+});
+
 /**
  * Turkish and English; the language from local storage, else the browser's, else Turkish.
  * Resolves once the shell's texts in that language are loaded: each language's are a chunk of
  * their own (locales/core-tr.ts, core-en.ts), so the first page never carries the other one.
  */
 export async function setupI18n() {
+  try {
+    return await initI18n();
+  } finally {
+    started();
+  }
+}
+
+async function initI18n() {
   i18n
     .use(languageDetector(LANGUAGE_KEY))
     .use(initReactI18next)
@@ -88,6 +103,7 @@ async function loadForms(lng: Language): Promise<void> {
  */
 export async function loadFormLocales(): Promise<void> {
   formsWanted = true;
+  await setUp;
   await loadForms(currentLanguage());
 }
 

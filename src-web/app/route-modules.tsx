@@ -1,9 +1,13 @@
 import type { RouteObject } from 'react-router-dom';
-import { loadAdminLocales, loadPageLocales } from '../lib/i18n';
+import { loadAdminLocales, loadFormLocales, loadPageLocales } from '../lib/i18n';
 
 /** A page that uses the tasks, profile or submissions texts: they load along with its code. */
 const withPageLocales = <T,>(load: () => Promise<T>) =>
   Promise.all([load(), loadPageLocales()]).then(([m]) => m);
+
+/** Any other page: the forms' and the error texts (not the landing's) load along with its code. */
+const withFormLocales = <T,>(load: () => Promise<T>) =>
+  Promise.all([load(), loadFormLocales()]).then(([m]) => m);
 
 /**
  * The feature pages, loaded on demand so the first page stays small.
@@ -20,29 +24,38 @@ export const routes: {
     ...(['terms', 'privacy', 'kvkk'] as const).map((document) => ({
       path: `/${document}`,
       lazy: () =>
-        import('../features/legal/legal-page').then((m) => ({
+        withFormLocales(() => import('../features/legal/legal-page')).then((m) => ({
           Component: () => <m.LegalPage document={document} />,
         })),
     })),
     {
       // the first-run link from the server's log; public, so a signed-in visitor still sees it
       path: '/setup',
-      lazy: () => import('../features/auth/setup-page').then((m) => ({ Component: m.SetupPage })),
+      lazy: () =>
+        withFormLocales(() => import('../features/auth/setup-page')).then((m) => ({
+          Component: m.SetupPage,
+        })),
     },
     {
       path: '/forgot-password',
       lazy: () =>
-        import('../features/auth/forgot-password-page').then((m) => ({ Component: m.ForgotPasswordPage })),
+        withFormLocales(() => import('../features/auth/forgot-password-page')).then((m) => ({
+          Component: m.ForgotPasswordPage,
+        })),
     },
     {
       path: '/reset-password',
       lazy: () =>
-        import('../features/auth/reset-password-page').then((m) => ({ Component: m.ResetPasswordPage })),
+        withFormLocales(() => import('../features/auth/reset-password-page')).then((m) => ({
+          Component: m.ResetPasswordPage,
+        })),
     },
     {
       path: '/verify-email',
       lazy: () =>
-        import('../features/auth/verify-email-page').then((m) => ({ Component: m.VerifyEmailPage })),
+        withFormLocales(() => import('../features/auth/verify-email-page')).then((m) => ({
+          Component: m.VerifyEmailPage,
+        })),
     },
     {
       path: '/tasks',
@@ -63,11 +76,17 @@ export const routes: {
   signedOut: [
     {
       path: '/login',
-      lazy: () => import('../features/auth/login-page').then((m) => ({ Component: m.LoginPage })),
+      lazy: () =>
+        withFormLocales(() => import('../features/auth/login-page')).then((m) => ({
+          Component: m.LoginPage,
+        })),
     },
     {
       path: '/register',
-      lazy: () => import('../features/auth/register-page').then((m) => ({ Component: m.RegisterPage })),
+      lazy: () =>
+        withFormLocales(() => import('../features/auth/register-page')).then((m) => ({
+          Component: m.RegisterPage,
+        })),
     },
   ],
   signedIn: [

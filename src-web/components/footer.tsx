@@ -50,7 +50,7 @@ export function Footer() {
                   <Link to={paths.register}>{t('nav.register')}</Link>
                 </li>
                 <li>
-                  <Link to={paths.forgotPassword}>{t('auth:login.forgot')}</Link>
+                  <Link to={paths.forgotPassword}>{t('footerAuth.forgotPassword')}</Link>
                 </li>
               </>
             )}

@@ -1,11 +1,15 @@
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router-dom';
 import { paths } from '../app/paths';
 import { useAuth } from '../lib/auth';
 import { useSettings } from '../lib/settings';
-import { InboxBell } from './inbox-bell';
 import { LanguageSwitch } from './language-switch';
-import { UserMenu } from './user-menu';
+
+// the bell and the account menu show only to someone signed in: a visitor's first page loads neither
+const SignedInActions = lazy(() =>
+  import('./signed-in-actions').then((m) => ({ default: m.SignedInActions })),
+);
 
 export function TopBar() {
   const { user } = useAuth();
@@ -35,9 +39,10 @@ export function TopBar() {
         </nav>
         <div className="topbar-actions">
           <LanguageSwitch />
-          <InboxBell />
           {user ? (
-            <UserMenu />
+            <Suspense fallback={null}>
+              <SignedInActions />
+            </Suspense>
           ) : (
             <div className="auth-links">
               <Link className="btn btn-ghost" to={paths.login}>

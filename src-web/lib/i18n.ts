@@ -6,12 +6,27 @@ export const LANGUAGE_KEY = 'language';
 export const LANGUAGES = ['tr', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
+// the router starts loading the first page's route at once, before the texts are set up: what a
+// route loads in the reader's language waits for that language to be known
+let started: () => void = () => undefined;
+const setUp = new Promise<void>((resolve) => {
+  started = resolve;
+});
+
 /**
  * Turkish and English; the language from local storage, else the browser's, else Turkish.
  * Resolves once the shell's texts in that language are loaded: each language's are a chunk of
  * their own (locales/core-tr.ts, core-en.ts), so the first page never carries the other one.
  */
 export async function setupI18n() {
+  try {
+    return await initI18n();
+  } finally {
+    started();
+  }
+}
+
+async function initI18n() {
   i18n
     .use(languageDetector(LANGUAGE_KEY))
     .use(initReactI18next)
@@ -38,7 +53,9 @@ export async function setupI18n() {
 
 /** Switches the language once its shell texts are loaded (the screen never shows bare keys). */
 export async function setLanguage(lng: Language): Promise<void> {
-  await loadCoreLocales(lng);
+  await Promise.all([loadCoreLocales(lng), formsWanted ? loadForms(lng) : undefined]);
+  // a page that asked for the forms' texts meanwhile gets them in the new language too
+  if (formsWanted) await loadForms(lng);
   await i18n.changeLanguage(lng);
 }
 
@@ -61,9 +78,33 @@ const coreLoaders: Record<Language, () => Promise<Record<string, object>>> = {
   en: () => import('../locales/core-en').then((m) => m.coreEn),
 };
 
-/** The shell's namespaces (common, auth, landing, errors) in one language. Idempotent. */
+/** The first page's namespaces (common, landing) in one language. Idempotent. */
 async function loadCoreLocales(lng: Language): Promise<void> {
   if (!i18n.hasResourceBundle(lng, 'common')) addBundles({ [lng]: await coreLoaders[lng]() });
+}
+
+const formLoaders: Record<Language, () => Promise<Record<string, object>>> = {
+  tr: () => import('../locales/forms-tr').then((m) => m.formsTr),
+  en: () => import('../locales/forms-en').then((m) => m.formsEn),
+};
+
+// once a page has asked for the forms' texts, a language switch loads them in the new language
+// before it switches, as it does the first page's
+let formsWanted = false;
+
+async function loadForms(lng: Language): Promise<void> {
+  if (!i18n.hasResourceBundle(lng, 'errors')) addBundles({ [lng]: await formLoaders[lng]() });
+}
+
+/**
+ * The sign-in forms' and the error texts (auth, errors) in the reader's language. The landing
+ * page shows neither, so they stay out of its JavaScript; every other page loads them with its
+ * code (app/route-modules.tsx, and the page and admin texts below). Idempotent.
+ */
+export async function loadFormLocales(): Promise<void> {
+  formsWanted = true;
+  await setUp;
+  await loadForms(currentLanguage());
 }
 
 /**
@@ -71,12 +112,14 @@ async function loadCoreLocales(lng: Language): Promise<void> {
  * JavaScript: the routes load them with the page (app/route-modules.tsx). Idempotent.
  */
 export async function loadPageLocales(): Promise<void> {
-  addBundles((await import('../locales/pages')).pageResources);
+  const [{ pageResources }] = await Promise.all([import('../locales/pages'), loadFormLocales()]);
+  addBundles(pageResources);
 }
 
 /** The admin screens' namespaces, loaded with the admin layout. Idempotent. */
 export async function loadAdminLocales(): Promise<void> {
-  addBundles((await import('../locales/admin')).adminResources);
+  const [{ adminResources }] = await Promise.all([import('../locales/admin'), loadFormLocales()]);
+  addBundles(adminResources);
 }
 
 export function currentLanguage(): Language {

@@ -1,7 +1,8 @@
-import auth from './en/auth.json';
 import common from './en/common.json';
-import errors from './en/errors.json';
 import landing from './en/landing.json';
 
-/** The app shell's namespaces in English (core.ts): a chunk of its own, loaded only for English. */
-export const coreEn = { common, auth, landing, errors } as const;
+/**
+ * The first page's namespaces in English (core.ts): a chunk of its own, loaded only for English.
+ * The forms' and the error texts wait for the first page that uses them (forms-en.ts).
+ */
+export const coreEn = { common, landing } as const;

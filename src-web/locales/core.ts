@@ -1,9 +1,15 @@
 import { coreEn } from './core-en';
 import { coreTr } from './core-tr';
+import { formsEn } from './forms-en';
+import { formsTr } from './forms-tr';
 
 /**
- * The namespaces of the app shell and the pages bundled with it (home, sign-in), in both
- * languages. The app loads only the reader's language (core-en.ts or core-tr.ts, through
- * lib/i18n.ts); the other pages bring theirs (pages.ts, admin.ts).
+ * The namespaces of the app shell (the first page's, then the forms' and the error texts), in
+ * both languages. The app loads only the reader's language, each part when a page needs it
+ * (core-*.ts at start, forms-*.ts with the first other page, through lib/i18n.ts); the other
+ * pages bring theirs (pages.ts, admin.ts).
  */
-export const coreResources = { en: coreEn, tr: coreTr } as const;
+export const coreResources = {
+  en: { ...coreEn, ...formsEn },
+  tr: { ...coreTr, ...formsTr },
+} as const;

@@ -357,7 +357,10 @@ export async function precompress(dir) {
 function asciiServerBundle() {
   const file = join(dist, 'server/server.cjs');
   const text = readFileSync(file, 'utf8');
-  const ascii = text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const ascii = text.replace(
+    /[\u0080-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
   if (ascii !== text) writeFileSync(file, ascii);
 }
 

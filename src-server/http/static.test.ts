@@ -138,7 +138,9 @@ describe('loadWebAssets', () => {
       expect(await main.text()).toBe('console.log("rebuilt");');
       // read once and kept: a later change on disk is not seen
       writeFileSync(join(dir, 'assets', 'main-ABCDEFGH.js'), 'console.log("again");');
-      expect(await (await app.app.request('/assets/main-ABCDEFGH.js')).text()).toBe('console.log("rebuilt");');
+      expect(await (await app.app.request('/assets/main-ABCDEFGH.js')).text()).toBe(
+        'console.log("rebuilt");',
+      );
       const gone = await app.app.request('/assets/gone-ABCDEFGH.js');
       expect(gone.status).toBe(404);
       rmSync(join(dir, 'index.html'));

@@ -83,7 +83,12 @@ function readWhenAsked(asset: WebAsset, field: 'body' | 'br' | 'gz', file: strin
     enumerable: true,
     get() {
       const bytes = readFileSync(file);
-      Object.defineProperty(asset, field, { value: bytes, enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(asset, field, {
+        value: bytes,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
       return bytes;
     },
   });

@@ -31,10 +31,11 @@ export interface OpenedSqlite extends OpenedDatabase {
 export const SERVER_BUSY_TIMEOUT_MS = 100;
 /**
  * SQLite's page cache for the server's connection, in KiB (better-sqlite3 opens with 16 MB). The
- * pages the reads come back to (the tasks, their indexes, the search index: under 10 MB at
- * 10,000 tasks) fit; the rest of a 2 GB file is read through the system's file cache anyway, so
- * a larger cache mostly held pages of the million-row tables a write or an admin page touched
- * once, as the server's own memory (docs/decisions.md "A young generation of 8 MB").
+ * pages the reads keep coming back to fit (the tasks table and the search index are about 4 MB
+ * each at 10,000 tasks); the million-row tables are far larger than either size, and their pages
+ * come from the system's file cache in both cases. What the cache fills stays in glibc's main
+ * heap for the server's life, so it counts fully in its peak memory (docs/decisions.md "A young
+ * generation of 8 MB").
  */
 export const SERVER_CACHE_KIB = 8000;
 /** After a write found the database locked, further writes fail at once for this long (no probing). */

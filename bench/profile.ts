@@ -15,6 +15,11 @@
 // client instead of wrk). --vs-limit upload instead interleaves the
 // bare image pipeline (limits.ts measurePipeline, in this process) and the upload over HTTP, one
 // at a time and two at once, with the CPU per image of each (the server's from /proc).
+// --vs-limit SHAPES --flags-b "FLAGS[|FLAGS]": each round also serves the shapes from servers
+// started with these Node flags instead of src-server/node-flags.json's, one after another, with
+// each one's peak RSS after its round. --memory SHAPES [--rounds N] [--node-flags "FLAGS"]: no
+// limit, the server's RSS, peak and smaps split (malloc's heap, other anonymous, files) after each
+// shape's wrk round. A signed-in shape may name its workers: listUser500 is the bench's wrk row.
 // With --vs-sqlite URL --shapes SHAPES: the same folder served twice, by a node on the folder's
 // SQLite file and by a node on URL (a PostgreSQL database holding a copy of the folder, made by
 // bench/pg-seed.ts copyToPostgres; the node gets the folder's secret as TOKEN_SECRET), three

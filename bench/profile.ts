@@ -15,6 +15,11 @@
 // client instead of wrk). --vs-limit upload instead interleaves the
 // bare image pipeline (limits.ts measurePipeline, in this process) and the upload over HTTP, one
 // at a time and two at once, with the CPU per image of each (the server's from /proc).
+// --vs-limit SHAPES --flags-b "FLAGS[|FLAGS]": each round also serves the shapes from servers
+// started with these Node flags instead of src-server/node-flags.json's, one after another, with
+// each one's peak RSS after its round. --memory SHAPES [--rounds N] [--node-flags "FLAGS"]: no
+// limit, the server's RSS, peak and smaps split (malloc's heap, other anonymous, files) after each
+// shape's wrk round. A signed-in shape may name its workers: listUser500 is the bench's wrk row.
 // With --vs-sqlite URL --shapes SHAPES: the same folder served twice, by a node on the folder's
 // SQLite file and by a node on URL (a PostgreSQL database holding a copy of the folder, made by
 // bench/pg-seed.ts copyToPostgres; the node gets the folder's secret as TOKEN_SECRET), three
@@ -89,9 +94,12 @@ export function topSelf(
     .map(([fn, ms]) => ({ fn, ms, share: ms / total }));
 }
 
-async function requests(dataDir: string, shape: string) {
+/** A shape's paths and tokens; a signed-in shape may name its workers' count (listUser500: the bench's wrk row). */
+async function requests(dataDir: string, named: string) {
+  const workers = /\d+$/.exec(named);
+  const shape = workers ? named.slice(0, workers.index) : named;
   const fixtures = appFixtures(dataDir, new Date().toISOString());
-  const users = fixtures.users.slice(0, 40);
+  const users = fixtures.users.slice(0, workers ? Number(workers[0]) : 40);
   const tokens = await Promise.all(
     users.map(async (u) => `Bearer ${await signToken(u, false, fixtures.secret, benchSessionId(u._id))}`),
   );
@@ -254,12 +262,22 @@ async function versusLimit(
 ) {
   const limitDir = mkdtempSync(join(tmpdir(), 'taskreward-limit-'));
   const limit = await startLimitServer('hono-sqlite', limitDir);
+  // --flags-b "FLAGS": each round also serves the shapes from a server B started with these Node
+  // flags instead of src-server/node-flags.json's (both restarted every round: one server opens
+  // the folder at a time), with each one's peak RSS after its round
+  // ("FLAGS1|FLAGS2": a server C too)
+  const flagsB = option('--flags-b')
+    ?.split('|')
+    .map((flags) => flags.split(' ').filter(Boolean));
+  const variants = [NODE_FLAGS.server, ...(flagsB ?? [])];
   // a full-scale folder on a loaded machine can take longer than the default to open
-  const server = await startServerProcess({
-    dataDir,
-    startTimeoutMs: 300_000,
-    command: { file: process.execPath, args: [...NODE_FLAGS.server, entry, 'serve'] },
-  });
+  const start = (flags: string[]) =>
+    startServerProcess({
+      dataDir,
+      startTimeoutMs: 300_000,
+      command: { file: process.execPath, args: [...flags, entry, 'serve'] },
+    });
+  let server = await start(variants[0]);
   try {
     const loads = await Promise.all(shapes.map((shape) => requests(dataDir, shape)));
     const drive = async (url: string, paths: string[], authorizations?: string[]) => {
@@ -322,11 +340,26 @@ async function versusLimit(
       const line = [
         `round ${round}: Hono + prepared SELECT ${base.rps.toFixed(0)} req/s, ${base.cpuUs.toFixed(0)} µs CPU/req, busy ${base.busy.toFixed(2)} cores [${base.split}; ${base.main}] (load ${loadavg()[0].toFixed(2)})`,
       ];
-      for (const [i, load] of loads.entries()) {
-        const r = await run(server.url, load.paths, load.authorizations);
-        line.push(
-          `${shapes[i]} ${r.rps.toFixed(0)} req/s = ${((r.rps / base.rps) * 100).toFixed(0)}%; ${r.cpuUs.toFixed(0)} µs CPU/req = ${((base.cpuUs / r.cpuUs) * 100).toFixed(0)}% of the limit's rate per CPU; busy ${r.busy.toFixed(2)} cores [${r.split}; ${r.main}] (p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(1)} ms, load ${loadavg()[0].toFixed(2)}${r.failures ? `, ${r.failures} FAILED` : ''})`,
-        );
+      for (const [v, flags] of variants.entries()) {
+        if (flagsB) {
+          await server.stop();
+          server = await start(flags);
+          // the same warm-up as the first server's (JIT, SQLite's cache, the list cache)
+          for (const load of loads) await run(server.url, load.paths, load.authorizations);
+          line.push(`server ${'ABCDEF'[v]} (${flags.join(' ')}):`);
+        }
+        for (const [i, load] of loads.entries()) {
+          const r = await run(server.url, load.paths, load.authorizations);
+          line.push(
+            `${shapes[i]} ${r.rps.toFixed(0)} req/s = ${((r.rps / base.rps) * 100).toFixed(0)}%; ${r.cpuUs.toFixed(0)} µs CPU/req = ${((base.cpuUs / r.cpuUs) * 100).toFixed(0)}% of the limit's rate per CPU; busy ${r.busy.toFixed(2)} cores [${r.split}; ${r.main}] (p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(1)} ms, load ${loadavg()[0].toFixed(2)}${r.failures ? `, ${r.failures} FAILED` : ''})`,
+          );
+        }
+        if (flagsB) {
+          const m = memoryOf(server.pid);
+          line.push(
+            `server ${'ABCDEF'[v]} peak RSS ${m.hwm.toFixed(0)} MB, RSS ${m.rss.toFixed(0)} MB`,
+          );
+        }
       }
       console.log(line.join('\n  '));
     }
@@ -418,6 +451,83 @@ async function versusSqlite(dataDir: string, url: string, shapes: string[], seco
   }
 }
 
+/**
+ * The server's memory from /proc: VmRSS, VmHWM (the peak so far), and smaps split into the
+ * anonymous memory of malloc's main heap (brk: SQLite's page cache, most of what C code keeps),
+ * the other anonymous mappings (V8's heap pages, malloc's blocks of 128 KiB and more, thread
+ * stacks) and file-backed pages (the node binary's code, the native addons), in MB.
+ */
+export function memoryOf(pid: number): {
+  rss: number;
+  hwm: number;
+  heap: number;
+  anon: number;
+  file: number;
+} {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;
+  let heap = 0;
+  let anon = 0;
+  let file = 0;
+  let kind: 'heap' | 'anon' | 'file' = 'anon';
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ (\d+)\s*(.*)$/.exec(line);
+    if (head) {
+      kind = head[2] === '[heap]' ? 'heap' : head[1] !== '0' ? 'file' : 'anon';
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (!rss) continue;
+    const mb = Number(rss[1]) / 1024;
+    if (kind === 'heap') heap += mb;
+    else if (kind === 'file') file += mb;
+    else anon += mb;
+  }
+  return { rss: kb('VmRSS'), hwm: kb('VmHWM'), heap, anon, file };
+}
+
+/**
+ * --memory SHAPES: the server's memory after each shape's wrk round (as the bench's wrk rows
+ * send them, 16 connections), `--rounds N` times over the shapes, with the rate; --node-flags
+ * "..." starts it with other Node flags than src-server/node-flags.json's (to compare).
+ */
+async function memoryRounds(dataDir: string, shapes: string[], seconds: number, entry: string) {
+  const flags = option('--node-flags')?.split(' ').filter(Boolean) ?? NODE_FLAGS.server;
+  const server = await startServerProcess({
+    dataDir,
+    startTimeoutMs: 300_000,
+    command: { file: process.execPath, args: [...flags, entry, 'serve'] },
+  });
+  const show = (label: string) => {
+    const m = memoryOf(server.pid);
+    console.log(
+      `${label.padEnd(28)} rss ${m.rss.toFixed(0)} MB, peak ${m.hwm.toFixed(0)} MB ` +
+        `(malloc heap ${m.heap.toFixed(0)}, other anonymous ${m.anon.toFixed(0)}, file ${m.file.toFixed(0)}); load ${loadavg()[0].toFixed(2)}`,
+    );
+  };
+  try {
+    console.log(`node flags: ${flags.join(' ')}`);
+    show('after start');
+    const loads = await Promise.all(
+      shapes.map(async (shape) => ({ shape, ...(await requests(dataDir, shape)) })),
+    );
+    const rounds = Number(option('--rounds') ?? 1);
+    for (let round = 1; round <= rounds; round++)
+      for (const { shape, paths, authorizations } of loads) {
+        const r = await runWrk({
+          url: server.url,
+          paths,
+          authorizations,
+          connections: 16,
+          durationMs: seconds * 1000,
+        });
+        show(`${shape} ${r.rps.toFixed(0)} req/s`);
+      }
+  } finally {
+    await server.stop();
+  }
+}
+
 async function main() {
   const dataDir = option('--data');
   if (!dataDir) throw new Error('--data DIR is required');
@@ -427,6 +537,14 @@ async function main() {
       dataDir,
       vsSqlite,
       (option('--shapes') ?? 'list,listUser,detail,detailUser').split(','),
+      Number(option('--seconds') ?? 5),
+      option('--entry') ?? SERVER_ENTRY,
+    );
+  const memory = option('--memory');
+  if (memory)
+    return memoryRounds(
+      dataDir,
+      memory.split(','),
       Number(option('--seconds') ?? 5),
       option('--entry') ?? SERVER_ENTRY,
     );

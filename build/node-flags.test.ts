@@ -6,19 +6,19 @@ import { type ServerProcess, startServerProcess } from '../faults/server';
 import { MALLOC_TUNABLE, MALLOC_TUNABLES } from '../src-server/cli/malloc-tunables';
 import NODE_FLAGS from '../src-server/node-flags.json';
 
-// The server's Node flags (src-server/node-flags.json: a young generation of at most 16 MB, an old
+// The server's Node flags (src-server/node-flags.json: a young generation of at most 8 MB, an old
 // generation whose first full collection comes at 16 MB, and each next one when it has grown by a
 // fifth, not after tens of megabytes of promoted garbage; see docs/decisions.md "Images on
-// sharp") hold for every way it is started: npm start, npm run dev, the single binary (its SEA
-// execArgv, build/binary.mjs), the desktop shell's development fallback, and the server the
-// benchmarks and fault suites run.
+// sharp" and "A young generation of 8 MB") hold for every way it is started: npm start, npm run
+// dev, the single binary (its SEA execArgv, build/binary.mjs), the desktop shell's development
+// fallback, and the server the benchmarks and fault suites run.
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const read = (file: string) => readFileSync(join(root, file), 'utf8');
 
 describe("the server's Node flags", () => {
-  it('are a young generation of at most 16 MB and an old one collected from 16 MB, growing by a fifth', () => {
+  it('are a young generation of at most 8 MB and an old one collected from 16 MB, growing by a fifth', () => {
     expect(NODE_FLAGS.server).toEqual([
-      '--max-semi-space-size=8',
+      '--max-semi-space-size=4',
       '--initial-old-space-size=16',
       '--heap-growing-percent=20',
     ]);

@@ -90,7 +90,7 @@ describe('resolveServerProgram', () => {
     expect(resolveServerProgram({ ...base, env: {}, packaged: false })).toEqual({
       command: 'node',
       args: [
-        '--max-semi-space-size=8',
+        '--max-semi-space-size=4',
         '--initial-old-space-size=16',
         '--heap-growing-percent=20',
         join('/nowhere', 'dist', 'server', 'main.cjs'),

@@ -14,6 +14,7 @@ import {
   type OpenedSqlite,
   openDatabase,
   SERVER_BUSY_TIMEOUT_MS,
+  SERVER_CACHE_KIB,
 } from './database';
 import { migrateToLatest } from './migrate';
 
@@ -47,6 +48,14 @@ describe('the server connection while another process holds the write lock', () 
     expect(server.sqlite.pragma('busy_timeout', { simple: true })).toBe(SERVER_BUSY_TIMEOUT_MS);
     const cli = openDatabase(join(dir, 'taskreward.db'));
     expect(cli.sqlite.pragma('busy_timeout', { simple: true })).toBe(5000);
+    cli.sqlite.close();
+  });
+
+  it("keeps the server's page cache smaller than the driver's 16 MB, and the command line's as it was", () => {
+    expect(server.sqlite.pragma('cache_size', { simple: true })).toBe(-SERVER_CACHE_KIB);
+    expect(SERVER_CACHE_KIB).toBeLessThan(16_000);
+    const cli = openDatabase(join(dir, 'taskreward.db'));
+    expect(cli.sqlite.pragma('cache_size', { simple: true })).toBe(-16_000);
     cli.sqlite.close();
   });
 

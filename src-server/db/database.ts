@@ -29,6 +29,15 @@ export interface OpenedSqlite extends OpenedDatabase {
 
 /** How long the server's connection waits for another process's write lock before giving up. */
 export const SERVER_BUSY_TIMEOUT_MS = 100;
+/**
+ * SQLite's page cache for the server's connection, in KiB (better-sqlite3 opens with 16 MB). The
+ * pages the reads keep coming back to fit (the tasks table and the search index are about 4 MB
+ * each at 10,000 tasks); the million-row tables are far larger than either size, and their pages
+ * come from the system's file cache in both cases. What the cache fills stays in glibc's main
+ * heap for the server's life, so it counts fully in its peak memory (docs/decisions.md "A young
+ * generation of 8 MB").
+ */
+export const SERVER_CACHE_KIB = 8000;
 /** After a write found the database locked, further writes fail at once for this long (no probing). */
 export const BUSY_COOL_DOWN_MS = 1000;
 /** The Retry-After (seconds) of the 503 a locked database gives. */
@@ -61,6 +70,7 @@ export interface OpenOptions {
    * The server's settings: a short busy timeout, so a write waiting for another process's lock
    * blocks the event loop at most SERVER_BUSY_TIMEOUT_MS, and a cool-down in which writes fail
    * at once with DatabaseBusyError. The command line (backup, doctor, restore) waits up to 5 s.
+   * And a smaller page cache (SERVER_CACHE_KIB), held for the server's whole life.
    */
   server?: boolean;
 }
@@ -205,6 +215,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): OpenedSql
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`busy_timeout = ${options.server ? SERVER_BUSY_TIMEOUT_MS : 5000}`);
+  if (options.server) sqlite.pragma(`cache_size = -${SERVER_CACHE_KIB}`);
   const db = new Kysely<DB>({
     dialect: new Dialect(sqlite, options.server ? BUSY_COOL_DOWN_MS : 0),
   });

@@ -356,9 +356,7 @@ async function versusLimit(
         }
         if (flagsB) {
           const m = memoryOf(server.pid);
-          line.push(
-            `server ${'ABCDEF'[v]} peak RSS ${m.hwm.toFixed(0)} MB, RSS ${m.rss.toFixed(0)} MB`,
-          );
+          line.push(`server ${'ABCDEF'[v]} peak RSS ${m.hwm.toFixed(0)} MB, RSS ${m.rss.toFixed(0)} MB`);
         }
       }
       console.log(line.join('\n  '));

@@ -265,7 +265,8 @@ const get = (path: string, token?: string): RequestSpec => ({
   headers: token ? { authorization: `Bearer ${token}` } : {},
 });
 
-function readVm(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+/** A process's VmRSS or VmHWM (its peak so far), bytes; 0 once it is gone. */
+export function readVm(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   try {
     const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) * 1024 : 0;

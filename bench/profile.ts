@@ -34,7 +34,7 @@ import pg from 'pg';
 import { SERVER_ENTRY, startServerProcess } from '../faults/server';
 import { signToken } from '../src-server/features/users/token';
 import NODE_FLAGS from '../src-server/node-flags.json';
-import { appFixtures, coldSearchPaths, multipart, proofPng } from './app';
+import { appFixtures, coldSearchPaths, multipart, proofPng, readVm } from './app';
 import { measurePipeline, startLimitServer } from './limits';
 import { type RequestSpec, runLoad, send } from './load';
 import { findPostmaster, processCpuMs, threadCpuMs, threadSplit, ticksPerSecond, treeTicks } from './probes';
@@ -462,8 +462,6 @@ export function memoryOf(pid: number): {
   anon: number;
   file: number;
 } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;
   let heap = 0;
   let anon = 0;
   let file = 0;
@@ -481,7 +479,7 @@ export function memoryOf(pid: number): {
     else if (kind === 'file') file += mb;
     else anon += mb;
   }
-  return { rss: kb('VmRSS'), hwm: kb('VmHWM'), heap, anon, file };
+  return { rss: readVm(pid, 'VmRSS') / 1048576, hwm: readVm(pid, 'VmHWM') / 1048576, heap, anon, file };
 }
 
 /**

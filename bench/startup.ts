@@ -9,6 +9,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { MALLOC_TUNABLE, TUNED_MARK } from '../src-server/cli/malloc-tunables';
 import NODE_FLAGS from '../src-server/node-flags.json';
 import { median } from './load';
 
@@ -97,7 +98,7 @@ function cpuOf(pid: number | undefined): number | null {
   }
 }
 
-/** Spawns the command, polls until the first 200, stops it; ms from spawn to that answer. */
+/** Spawns the command as given, polls `path` until the first 200, stops it; ms from spawn to that answer. */
 async function startOnce(
   file: string,
   args: string[],
@@ -108,7 +109,7 @@ async function startOnce(
   const port = await freePort();
   const url = `http://127.0.0.1:${port}${path}`;
   const started = performance.now();
-  const child: ChildProcess = spawn(file, path === '/api/settings' ? [...args, 'serve'] : args, {
+  const child: ChildProcess = spawn(file, args, {
     env: { ...env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -165,9 +166,10 @@ function runsOf(starts: Start[], first?: Start): StartupRuns {
 async function measure(file: string, pre: string[], runs: number, env: NodeJS.ProcessEnv) {
   const dataDir = mkdtempSync(join(tmpdir(), 'taskreward-startup-'));
   try {
-    const first = await startOnce(file, pre, dataDir, env);
+    const args = [...pre, 'serve'];
+    const first = await startOnce(file, args, dataDir, env);
     const starts: Start[] = [];
-    for (let i = 0; i < runs; i++) starts.push(await startOnce(file, pre, dataDir, env));
+    for (let i = 0; i < runs; i++) starts.push(await startOnce(file, args, dataDir, env));
     return runsOf(starts, first);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
@@ -185,10 +187,8 @@ function nodeAloneOnce(env: NodeJS.ProcessEnv): Promise<number> {
 }
 
 const LIMIT_SERVER = resolve('bench/limit-servers.mjs');
-const MALLOC_ENV = {
-  GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=131072:glibc.malloc.arena_max=1',
-  TASKREWARD_MALLOC_TUNED: '1',
-};
+// what the server's restart of itself sets (src-server/cli/malloc-tunables.ts), set beforehand
+const MALLOC_ENV = { GLIBC_TUNABLES: MALLOC_TUNABLE, [TUNED_MARK]: '1' };
 
 /**
  * The bundle, the bundle with the tunables in its environment, the limit and Node alone, in
@@ -197,7 +197,7 @@ const MALLOC_ENV = {
 async function measureBundleAndLimits(runs: number, env: NodeJS.ProcessEnv) {
   const dataDir = mkdtempSync(join(tmpdir(), 'taskreward-startup-'));
   const limitDir = mkdtempSync(join(tmpdir(), 'taskreward-startup-limit-'));
-  const bundleArgs = [...NODE_FLAGS.server, BUNDLE];
+  const bundleArgs = [...NODE_FLAGS.server, BUNDLE, 'serve'];
   const limitArgs = [...NODE_FLAGS.server, LIMIT_SERVER, 'hono-sqlite', limitDir];
   const tunedEnv = { ...env, ...MALLOC_ENV };
   try {

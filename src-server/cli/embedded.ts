@@ -15,8 +15,6 @@ export const NATIVE_INDEX_ASSET = 'native.json';
 /** The prefix of every embedded native file's asset key ("native/argon2/prebuilds/…/argon2.glibc.node"). */
 export const NATIVE_ASSET_PREFIX = 'native/';
 
-export { isSingleBinary };
-
 /**
  * The built web app carried inside the single binary, or null when not running as one. The
  * assets include the build-time `.br`/`.gz` copies; webAssetsFrom attaches each to its file.

@@ -6,7 +6,7 @@ import { createOrPromoteAdmin } from '../features/users/admin-account';
 import { backupCommand } from './backup';
 import { type Command, configWith, type OptionValues } from './command';
 import { doctorCommand } from './doctor';
-import { isSingleBinary } from './embedded';
+import { isSingleBinary } from './is-single-binary';
 import { moveToPostgresCommand } from './move-to-postgres';
 import { restoreCommand } from './restore';
 import { runServe } from './serve';

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { isSingleBinary } from './embedded';
+import { isSingleBinary } from './is-single-binary';
 
 /**
  * How to start this very program with other arguments: the single binary is its own

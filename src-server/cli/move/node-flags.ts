@@ -1,5 +1,5 @@
 import NODE_FLAGS from '../../node-flags.json';
-import { isSingleBinary } from '../embedded';
+import { isSingleBinary } from '../is-single-binary';
 
 /** Set in the environment of the move started again with the flags: it never starts a third time. */
 export const MOVE_FLAGS_MARK = 'TASKREWARD_MOVE_FLAGS';

@@ -16,6 +16,7 @@ import { signedInReads } from './features/users/sessions.repository';
 import { LoginThrottle, memoryLimiters, type ThrottleLimits } from './features/users/throttle';
 import { loadWebAssets, type WebAssets } from './http/web-assets';
 import { log } from './observability/logger';
+import { walCheckpointWorker, walPagesCheckpointed } from './observability/metrics';
 import { DataFolder } from './storage/data-folder';
 import { openFileStore } from './storage/file-store';
 import { removeOrphanedImages } from './storage/orphaned-images';
@@ -96,12 +97,16 @@ export async function openApp(
   if (options.server && database.sqlite) {
     checkpointer = startCheckpointer(database.sqlite, folder.dbFile, {
       ...(options.betterSqlite3Entry ? { entry: options.betterSqlite3Entry } : {}),
-      onFailure: (err) =>
+      onCopied: (frames) => walPagesCheckpointed.inc(frames),
+      onFailure: (err) => {
+        walCheckpointWorker.set(0);
         log().warn(
           { err },
           'the WAL checkpoint worker stopped: the database connection checkpoints by itself again',
-        ),
+        );
+      },
     });
+    walCheckpointWorker.set(1);
   }
   const files = openFileStore(config);
   // nodes sharing a database cannot know that no upload is under way on another node:

@@ -34,13 +34,15 @@ describe('the WAL checkpoint worker', () => {
   it('copies the WAL while the connection writes, which then starts it again; no write is lost', async () => {
     const { sqlite } = openDatabase(file, { server: true });
     sqlite.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
-    const checkpointer = startCheckpointer(sqlite, file);
+    let told = 0;
+    const checkpointer = startCheckpointer(sqlite, file, { onCopied: (frames) => (told += frames) });
     expect(autocheckpoint(sqlite)).toBe(FALLBACK_AUTOCHECKPOINT_PAGES);
     // 3,000 commits: more frames than the connection's own mark, so the WAL would have been
     // copied by the connection once at least; the worker copies them as they come
     await writeRows(sqlite, 3000);
     await wait(CHECKPOINT_IDLE_MS * 3);
     expect(checkpointer.copied).toBeGreaterThan(2000);
+    expect(told).toBe(checkpointer.copied);
     // every frame copied: the next write starts the WAL again from its beginning
     expect(checkpointer.last?.checkpointed).toBe(checkpointer.last?.log);
     await writeRows(sqlite, 10);

@@ -88,6 +88,8 @@ export function startCheckpointer(
     /** better-sqlite3's entry file, when not the package this module resolves (the single binary's) */
     entry?: string;
     onFailure?: (err: unknown) => void;
+    /** Told the frames each checkpoint copied (the server counts them in its metrics). */
+    onCopied?: (frames: number) => void;
   } = {},
 ): Checkpointer {
   const worker = new Worker(WORKER_SOURCE, {
@@ -120,6 +122,7 @@ export function startCheckpointer(
     if (m.kind !== 'checkpoint') return;
     last = { log: m.log, checkpointed: m.checkpointed, fresh: m.fresh };
     copied += m.fresh;
+    options.onCopied?.(m.fresh);
   });
   worker.on('error', fallBack);
   worker.on('exit', (code) => fallBack(new Error(`the checkpoint worker exited (code ${code})`)));

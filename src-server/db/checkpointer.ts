@@ -36,6 +36,8 @@ const { parentPort, workerData } = require('node:worker_threads');
 const { createRequire } = require('node:module');
 const Database = createRequire(workerData.entry)(workerData.entry);
 const db = new Database(workerData.file, { fileMustExist: true, timeout: 1000 });
+// a checkpoint copies pages without its connection's cache: keep that cache small
+db.pragma('cache_size = -256');
 let timer = null;
 let stopped = false;
 let copied = 0;

@@ -1,5 +1,4 @@
 import type { Config } from './config';
-import { type Checkpointer, startCheckpointer } from './db/checkpointer';
 import { type OpenedDatabase, openConfiguredDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import type { AppDeps } from './deps';
@@ -16,7 +15,6 @@ import { signedInReads } from './features/users/sessions.repository';
 import { LoginThrottle, memoryLimiters, type ThrottleLimits } from './features/users/throttle';
 import { loadWebAssets, type WebAssets } from './http/web-assets';
 import { log } from './observability/logger';
-import { walCheckpointWorker, walPagesCheckpointed } from './observability/metrics';
 import { DataFolder } from './storage/data-folder';
 import { openFileStore } from './storage/file-store';
 import { removeOrphanedImages } from './storage/orphaned-images';
@@ -68,13 +66,8 @@ export async function openApp(
      * shared; cli/sweeps.ts startOrphanCleanup).
      */
     clearTemp?: boolean;
-    /**
-     * The serving process: fail fast on another process's write lock (db/database.ts OpenOptions),
-     * and on SQLite checkpoint the WAL from a worker thread (db/checkpointer.ts).
-     */
+    /** The serving process: fail fast on another process's write lock (db/database.ts OpenOptions). */
     server?: boolean;
-    /** The SQLite driver's entry for that worker when not the installed package (the single binary's copy). */
-    betterSqlite3Entry?: string;
   } = {},
 ): Promise<Opened> {
   requireSharedSecret(config);
@@ -91,23 +84,6 @@ export async function openApp(
     { server: options.server },
   );
   await migrateToLatest(database.db);
-  // after the migrations, which may rewrite much of the file: their WAL is checkpointed by the
-  // connection as before, the requests' from then on by the worker
-  let checkpointer: Checkpointer | null = null;
-  if (options.server && database.sqlite) {
-    checkpointer = startCheckpointer(database.sqlite, folder.dbFile, {
-      ...(options.betterSqlite3Entry ? { entry: options.betterSqlite3Entry } : {}),
-      onCopied: (frames) => walPagesCheckpointed.inc(frames),
-      onFailure: (err) => {
-        walCheckpointWorker.set(0);
-        log().warn(
-          { err },
-          'the WAL checkpoint worker stopped: the database connection checkpoints by itself again',
-        );
-      },
-    });
-    walCheckpointWorker.set(1);
-  }
   const files = openFileStore(config);
   // nodes sharing a database cannot know that no upload is under way on another node:
   // they remove orphans every hour past a grace period instead, one node at a time (cli/sweeps.ts)
@@ -153,8 +129,6 @@ export async function openApp(
       deps.mail.transport?.close();
       // the heartbeats still waiting are written before the database closes
       await deps.activity.close();
-      // the worker's connection first: the last one to close folds the WAL into the file
-      await checkpointer?.stop();
       await database.db.destroy();
     },
   };

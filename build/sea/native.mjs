@@ -39,19 +39,6 @@ function betterSqlite3Addon() {
   return prebuilt;
 }
 
-/**
- * better-sqlite3's JavaScript (lib/), unpacked beside its addon: the server's checkpoint worker
- * (src-server/db/checkpointer.ts) loads the package from there, and so the very addon file the
- * bundle loaded (lib/binding.js finds it at ../build/Release or ../prebuilds).
- */
-function betterSqlite3Lib() {
-  const lib = join(packageDir('better-sqlite3'), 'lib');
-  const files = [];
-  for (const entry of readdirSync(lib, { recursive: true, withFileTypes: true }))
-    if (entry.isFile() && entry.name.endsWith('.js')) files.push(join(entry.parentPath, entry.name));
-  return files.sort();
-}
-
 /** argon2 picks its prebuild (or a node-gyp build) through node-gyp-build. */
 function argon2Addon() {
   return require('node-gyp-build').resolve(packageDir('argon2'));
@@ -84,7 +71,7 @@ function isMusl() {
 export function nativeParts() {
   return [
     {
-      files: [betterSqlite3Addon(), ...betterSqlite3Lib()],
+      files: [betterSqlite3Addon()],
       module: /^\.\/binding$/,
       importer: /[\\/]better-sqlite3[\\/]lib[\\/]/,
       standIn: ([addon]) => `exports.getBinding = () => load(${JSON.stringify(underNodeModules(addon))});`,

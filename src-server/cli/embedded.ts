@@ -111,15 +111,6 @@ function unpackedNative(): string {
 }
 
 /**
- * better-sqlite3's entry in the unpacked set (its lib/ is carried beside its addon), or null
- * when not running as the single binary: the checkpoint worker loads the package from there.
- */
-export function embeddedBetterSqlite3Entry(): string | null {
-  if (!isSingleBinary()) return null;
-  return join(unpackedNative(), 'better-sqlite3', 'lib', 'index.js');
-}
-
-/**
  * Loads an embedded CommonJS file from the unpacked set (sharp's WebAssembly build and the
  * runtime it requires, under node_modules/ there so Node's resolution finds one from the other).
  */

@@ -15,7 +15,7 @@ import { markStopping } from '../observability/readiness';
 import { readBackupSchedule, type ScheduleHandle, startBackupSchedule } from '../storage/backup-schedule';
 import { DataFolder } from '../storage/data-folder';
 import { acquireLock } from '../storage/lock';
-import { embeddedBetterSqlite3Entry, embeddedWebAssets } from './embedded';
+import { embeddedWebAssets } from './embedded';
 import { runSelf } from './self';
 import { onStopSignals } from './stop-signals';
 import { startOrphanCleanup, startSessionCleanup, startSweeps } from './sweeps';
@@ -129,14 +129,8 @@ export async function runServe(config: Config): Promise<void> {
   if (stopping()) return stop();
   try {
     const web = embeddedWebAssets();
-    const betterSqlite3Entry = config.databaseUrl ? null : embeddedBetterSqlite3Entry();
     // holding the lock, this is the only process using tmp/: what is there is left from a crash
-    opened = await openApp(config, {
-      clearTemp: true,
-      server: true,
-      ...(web ? { web } : {}),
-      ...(betterSqlite3Entry ? { betterSqlite3Entry } : {}),
-    });
+    opened = await openApp(config, { clearTemp: true, server: true, ...(web ? { web } : {}) });
   } catch (err) {
     lock.release();
     throw err;

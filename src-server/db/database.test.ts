@@ -1,6 +1,6 @@
 // The server's connection against another process's write lock (a second connection on the
 // same file takes SQLite's locks exactly as another process would), and the statement cache.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -13,6 +13,7 @@ import {
   isBusyError,
   type OpenedSqlite,
   openDatabase,
+  SERVER_AUTOCHECKPOINT_PAGES,
   SERVER_BUSY_TIMEOUT_MS,
   SERVER_CACHE_KIB,
 } from './database';
@@ -57,6 +58,28 @@ describe('the server connection while another process holds the write lock', () 
     const cli = openDatabase(join(dir, 'taskreward.db'));
     expect(cli.sqlite.pragma('cache_size', { simple: true })).toBe(-16_000);
     cli.sqlite.close();
+  });
+
+  it("checkpoints the server's WAL every 4,000 pages, the command line's every 1,000", () => {
+    // frames in the WAL file (its size never shrinks after a checkpoint: the WAL starts again
+    // from its beginning), one commit of a 3 KB row writing one or two of them
+    const framesAfter = (options: { server?: boolean }, commits: number) => {
+      const file = join(dir, `wal-${options.server ? 'server' : 'cli'}.db`);
+      const opened = openDatabase(file, options);
+      opened.sqlite.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
+      const insert = opened.sqlite.prepare('INSERT INTO t (body) VALUES (?)');
+      for (let i = 0; i < commits; i++) insert.run('x'.repeat(3000));
+      const frames = (statSync(`${file}-wal`).size - 32) / (4096 + 24);
+      opened.sqlite.close();
+      return frames;
+    };
+    expect(server.sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(SERVER_AUTOCHECKPOINT_PAGES);
+    const cli = framesAfter({}, 2500);
+    expect(cli).toBeGreaterThanOrEqual(1000);
+    expect(cli).toBeLessThan(1100);
+    const served = framesAfter({ server: true }, 6000);
+    expect(served).toBeGreaterThanOrEqual(SERVER_AUTOCHECKPOINT_PAGES);
+    expect(served).toBeLessThan(SERVER_AUTOCHECKPOINT_PAGES + 100);
   });
 
   it('fails a write with DatabaseBusyError within the timeout, then at once, and keeps reads going', async () => {

@@ -33,18 +33,6 @@ export const dbBusyRefusals = new Counter({
   registers: [registry],
 });
 
-export const walPagesCheckpointed = new Counter({
-  name: 'taskreward_sqlite_wal_checkpointed_pages_total',
-  help: 'WAL pages the checkpoint worker copied into the SQLite file (SQLite only)',
-  registers: [registry],
-});
-
-export const walCheckpointWorker = new Gauge({
-  name: 'taskreward_sqlite_wal_checkpoint_worker',
-  help: "1 while the WAL checkpoint worker runs, 0 once it stopped and the server's connection checkpoints itself (SQLite only)",
-  registers: [registry],
-});
-
 export const dbTransactionDuration = new Histogram({
   name: 'taskreward_db_transaction_duration_seconds',
   help: 'Time from BEGIN to COMMIT or ROLLBACK, by outcome',

@@ -250,6 +250,55 @@ describe('the migration that adds the counters', () => {
   });
 });
 
+describe('the migration that keeps the counters without a rowid (SQLite)', () => {
+  it('keeps every counter, and the triggers on other tables go on counting in the new table', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'taskreward-counters-'));
+    const { db, sqlite } = openDatabase(join(dir, 'test.db'));
+    try {
+      const migrator = new Migrator({
+        db: db as unknown as Kysely<unknown>,
+        provider: { getMigrations: async () => migrations },
+      });
+      expect((await migrator.migrateTo('2026-12-04-1000-task-search-cover')).error).toBeUndefined();
+      const user = await makeUser(db, { created_at: '2026-01-02T03:04:05.000Z' });
+      await makeTask(db, { created_at: '2025-12-01T00:00:00.000Z' });
+      const pending: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const { submissionId } = await makePendingSubmission(db, user._id, {
+          reward: 100 * (i + 1),
+          createdAt: `2026-01-0${i + 3}T10:00:00.000Z`,
+        });
+        pending.push(submissionId);
+      }
+      const before = Object.fromEntries(await allCounters(db));
+      expect(before['pending|*']).toBe(3);
+      expect(await migrateToLatest(db)).toContain('2026-12-05-1000-stat-counters-without-rowid');
+      const table = sqlite.prepare("SELECT sql FROM sqlite_master WHERE name = 'stat_counters'").get() as {
+        sql: string;
+      };
+      expect(table.sql).toMatch(/WITHOUT ROWID, STRICT$/);
+      expect(
+        sqlite.prepare("SELECT name FROM sqlite_master WHERE name = 'stat_counters_sum'").get(),
+      ).toBeUndefined();
+      expect(Object.fromEntries(await allCounters(db))).toEqual(before);
+      // an approval after the migration: the submissions' triggers write to the new table
+      await db
+        .updateTable('submissions')
+        .set({ status: 'approved', reviewed_at: '2026-01-09T10:30:00.000Z' })
+        .where('_id', '=', pending[0])
+        .execute();
+      const after = Object.fromEntries(await allCounters(db));
+      expect(after['pending|*']).toBe(2);
+      expect(after['approved|2026-01-09T10']).toBe(1);
+      expect(after).toEqual(Object.fromEntries(await recountCounters(db)));
+      expect(sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
+    } finally {
+      await db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('splitByHour', () => {
   it.each([
     [

@@ -212,7 +212,12 @@ function besideLines(app: AppBench): string[] {
     if (!s.beside) return [];
     const parts = Object.keys(BESIDE_NAMES).flatMap((name) => {
       const r = besideRatio(s, name);
-      if (!r) return [];
+      // a limit of 0: the folder's copy had no pending submission of an active account left to
+      // approve (each run uses some up), so there is no ratio to give
+      if (!r)
+        return [
+          `no ratio to ${BESIDE_NAMES[name]}: its copy of the folder ran out of pending submissions (seed the folder again)`,
+        ];
       return [
         `${pct(r.median)} of ${BESIDE_NAMES[name]} (rounds ${r.rounds.map(pct).join(' / ')}; limit ${r.limits.map(fmtRate).join(' / ')} per s)`,
       ];

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { TASK_LIST_MAX_AGE_MS, TaskListCache, TaskRowCache } from './task-list-cache';
+import { TASK_LIST_LIMITS, TASK_LIST_MAX_AGE_MS, TaskListCache, TaskRowCache } from './task-list-cache';
 import type { TaskListRow } from './tasks.repository';
 
 // The rows a list page holds: only while young, under the version they were read
@@ -87,5 +87,35 @@ describe('TaskListCache keeps only what it can still serve', () => {
     expect(cache.size).toEqual({ lists: 0, rows: 0 });
     await cache.list('newest', false, 5_000, 0, load);
     expect(reads).toBe(2);
+  });
+});
+
+describe('TaskListCache at 80,000 open tasks', () => {
+  it('keeps every sort of the whole list while visitors go through them in turn', async () => {
+    const cache = new TaskListCache();
+    const whole = Array.from({ length: 80_000 }, (_, i) => `task-${i}`);
+    const sorts = [
+      'newest',
+      'oldest',
+      'highest_reward',
+      'lowest_reward',
+      'most_popular',
+      'deadline',
+      'easy',
+      'hard',
+    ];
+    let reads = 0;
+    for (let turn = 0; turn < 3; turn++)
+      for (const sort of sorts) {
+        const list = await cache.list(sort, false, 1_000 + turn, 0, async () => {
+          reads++;
+          return whole;
+        });
+        expect(list.page(0, 20, []).total).toBe(80_000);
+      }
+    // each list read once: before, the budget held five of them, and each turn pushed out the
+    // one that came next, so every request read its list again
+    expect(reads).toBe(sorts.length);
+    expect(TASK_LIST_LIMITS.browse.ids).toBeGreaterThanOrEqual(12 * 80_000);
   });
 });

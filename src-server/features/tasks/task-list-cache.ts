@@ -19,10 +19,10 @@ export const TASK_LIST_MAX_AGE_MS = 2000;
  * Browsing lists (no text search) have a bounded number of keys; searches do not, so they
  * live apart and a flood of different searches cannot push out the lists everyone reads.
  * Every sort of the unfiltered list holds every open task's id: the browsing budget keeps a
- * dozen of those at 80,000 open tasks. Below that, visitors going through the sorts in turn
- * pushed each list out before it came round again (400,000 ids: five lists of 76,000), and every
- * request read all the ids again (12 ms each, the server at ~100 requests per second instead of
- * ~8,000). About 50 bytes per id: 50 MB when full.
+ * dozen of those at 80,000 open tasks. With room for five (400,000 ids at 76,000 open tasks),
+ * visitors going through the sorts in turn pushed out each list before it came round again, and
+ * every request read all the ids again (12 ms each: ~100 requests per second instead of ~8,000).
+ * About 50 bytes per id: 50 MB when full.
  */
 export const TASK_LIST_LIMITS = {
   browse: { entries: 500, ids: 1_000_000 },

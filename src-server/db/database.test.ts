@@ -69,7 +69,9 @@ describe('the server connection while another process holds the write lock', () 
       opened.sqlite.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
       const insert = opened.sqlite.prepare('INSERT INTO t (body) VALUES (?)');
       for (let i = 0; i < commits; i++) insert.run('x'.repeat(3000));
-      const frames = (statSync(`${file}-wal`).size - 32) / (4096 + 24);
+      // a WAL file: a 32-byte header, then frames of a 24-byte header and one page
+      const page = opened.sqlite.pragma('page_size', { simple: true }) as number;
+      const frames = (statSync(`${file}-wal`).size - 32) / (page + 24);
       opened.sqlite.close();
       return frames;
     };

@@ -30,6 +30,7 @@ import * as taskSearchFilter from './2026-12-03-1000-task-search-filter';
 import * as startUpIndexes from './2026-12-04-0900-start-up-indexes';
 import * as taskSearchCover from './2026-12-04-1000-task-search-cover';
 import * as statCountersWithoutRowid from './2026-12-05-1000-stat-counters-without-rowid';
+import * as taskSearchFilterPostgres from './2026-12-06-1000-task-search-filter-postgres';
 
 /** Every migration, registered by name (a folder-reading provider breaks inside a bundle). */
 export const migrations: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-04-0900-start-up-indexes': startUpIndexes,
   '2026-12-04-1000-task-search-cover': taskSearchCover,
   '2026-12-05-1000-stat-counters-without-rowid': statCountersWithoutRowid,
+  '2026-12-06-1000-task-search-filter-postgres': taskSearchFilterPostgres,
 };

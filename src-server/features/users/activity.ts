@@ -1,8 +1,8 @@
 import { leaveOutOfStamp } from '../../db/change-stamp';
 import type { Db } from '../../db/database';
 import { dialectOf } from '../../db/dialect';
-import { touchSession } from './sessions.repository';
-import { touchLastActive } from './users.repository';
+import { touchSession, touchSessionsMany } from './sessions.repository';
+import { type DueHeartbeat, touchLastActive, touchLastActiveMany } from './users.repository';
 
 /**
  * How often a user's activity is written at most: lastActive follows the user's requests, and
@@ -104,21 +104,12 @@ export class ActivityWriter {
     for (const [id, at] of this.queuedSessions) if (at < this.latestNotBefore) this.queuedSessions.delete(id);
     if (users.size === 0 && sessions.size === 0) return;
     if (dialectOf(this.db) === 'postgres') {
-      // one short statement per row, each its own commit: a transaction holding many users'
-      // rows would make every money move on any of them wait for all of its updates, and two
-      // nodes' batches taking rows in different orders would deadlock. PostgreSQL's commit is
-      // a WAL flush shared by concurrent commits, not SQLite's fsync per transaction, so
-      // the batch's one commit is not the saving there that it is on SQLite.
-      for (const [id, due] of sessions) {
-        await touchSession(this.db, id, due.at, due.notBefore).catch(() => {
-          this.queuedSessions.delete(id);
-        });
-      }
-      for (const [id, due] of users) {
-        await touchLastActive(this.db, id, due.at, due.notBefore).catch(() => {
-          this.queuedUsers.delete(id);
-        });
-      }
+      // one statement per table for the whole second: each commit moves the snapshot that
+      // PostgreSQL's remembered reads are stamped with (db/change-stamp.ts), so a commit per
+      // row (with many users signed in, one per request) kept every remembered read from being
+      // used. The statement skips the rows a money move holds instead of waiting for them.
+      await writeBatches(sessions, this.queuedSessions, (due) => touchSessionsMany(this.db, due));
+      await writeBatches(users, this.queuedUsers, (due) => touchLastActiveMany(this.db, due));
       return;
     }
     // heartbeats do not count as a change for the remembered reads (db/change-stamp.ts): the
@@ -139,6 +130,27 @@ export class ActivityWriter {
       for (const id of users.keys()) this.queuedUsers.delete(id);
       for (const id of sessions.keys()) this.queuedSessions.delete(id);
     }
+  }
+}
+
+/** Rows per statement: a batch's locks are held until its commit, kept short. */
+const PG_BATCH_ROWS = 500;
+
+/**
+ * Writes the due heartbeats in statements of PG_BATCH_ROWS. A row a statement did not write
+ * (skipped as locked, already written by another node, or a failed statement) is no longer
+ * queued, so the user's next request reads the row again and queues it if it is still due.
+ */
+async function writeBatches(
+  due: Map<string, Due>,
+  queued: Map<string, string>,
+  write: (rows: DueHeartbeat[]) => Promise<Set<string>>,
+): Promise<void> {
+  const rows = [...due].map(([id, d]) => ({ id, at: d.at, notBefore: d.notBefore }));
+  for (let i = 0; i < rows.length; i += PG_BATCH_ROWS) {
+    const batch = rows.slice(i, i + PG_BATCH_ROWS);
+    const written = await write(batch).catch(() => new Set<string>());
+    for (const row of batch) if (!written.has(row.id)) queued.delete(row.id);
   }
 }
 

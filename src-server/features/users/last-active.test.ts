@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { plantFailure, plantTrigger } from '../../db/test-triggers';
 import { makeUser } from '../../testing/factories';
-import { createTestApp, type TestApp } from '../../testing/test-app';
+import { createTestApp, type TestApp, testsOnPostgres } from '../../testing/test-app';
 import type { UserRow } from './users.repository';
 
 // the app's clock, moved by the tests; `step` advances it on every read when set
@@ -182,6 +182,72 @@ describe('lastActive follows the signed-in user', () => {
     expect((await stored(a.user._id)).last_active).toBe(iso(now));
     expect((await stored(b.user._id)).last_active).toBe(iso(now));
   });
+
+  it.runIf(testsOnPostgres)(
+    'on PostgreSQL writes a second of heartbeats in one transaction per table',
+    async () => {
+      // each commit moves the snapshot the remembered reads are stamped with: one per row would
+      // keep them from ever being used while many users are signed in
+      await sql`CREATE TABLE heartbeat_xact (user_id TEXT, xact BIGINT)`.execute(t.deps.db);
+      const drop = await plantTrigger(t.deps.db, {
+        name: 'heartbeat_xact_logged',
+        on: 'AFTER UPDATE OF last_active ON users',
+        sqlite: 'SELECT 1',
+        postgres: 'INSERT INTO heartbeat_xact VALUES (NEW._id, txid_current())',
+      });
+      const many = await Promise.all(Array.from({ length: 12 }, () => signedIn()));
+      now += 120_000;
+      await Promise.all(many.map(({ token }) => t.call('GET', '/api/tasks', { token })));
+      await written();
+      const { rows } = await sql<{ user_id: string; xact: string }>`
+      SELECT user_id, xact FROM heartbeat_xact`.execute(t.deps.db);
+      expect(new Set(rows.map((r) => r.user_id))).toEqual(new Set(many.map((m) => m.user._id)));
+      expect(new Set(rows.map((r) => String(r.xact))).size).toBe(1);
+      for (const { user } of many) expect((await stored(user._id)).last_active).toBe(iso(now));
+      await drop();
+    },
+  );
+
+  it.runIf(testsOnPostgres)(
+    'on PostgreSQL skips a row a money move holds instead of waiting, and writes it on a later request',
+    async () => {
+      const held = await signedIn();
+      const free = await signedIn();
+      now += 120_000;
+      let release = () => {};
+      const releasing = new Promise<void>((r) => {
+        release = r;
+      });
+      let locked = () => {};
+      const isLocked = new Promise<void>((r) => {
+        locked = r;
+      });
+      // another transaction holds the account's row, as a payout's does until its commit
+      const holder = t.deps.db.transaction().execute(async (trx) => {
+        await sql`UPDATE users SET balance = balance WHERE _id = ${held.user._id}`.execute(trx);
+        locked();
+        await releasing;
+      });
+      try {
+        await isLocked;
+        await Promise.all([held, free].map(({ token }) => t.call('GET', '/api/users/me', { token })));
+        const started = Date.now();
+        await written();
+        // not the lock timeout (5 s): the batch did not wait for the row
+        expect(Date.now() - started).toBeLessThan(2_000);
+        expect((await stored(free.user._id)).last_active).toBe(iso(now));
+      } finally {
+        release();
+        await holder;
+      }
+      expect((await stored(held.user._id)).last_active).toBeNull();
+      // not forgotten: the user's next request finds the row still due and queues it again
+      now += 5_000;
+      await t.call('GET', '/api/users/me', { token: held.token });
+      await written();
+      expect((await stored(held.user._id)).last_active).toBe(iso(now));
+    },
+  );
 
   it("writes what is waiting when the app closes (the server's stop)", async () => {
     const { user, token } = await signedIn();

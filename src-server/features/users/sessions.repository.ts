@@ -1,10 +1,10 @@
-import type { Insertable, Transaction } from 'kysely';
+import { type Insertable, sql, type Transaction } from 'kysely';
 import { StampedReads, stampColumn, stampsInline } from '../../db/change-stamp';
 import type { Db } from '../../db/database';
 import { forNoKeyUpdate } from '../../db/locks';
 import { prepared } from '../../db/prepared';
 import type { DB, SessionsTable } from '../../db/schema';
-import type { UserRow } from './users.repository';
+import type { DueHeartbeat, UserRow } from './users.repository';
 
 type Conn = Db | Transaction<DB>;
 
@@ -94,6 +94,28 @@ export async function touchSession(db: Conn, id: string, now: string, notBefore:
     .where('last_seen_at', '<', notBefore)
     .executeTakeFirst();
   return res.numUpdatedRows > 0n;
+}
+
+/**
+ * PostgreSQL: many sessions' last_seen_at in one statement (touchSession's rule for each),
+ * skipping rows another transaction holds, in key order (users.repository touchLastActiveMany).
+ * The ids it wrote.
+ */
+export async function touchSessionsMany(db: Conn, due: readonly DueHeartbeat[]): Promise<Set<string>> {
+  if (due.length === 0) return new Set();
+  const { rows } = await sql<{ id: string }>`
+    WITH due AS (
+      SELECT s.id, v.at FROM sessions s
+      JOIN unnest(${due.map((d) => d.id)}::text[], ${due.map((d) => d.at)}::text[],
+                  ${due.map((d) => d.notBefore)}::text[]) AS v(id, at, not_before) ON s.id = v.id
+      WHERE s.last_seen_at < v.not_before
+      ORDER BY s.id
+      FOR NO KEY UPDATE OF s SKIP LOCKED
+    )
+    UPDATE sessions SET last_seen_at = due.at FROM due WHERE sessions.id = due.id RETURNING sessions.id`.execute(
+    db,
+  );
+  return new Set(rows.map((r) => r.id));
 }
 
 /** A user's unexpired sessions, oldest first. */

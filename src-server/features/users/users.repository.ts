@@ -175,6 +175,36 @@ export async function touchLastActive(
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** One heartbeat waiting to be written: the time to set and the age a row must be older than. */
+export interface DueHeartbeat {
+  id: string;
+  at: string;
+  notBefore: string;
+}
+
+/**
+ * PostgreSQL: many users' last_active in one statement and one commit (touchLastActive's rule
+ * for each). Rows another transaction holds (a money move on the account) are skipped, not
+ * waited for, and rows are locked in key order: a batch never waits, so it cannot deadlock with
+ * another node's batch. Its lock is the one an UPDATE of ordinary columns takes (NO KEY), which
+ * lets rows that refer to the user (a ledger row, a submission) be inserted meanwhile. The ids
+ * it wrote.
+ */
+export async function touchLastActiveMany(db: Conn, due: readonly DueHeartbeat[]): Promise<Set<string>> {
+  if (due.length === 0) return new Set();
+  const { rows } = await sql<{ _id: string }>`
+    WITH due AS (
+      SELECT u._id, v.at FROM users u
+      JOIN unnest(${due.map((d) => d.id)}::text[], ${due.map((d) => d.at)}::text[],
+                  ${due.map((d) => d.notBefore)}::text[]) AS v(id, at, not_before) ON u._id = v.id
+      WHERE u.deleted_at IS NULL AND (u.last_active IS NULL OR u.last_active < v.not_before)
+      ORDER BY u._id
+      FOR NO KEY UPDATE OF u SKIP LOCKED
+    )
+    UPDATE users SET last_active = due.at FROM due WHERE users._id = due._id RETURNING users._id`.execute(db);
+  return new Set(rows.map((r) => r._id));
+}
+
 /*
  * A balance changes only through the ledger (money/ledger.ts), which writes its row in the same
  * transaction; these are the statements it runs on the user's row, each conditional so that a

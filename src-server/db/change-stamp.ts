@@ -1,4 +1,4 @@
-import { CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import { dialectOf } from './dialect';
 
 // biome-ignore lint/suspicious/noExplicitAny: a connection of any schema
@@ -18,14 +18,6 @@ const STAMP = CompiledQuery.raw(
 // of our own would do; the snapshot lists exactly the ones still open.
 const PG_SNAPSHOT = 'pg_current_snapshot()::text';
 const PG_STAMP = CompiledQuery.raw(`select ${PG_SNAPSHOT} as s`);
-
-/**
- * Whether this handle's reads can be remembered under a stamp. Not inside a transaction on
- * PostgreSQL: its own uncommitted writes do not move its snapshot.
- */
-function stampable(db: Conn): boolean {
-  return dialectOf(db) === 'sqlite' || !db.isTransaction;
-}
 
 // Rows the heartbeat batch changed through each opened SQLite database (its root handle): left
 // out of the stamp, so a second's heartbeats do not make every remembered read read again. The
@@ -56,25 +48,54 @@ export async function changeStamp(db: Conn): Promise<string | null> {
     return row ? `${row.c - (leftOut.get(db) ?? 0)}:${row.v}` : null;
   }
   if (db.isTransaction) return null;
-  const { rows } = await db.executeQuery<{ s: string }>(PG_STAMP);
-  return rows[0]?.s ?? null;
+  return sharedSnapshot(db);
 }
 
-/**
- * A column a statement can carry so that it brings its own stamp (PostgreSQL: the snapshot it
- * ran under, the exact one its rows come from) and spares the request a round trip for it.
- * Null on SQLite, whose stamp is a call inside the process, and in a transaction.
- */
-export function stampColumn(db: Conn): RawBuilder<string | null> {
-  return sql<string | null>`${sql.raw(dialectOf(db) === 'postgres' && stampable(db) ? PG_SNAPSHOT : 'null')}`;
+interface SnapshotReads {
+  /** the statement sent last, until it answers */
+  running: Promise<string | null> | null;
+  /** the next one, shared by every request that arrived while `running` was out */
+  next: Promise<string | null> | null;
 }
+const snapshotReads = new WeakMap<object, SnapshotReads>();
 
 /**
- * Whether reads should bring their own stamp (stampColumn) rather than cost a statement for it:
- * on PostgreSQL, where the stamp is a round trip and not a call inside the process.
+ * PostgreSQL's stamp, one statement shared by the requests that want it at the same time. A
+ * request may use a snapshot only if it was taken after the request began (so that a write that
+ * answered before is seen). A statement already sent may have been taken before, so a request
+ * that arrives while one is out waits for the next, which is sent when that one answers and
+ * shared by every request that arrived in between: each of them began before it was sent. Under
+ * load the requests of a round trip cost one statement instead of one each; alone, a request
+ * costs what it did.
  */
-export function stampsInline(db: Conn): boolean {
-  return dialectOf(db) === 'postgres';
+function sharedSnapshot(db: Conn): Promise<string | null> {
+  let state = snapshotReads.get(db);
+  if (state === undefined) {
+    state = { running: null, next: null };
+    snapshotReads.set(db, state);
+  }
+  const { running } = state;
+  if (running === null) return sendSnapshotRead(db, state);
+  if (state.next !== null) return state.next;
+  const shared = state;
+  const settled = () => {
+    shared.next = null;
+    return sendSnapshotRead(db, shared);
+  };
+  const next = running.then(settled, settled);
+  shared.next = next;
+  return next;
+}
+
+function sendSnapshotRead(db: Conn, state: SnapshotReads): Promise<string | null> {
+  const read = db.executeQuery<{ s: string }>(PG_STAMP).then(({ rows }) => rows[0]?.s ?? null);
+  state.running = read;
+  // cleared before any request waiting on it runs (its callbacks were added after this one)
+  const done = () => {
+    if (state.running === read) state.running = null;
+  };
+  read.then(done, done);
+  return read;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { changeStamp, stampsInline } from '../db/change-stamp';
+import { changeStamp } from '../db/change-stamp';
 import { fail } from '../errors';
 import { findSignedIn } from '../features/users/sessions.repository';
 import { tokenMatchesPassword, type VerifiedToken, verifyToken } from '../features/users/token';
@@ -39,21 +39,20 @@ async function userFromRequest(c: Context<AppEnv>): Promise<UserRow | null> {
   if (!match) throw fail.unauthorized('invalid_token');
   const { db, secret, clock } = c.var.deps;
   const session: VerifiedToken | null = await verifyToken(match[1], secret);
-  // the session and its user are read again on every request, in one statement: an ended
-  // session, a ban or a role change counts at once on every node, and a token issued under an
-  // earlier password is refused (a password change ends every other session)
+  // the session and its user are as the database has them now, on every request: read in one
+  // statement, or remembered under a change stamp no write has moved since (db/change-stamp.ts),
+  // so an ended session, a ban or a role change counts at once on every node, and a token issued
+  // under an earlier password is refused (a password change ends every other session)
   // one reading of the clock for the whole check
   const now = clock();
   // the request's one change stamp, read before its first remembered read and shared by the
-  // rest (the task list's done tasks, a task's detail)
-  // rest (the task list's done tasks, a task's detail); on PostgreSQL the session's own statement
-  // brings it (a statement of its own would be a round trip)
-  const inline = stampsInline(db);
-  const stamp = session && !inline ? await changeStamp(db) : null;
+  // rest (the task list's done tasks, a task's detail); on PostgreSQL one statement serves the
+  // requests that arrive together
+  const stamp = session ? await changeStamp(db) : null;
   const found = session
     ? await findSignedIn(db, c.var.deps.signedIn, stamp, session.sessionId, session.userId)
     : undefined;
-  c.set('stamp', inline ? (found?.stamp ?? null) : stamp);
+  c.set('stamp', stamp);
   if (!session || !found || !tokenMatchesPassword(session, found.user, secret))
     throw fail.unauthorized('invalid_token');
   const { user } = found;

@@ -1,4 +1,3 @@
-import { stampColumn } from '../../db/change-stamp';
 import type { Db } from '../../db/database';
 import { prepared } from '../../db/prepared';
 
@@ -29,24 +28,5 @@ const versionRow = prepared((db: Db, name: string) =>
   db
     .selectFrom('change_counters')
     .select('value')
-    .where('name', '=', name as 'task_list'),
-);
-
-/**
- * The task list's version with the change stamp (db/change-stamp.ts) of the statement that read
- * it, for a request that has no stamp yet (an anonymous list on PostgreSQL): the one round trip
- * the list makes anyway also dates the page's remembered reads. Outside a transaction only (the
- * stamp is null inside one, and the text is compiled once).
- */
-export async function readTaskListVersionStamped(db: Db): Promise<{ version: number; stamp: string | null }> {
-  const [row] = await stampedVersionRow(db, 'task_list');
-  return { version: Number(row?.value ?? 0), stamp: row?.stamp ?? null };
-}
-
-const stampedVersionRow = prepared((db: Db, name: string) =>
-  db
-    .selectFrom('change_counters')
-    .select('value')
-    .select(stampColumn(db).as('stamp'))
     .where('name', '=', name as 'task_list'),
 );

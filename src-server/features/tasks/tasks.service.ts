@@ -8,7 +8,7 @@ import {
   type TaskListQuery,
   type taskCreateSchema,
 } from '../../contract/tasks';
-import { changeStamp, StampedReads, stampsInline } from '../../db/change-stamp';
+import { changeStamp, StampedReads } from '../../db/change-stamp';
 import type { Db } from '../../db/database';
 import { newId, nowIso } from '../../db/ids';
 import { foldSearch } from '../../db/search';
@@ -20,7 +20,7 @@ import type { UserRow } from '../users/users.repository';
 import { taskAuditView, taskChanges } from './task-audit';
 import { countComments, listComments, replaceUnusedComments } from './task-comments.repository';
 import { endRecordsOfTask } from './task-expiry';
-import { bumpTaskListVersion, readTaskListVersion, readTaskListVersionStamped } from './task-list-version';
+import { bumpTaskListVersion, readTaskListVersion } from './task-list-version';
 import { taskFixedFields, taskLiveFields, toTaskDto, toUserTaskDto } from './tasks.mapper';
 import {
   doneTaskIds,
@@ -165,7 +165,7 @@ export async function listTasksJson(
     q,
   ]);
   // `stamp`: the one the request's sign-in read (http/auth.ts), so the request reads it once;
-  // an anonymous request reads none of its own (on PostgreSQL the version's statement brings one)
+  // an anonymous request reads one only on a node sharing the database (below)
   let readStamp = viewer ? (stamp ?? (await changeStamp(deps.db))) : null;
   const hidden =
     !adminView && viewer ? await doneTaskIds(deps.db, deps.taskReads.done, readStamp, viewer._id) : [];
@@ -174,13 +174,11 @@ export async function listTasksJson(
   // nodes sharing the database keep a list only while no node has written a task;
   // one node's own writes clear its cache
   let version = 0;
-  if (deps.config.cluster && !stampsInline(deps.db)) version = await readTaskListVersion(deps.db);
-  else if (deps.config.cluster && readStamp === null && !deps.db.isTransaction) {
-    // PostgreSQL, anonymous: the version's statement brings the stamp the page's live columns
-    // are then remembered under (one round trip for the request while nothing is written)
-    ({ version, stamp: readStamp } = await readTaskListVersionStamped(deps.db));
-  } else if (deps.config.cluster) {
-    // PostgreSQL, signed in: an unchanged stamp means nothing committed, the version included
+  if (deps.config.cluster) {
+    // an unchanged stamp means nothing committed, the version included. An anonymous request
+    // takes the stamp now (on PostgreSQL one statement shared with the requests of the same
+    // moment), and the page's live columns are remembered under it too
+    if (readStamp === null) readStamp = await changeStamp(deps.db);
     version = await deps.taskReads.listVersion.get('task_list', readStamp, () =>
       readTaskListVersion(deps.db),
     );

@@ -1,5 +1,5 @@
 import { type Insertable, sql, type Transaction } from 'kysely';
-import { StampedReads, stampColumn, stampsInline } from '../../db/change-stamp';
+import { StampedReads } from '../../db/change-stamp';
 import type { Db } from '../../db/database';
 import { forNoKeyUpdate } from '../../db/locks';
 import { prepared } from '../../db/prepared';
@@ -17,11 +17,6 @@ export interface SignedIn {
   user: UserRow;
   lastSeenAt: string;
   twoFactorOn: boolean;
-  /**
-   * PostgreSQL: the snapshot the session's statement ran under (db/change-stamp.ts stampColumn),
-   * the request's stamp for its later remembered reads. Absent on SQLite, where it is read first.
-   */
-  stamp?: string | null;
 }
 
 /**
@@ -30,9 +25,8 @@ export interface SignedIn {
  * process or another, so the session, its account and its two-factor row are as they were
  * (a ban, a role change, an ended session or a new password moves the stamp before the next
  * request reads it). One statement that touches no table instead of three primary-key lookups
- * and a wide row. SQLite only: on PostgreSQL the stamp is itself a round trip, so the session is
- * read every time and its statement brings the stamp along. Made once per opened database
- * (bootstrap.ts openApp).
+ * and a wide row (on PostgreSQL one statement shared by the requests of the same moment). Made
+ * once per opened database (bootstrap.ts openApp).
  */
 export type SignedInReads = StampedReads<SignedIn | undefined>;
 export const signedInReads = (): SignedInReads => new StampedReads(2_000);
@@ -42,8 +36,7 @@ export const signedInReads = (): SignedInReads => new StampedReads(2_000);
  * joined on their primary keys), so a signed-in request costs one round trip as it did before
  * sessions were rows. Undefined for an ended or foreign session or a deleted account. Expiry is
  * the token's own (its `exp`, as before sessions were rows); the row's expires_at, the same
- * time, decides what is listed and swept. `stamp`: the request's change stamp, read before
- * (SQLite; on PostgreSQL the statement brings its own, returned with the session).
+ * time, decides what is listed and swept. `stamp`: the request's change stamp, read before.
  */
 export async function findSignedIn(
   db: Conn,
@@ -53,15 +46,9 @@ export async function findSignedIn(
   userId: string,
 ): Promise<SignedIn | undefined> {
   const toSignedIn = (row: Awaited<ReturnType<typeof signedIn>>[number]): SignedIn => {
-    const { session_seen_at, two_factor_at, stamp: _stamp, ...user } = row;
+    const { session_seen_at, two_factor_at, ...user } = row;
     return { user, lastSeenAt: session_seen_at, twoFactorOn: two_factor_at !== null };
   };
-  if (stampsInline(db)) {
-    // PostgreSQL: the session is read every time, and its statement brings the stamp the
-    // request's later reads use (a stamp read first would cost the round trip it saves)
-    const [row] = await signedIn(db, sessionId, userId);
-    return row && { ...toSignedIn(row), stamp: row.stamp };
-  }
   const found = await reads.get(`${sessionId} ${userId}`, stamp, async () => {
     const [row] = await signedIn(db, sessionId, userId);
     return row && toSignedIn(row);
@@ -79,7 +66,6 @@ const signedIn = prepared((db: Conn, sessionId: string, userId: string) =>
     .leftJoin('two_factor', 'two_factor.user_id', 'sessions.user_id')
     .selectAll('users')
     .select(['sessions.last_seen_at as session_seen_at', 'two_factor.enabled_at as two_factor_at'])
-    .select(stampColumn(db).as('stamp'))
     .where('sessions.id', '=', sessionId)
     .where('sessions.user_id', '=', userId)
     .where('users.deleted_at', 'is', null),

@@ -192,7 +192,8 @@ export async function listTasksJson(
     const held = page.ids.length > 0 ? cache.rows.held(page.ids, clock.getTime(), version) : null;
     if (held) {
       // the columns only task writes change come from rows read in the last 2 s; the rest fresh
-      // remembered under the request's stamp (without one, an anonymous SQLite list, read every time)
+      // remembered under the request's stamp (without one, an anonymous list on a lone node, read
+      // every time)
       const live = await deps.taskReads.pageLive.get(`${query.limit}:${page.ids.join(',')}`, readStamp, () =>
         liveTasksByIds(deps.db, page.ids, query.limit),
       );

@@ -75,6 +75,25 @@ const taskById = prepared((db: Conn, id: string) =>
     .where('tasks.deleted_at', 'is', null),
 );
 
+/**
+ * A live task with its creator's name and its comment pool's counts, in one statement: what the
+ * task detail reads when its remembered read is out of date (a round trip fewer on PostgreSQL).
+ */
+export async function findTaskWithCounts(db: Conn, id: string): Promise<TaskListRow | undefined> {
+  return (await taskWithCountsById(db, id))[0];
+}
+
+const taskWithCountsById = prepared((db: Conn, id: string) =>
+  db
+    .selectFrom('tasks')
+    .leftJoin('users', 'users._id', 'tasks.created_by')
+    .select(TASK_COLUMNS)
+    .select('users.name as creator_name')
+    .select(commentCounts)
+    .where('tasks._id', '=', id)
+    .where('tasks.deleted_at', 'is', null),
+);
+
 /** Inserts a task with its folded search columns. */
 export async function insertTask(db: Conn, task: Insertable<TasksTable>): Promise<void> {
   await db

@@ -25,6 +25,7 @@ import { taskFixedFields, taskLiveFields, toTaskDto, toUserTaskDto } from './tas
 import {
   doneTaskIds,
   findTask,
+  findTaskWithCounts,
   insertTask,
   listTaskIds,
   liveTasksByIds,
@@ -264,8 +265,11 @@ export async function getTaskFor(
   // kept per task, with the comment texts for admins and without for everyone else
   const admin = isAdmin(viewer);
   let task = await detailTasks.get(`${admin ? 'admin' : 'plain'}:${id}`, stamp, async () => {
-    const found = await findTask(deps.db, id);
-    return found ? readTaskParts(deps, found, admin) : null;
+    const found = await findTaskWithCounts(deps.db, id);
+    if (!found) return null;
+    const { comments_total, comments_used, ...row } = found;
+    const counts = { total: Number(comments_total ?? 0), used: Number(comments_used ?? 0) };
+    return { row, counts, comments: admin ? await listComments(deps.db, [row._id]) : undefined };
   });
   // a creator who is no longer an admin still sees their task's texts (read for them alone)
   if (task && !admin && isOwner(task.row, viewer)) task = await readTaskParts(deps, task.row, true);

@@ -64,16 +64,18 @@ export async function findTask(db: Conn, id: string): Promise<TaskRow | undefine
   return (await taskById(db, id))[0];
 }
 
-// compiled once per engine: the task detail runs it on every request
-const taskById = prepared((db: Conn, id: string) =>
+/** One live task with its creator's name. */
+const liveTaskById = (db: Conn, id: string) =>
   db
     .selectFrom('tasks')
     .leftJoin('users', 'users._id', 'tasks.created_by')
     .select(TASK_COLUMNS)
     .select('users.name as creator_name')
     .where('tasks._id', '=', id)
-    .where('tasks.deleted_at', 'is', null),
-);
+    .where('tasks.deleted_at', 'is', null);
+
+// compiled once per engine: the task's writes and the detail run them again and again
+const taskById = prepared(liveTaskById);
 
 /**
  * A live task with its creator's name and its comment pool's counts, in one statement: what the
@@ -83,16 +85,7 @@ export async function findTaskWithCounts(db: Conn, id: string): Promise<TaskList
   return (await taskWithCountsById(db, id))[0];
 }
 
-const taskWithCountsById = prepared((db: Conn, id: string) =>
-  db
-    .selectFrom('tasks')
-    .leftJoin('users', 'users._id', 'tasks.created_by')
-    .select(TASK_COLUMNS)
-    .select('users.name as creator_name')
-    .select(commentCounts)
-    .where('tasks._id', '=', id)
-    .where('tasks.deleted_at', 'is', null),
-);
+const taskWithCountsById = prepared((db: Conn, id: string) => liveTaskById(db, id).select(commentCounts));
 
 /** Inserts a task with its folded search columns. */
 export async function insertTask(db: Conn, task: Insertable<TasksTable>): Promise<void> {

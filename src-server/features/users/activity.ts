@@ -112,7 +112,7 @@ export class ActivityWriter {
     for (const [id, at] of this.queuedSessions) if (at < this.latestNotBefore) this.queuedSessions.delete(id);
     if (users.size === 0 && sessions.size === 0) return;
     if (dialectOf(this.db) === 'postgres') {
-      // one statement per table for the whole second: each commit moves the snapshot that
+      // one statement per table for the whole batch: each commit moves the snapshot that
       // PostgreSQL's remembered reads are stamped with (db/change-stamp.ts), so a commit per
       // row (with many users signed in, one per request) kept every remembered read from being
       // used. The statement skips the rows a money move holds instead of waiting for them.

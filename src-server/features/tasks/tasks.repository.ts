@@ -24,6 +24,7 @@ import {
   tasksContainingSource,
 } from '../../db/search';
 import { nameStatement, withParameters } from '../../db/statement';
+import type { CommentCounts } from './task-comments.repository';
 import { taskSearchBody, taskSearchTitle } from './task-search';
 
 export type Conn = Db | Transaction<DB>;
@@ -422,6 +423,14 @@ const LIVE_COLUMNS = [
   'tasks.deleted_at',
   'tasks.deadline',
 ] as const satisfies readonly `tasks.${keyof TaskLiveRow}`[];
+
+/** The counts commentCounts selected with a row (absent columns count as none). */
+export function countsOfRow(row: {
+  comments_total: number | null;
+  comments_used: number | null;
+}): CommentCounts {
+  return { total: Number(row.comments_total ?? 0), used: Number(row.comments_used ?? 0) };
+}
 
 /** The counts of a task's comment pool, as two correlated subqueries on its index. */
 const commentCounts = (eb: ExpressionBuilder<DB, 'tasks'>) => [

@@ -23,6 +23,7 @@ import { endRecordsOfTask } from './task-expiry';
 import { bumpTaskListVersion, readTaskListVersion } from './task-list-version';
 import { taskFixedFields, taskLiveFields, toTaskDto, toUserTaskDto } from './tasks.mapper';
 import {
+  countsOfRow,
   doneTaskIds,
   findTask,
   findTaskWithCounts,
@@ -223,7 +224,7 @@ export async function listTasksJson(
   for (const id of page.ids) {
     const row = byId.get(id);
     if (!row || !taskMatches(row.fixed, filter, row.live)) continue;
-    const counts = { total: Number(row.live.comments_total ?? 0), used: Number(row.live.comments_used ?? 0) };
+    const counts = countsOfRow(row.live);
     const live = JSON.stringify(
       taskLiveFields(row.live, row.fixed.created_by, { viewerId: viewer?._id, counts }),
     );
@@ -267,9 +268,12 @@ export async function getTaskFor(
   let task = await detailTasks.get(`${admin ? 'admin' : 'plain'}:${id}`, stamp, async () => {
     const found = await findTaskWithCounts(deps.db, id);
     if (!found) return null;
-    const { comments_total, comments_used, ...row } = found;
-    const counts = { total: Number(comments_total ?? 0), used: Number(comments_used ?? 0) };
-    return { row, counts, comments: admin ? await listComments(deps.db, [row._id]) : undefined };
+    const { comments_total: _total, comments_used: _used, ...row } = found;
+    return {
+      row,
+      counts: countsOfRow(found),
+      comments: admin ? await listComments(deps.db, [row._id]) : undefined,
+    };
   });
   // a creator who is no longer an admin still sees their task's texts (read for them alone)
   if (task && !admin && isOwner(task.row, viewer)) task = await readTaskParts(deps, task.row, true);

@@ -4,7 +4,7 @@ import type { Db } from '../../db/database';
 import { forNoKeyUpdate } from '../../db/locks';
 import { prepared } from '../../db/prepared';
 import type { DB, SessionsTable } from '../../db/schema';
-import type { DueHeartbeat, UserRow } from './users.repository';
+import { type DueHeartbeat, dueHeartbeatRows, type UserRow } from './users.repository';
 
 type Conn = Db | Transaction<DB>;
 
@@ -91,9 +91,7 @@ export async function touchSessionsMany(db: Conn, due: readonly DueHeartbeat[]):
   if (due.length === 0) return new Set();
   const { rows } = await sql<{ id: string }>`
     WITH due AS (
-      SELECT s.id, v.at FROM sessions s
-      JOIN unnest(${due.map((d) => d.id)}::text[], ${due.map((d) => d.at)}::text[],
-                  ${due.map((d) => d.notBefore)}::text[]) AS v(id, at, not_before) ON s.id = v.id
+      SELECT s.id, v.at FROM sessions s JOIN ${dueHeartbeatRows(due)} ON s.id = v.id
       WHERE s.last_seen_at < v.not_before
       ORDER BY s.id
       FOR NO KEY UPDATE OF s SKIP LOCKED

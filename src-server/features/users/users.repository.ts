@@ -1,4 +1,11 @@
-import { type Insertable, type Kysely, sql, type Transaction, type Updateable } from 'kysely';
+import {
+  type Insertable,
+  type Kysely,
+  type RawBuilder,
+  sql,
+  type Transaction,
+  type Updateable,
+} from 'kysely';
 import type { Db } from '../../db/database';
 import { forKeyShare, forUpdate } from '../../db/locks';
 import { prepared } from '../../db/prepared';
@@ -183,6 +190,15 @@ export interface DueHeartbeat {
 }
 
 /**
+ * The due heartbeats as rows `v(id, at, not_before)` of a PostgreSQL statement: three arrays of
+ * parameters, whatever the batch's size, so the statement's text is the same for every batch.
+ */
+export function dueHeartbeatRows(due: readonly DueHeartbeat[]): RawBuilder<unknown> {
+  return sql`unnest(${due.map((d) => d.id)}::text[], ${due.map((d) => d.at)}::text[],
+    ${due.map((d) => d.notBefore)}::text[]) AS v(id, at, not_before)`;
+}
+
+/**
  * PostgreSQL: many users' last_active in one statement and one commit (touchLastActive's rule
  * for each). Rows another transaction holds (a money move on the account) are skipped, not
  * waited for, and rows are locked in key order: a batch never waits, so it cannot deadlock with
@@ -194,9 +210,7 @@ export async function touchLastActiveMany(db: Conn, due: readonly DueHeartbeat[]
   if (due.length === 0) return new Set();
   const { rows } = await sql<{ _id: string }>`
     WITH due AS (
-      SELECT u._id, v.at FROM users u
-      JOIN unnest(${due.map((d) => d.id)}::text[], ${due.map((d) => d.at)}::text[],
-                  ${due.map((d) => d.notBefore)}::text[]) AS v(id, at, not_before) ON u._id = v.id
+      SELECT u._id, v.at FROM users u JOIN ${dueHeartbeatRows(due)} ON u._id = v.id
       WHERE u.deleted_at IS NULL AND (u.last_active IS NULL OR u.last_active < v.not_before)
       ORDER BY u._id
       FOR NO KEY UPDATE OF u SKIP LOCKED

@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import {
   type CompiledQuery,
   type DatabaseConnection,
@@ -8,10 +12,12 @@ import {
   PostgresIntrospector,
   PostgresQueryCompiler,
   type QueryResult,
+  sql,
 } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { changeStamp } from './change-stamp';
+import { openDatabase } from './database';
 import { openPostgres } from './postgres';
 import { testDatabaseUrl } from './test-databases';
 
@@ -173,3 +179,83 @@ describe.runIf(testDatabaseUrl())(
     });
   },
 );
+
+describe('the change stamp on SQLite, read without the driver queue', () => {
+  function opened() {
+    const dir = mkdtempSync(join(tmpdir(), 'taskreward-stamp-'));
+    const { db, sqlite } = openDatabase(join(dir, 'stamp.db'));
+    sqlite.exec('create table t (x integer)');
+    return {
+      db,
+      sqlite,
+      close: async () => {
+        await db.destroy();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+
+  it('moves with every write, and waits for a transaction in progress as a query does', async () => {
+    const { db, close } = opened();
+    try {
+      const before = await changeStamp(db);
+      expect(await changeStamp(db)).toBe(before);
+      let release!: () => void;
+      const held = new Promise<void>((r) => {
+        release = r;
+      });
+      const tx = db.transaction().execute(async (trx) => {
+        await sql`insert into t (x) values (1)`.execute(trx);
+        await held;
+      });
+      // the transaction holds the connection: a stamp read now must not come back before it ends
+      await new Promise((r) => setTimeout(r, 20));
+      let during: string | null | undefined;
+      const read = changeStamp(db).then((s) => {
+        during = s;
+      });
+      await new Promise((r) => setTimeout(r, 20));
+      expect(during).toBeUndefined();
+      release();
+      await tx;
+      await read;
+      expect(during).not.toBe(before);
+      expect(await changeStamp(db)).toBe(during);
+      await sql`insert into t (x) values (2)`.execute(db);
+      expect(await changeStamp(db)).not.toBe(during);
+    } finally {
+      await close();
+    }
+  });
+
+  it('waits for a stream in progress, and sees another connection commit', async () => {
+    const { db, sqlite, close } = opened();
+    try {
+      for (let i = 0; i < 5; i++) await sql`insert into t (x) values (${i})`.execute(db);
+      const stream = sql<{ x: number }>`select x from t`.execute(db);
+      await stream;
+      const rows = db
+        .selectFrom('t' as never)
+        .select('x' as never)
+        .stream();
+      const first = await rows.next();
+      expect(first.done).toBe(false);
+      let during: string | null | undefined;
+      const read = changeStamp(db).then((s) => {
+        during = s;
+      });
+      await new Promise((r) => setTimeout(r, 20));
+      expect(during).toBeUndefined();
+      await rows.return?.(undefined);
+      await read;
+      expect(typeof during).toBe('string');
+      // another connection to the same file (the command line, a second process) moves it too
+      const other = new Database(sqlite.name);
+      other.exec('insert into t (x) values (9)');
+      other.close();
+      expect(await changeStamp(db)).not.toBe(during);
+    } finally {
+      await close();
+    }
+  });
+});

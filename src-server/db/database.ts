@@ -7,6 +7,7 @@ import {
   type QueryResult,
   SqliteDialect,
 } from 'kysely';
+import { readStampDirectly, SQLITE_STAMP_SQL } from './change-stamp';
 import { isPostgres } from './dialect';
 import { isPostgresBusy, openPostgres, postgresProblems, textOrderProblems } from './postgres';
 import type { DB } from './schema';
@@ -170,6 +171,11 @@ class SqliteOneConnectionDriver implements Driver {
     return this.connection;
   }
 
+  /** Whether no one holds the connection now: no transaction, stream or query between its steps. */
+  isFree(): boolean {
+    return this.release === null && !this.sqlite.inTransaction;
+  }
+
   async releaseConnection(): Promise<void> {
     const release = this.release;
     this.release = null;
@@ -207,6 +213,9 @@ class SqliteOneConnectionDriver implements Driver {
 }
 
 class Dialect extends SqliteDialect {
+  /** The driver Kysely made of this dialect (it makes one per instance). */
+  driver: SqliteOneConnectionDriver | null = null;
+
   constructor(
     private readonly sqlite: Database.Database,
     private readonly coolDownMs: number,
@@ -215,7 +224,8 @@ class Dialect extends SqliteDialect {
   }
 
   override createDriver(): Driver {
-    return timeTransactions(new SqliteOneConnectionDriver(this.sqlite, this.coolDownMs));
+    this.driver = new SqliteOneConnectionDriver(this.sqlite, this.coolDownMs);
+    return timeTransactions(this.driver);
   }
 }
 
@@ -233,9 +243,12 @@ export function openDatabase(file: string, options: OpenOptions = {}): OpenedSql
     sqlite.pragma(`cache_size = -${SERVER_CACHE_KIB}`);
     sqlite.pragma(`wal_autocheckpoint = ${SERVER_AUTOCHECKPOINT_PAGES}`);
   }
-  const db = new Kysely<DB>({
-    dialect: new Dialect(sqlite, options.server ? BUSY_COOL_DOWN_MS : 0),
-  });
+  const dialect = new Dialect(sqlite, options.server ? BUSY_COOL_DOWN_MS : 0);
+  const db = new Kysely<DB>({ dialect });
+  const stamp = sqlite.prepare(SQLITE_STAMP_SQL);
+  readStampDirectly(db, () =>
+    dialect.driver?.isFree() ? ((stamp.get() as { c: number; v: number } | undefined) ?? null) : null,
+  );
   return { db, sqlite };
 }
 

@@ -32,8 +32,8 @@ export type SignedInReads = StampedReads<SignedIn | undefined>;
 export const signedInReads = (): SignedInReads => new StampedReads(2_000);
 
 /**
- * The live account of a live session: one statement (sessions, users and the two-factor row
- * joined on their primary keys), so a signed-in request costs one round trip as it did before
+ * The live account of a live session: one statement (the account's row, its session and its
+ * two-factor row, each by its primary key), so a signed-in request costs one round trip as it did before
  * sessions were rows. Undefined for an ended or foreign session or a deleted account. Expiry is
  * the token's own (its `exp`, as before sessions were rows); the row's expires_at, the same
  * time, decides what is listed and swept. `stamp`: the request's change stamp, read before.
@@ -45,9 +45,11 @@ export async function findSignedIn(
   sessionId: string,
   userId: string,
 ): Promise<SignedIn | undefined> {
-  const toSignedIn = (row: Awaited<ReturnType<typeof signedIn>>[number]): SignedIn => {
+  const toSignedIn = (row: Awaited<ReturnType<typeof signedIn>>[number]): SignedIn | undefined => {
     const { session_seen_at, two_factor_at, ...user } = row;
-    return { user, lastSeenAt: session_seen_at, twoFactorOn: two_factor_at !== null };
+    return session_seen_at === null
+      ? undefined
+      : { user, lastSeenAt: session_seen_at, twoFactorOn: two_factor_at !== null };
   };
   const found = await reads.get(`${sessionId} ${userId}`, stamp, async () => {
     const [row] = await signedIn(db, sessionId, userId);
@@ -58,16 +60,30 @@ export async function findSignedIn(
 }
 
 // compiled once per engine: every signed-in request runs it, and building the query object and
-// its SQL each time cost more than SQLite's three primary-key lookups
+// its SQL each time cost more than SQLite's three primary-key lookups. The account's row with
+// the session and the two-factor row as subqueries on their keys, not joins: SQLite 3.54 reads
+// each column of a statement of two tables for about half a microsecond (a few hundredths in
+// one of one table), and the account's 26 columns through the join took 30 of the 33 µs
+// (docs/decisions.md, "Joins on the hot paths"). last_seen_at is never null, so a null one is
+// no session of this account's.
 const signedIn = prepared((db: Conn, sessionId: string, userId: string) =>
   db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users._id', 'sessions.user_id')
-    .leftJoin('two_factor', 'two_factor.user_id', 'sessions.user_id')
+    .selectFrom('users')
     .selectAll('users')
-    .select(['sessions.last_seen_at as session_seen_at', 'two_factor.enabled_at as two_factor_at'])
-    .where('sessions.id', '=', sessionId)
-    .where('sessions.user_id', '=', userId)
+    .select((eb) => [
+      eb
+        .selectFrom('sessions')
+        .select('sessions.last_seen_at')
+        .where('sessions.id', '=', sessionId)
+        .whereRef('sessions.user_id', '=', 'users._id')
+        .as('session_seen_at'),
+      eb
+        .selectFrom('two_factor')
+        .select('two_factor.enabled_at')
+        .whereRef('two_factor.user_id', '=', 'users._id')
+        .as('two_factor_at'),
+    ])
+    .where('users._id', '=', userId)
     .where('users.deleted_at', 'is', null),
 );
 

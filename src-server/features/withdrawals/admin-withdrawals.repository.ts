@@ -29,7 +29,14 @@ function filtered(db: Db, f: AdminWithdrawalsQuery) {
     const compact = containsPattern(f.q.replace(/\s+/g, '').toUpperCase());
     query = query.where((eb) =>
       eb.or([
-        likeFolded(sql.ref('u.name_search'), folded),
+        // the account's name through its key, as the join did before the name became a subquery
+        eb.exists(
+          eb
+            .selectFrom('users as u')
+            .select('u._id')
+            .whereRef('u._id', '=', 'w.user_id')
+            .where(likeFolded(sql.ref('u.name_search'), folded)),
+        ),
         likeFolded(sql.ref('w.full_name_search'), folded),
         sql<SqlBool>`w.account_number like ${compact} escape '\\'`,
       ]),

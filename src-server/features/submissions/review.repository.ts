@@ -5,6 +5,7 @@ import { prepared } from '../../db/prepared';
 import type { DB } from '../../db/schema';
 import { hasOpenFlag } from '../fraud/fraud.repository';
 import type { Tx } from '../money/ledger';
+import { submissionHeadline } from './submissions.repository';
 
 /** The few columns a verdict needs, read inside its transaction. */
 export function findSubmissionForReview(tx: Tx, id: string) {
@@ -104,27 +105,7 @@ const reviewed = prepared((tx: Kysely<DB>, id: string) =>
       's.reviewed_at',
       's.task_id',
       's.user_id',
-      eb
-        .selectFrom('tasks as t')
-        .select('t.title')
-        .whereRef('t._id', '=', 's.task_id')
-        .$asScalar()
-        .$notNull()
-        .as('task_title'),
-      eb
-        .selectFrom('tasks as t')
-        .select('t.reward')
-        .whereRef('t._id', '=', 's.task_id')
-        .$asScalar()
-        .$notNull()
-        .as('task_reward'),
-      eb
-        .selectFrom('users as u')
-        .select('u.name')
-        .whereRef('u._id', '=', 's.user_id')
-        .$asScalar()
-        .$notNull()
-        .as('user_name'),
+      ...submissionHeadline(eb),
     ])
     .where('s._id', '=', id),
 );

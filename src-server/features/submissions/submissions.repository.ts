@@ -1,8 +1,15 @@
-import { type Insertable, type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely';
+import {
+  type ExpressionBuilder,
+  type Insertable,
+  type RawBuilder,
+  type Selectable,
+  type SqlBool,
+  sql,
+} from 'kysely';
 import type { ReviewStatus } from '../../contract/constants';
 import type { SubmissionSort } from '../../contract/submissions';
 import { pageWindow } from '../../db/paging';
-import type { SubmissionsTable } from '../../db/schema';
+import type { DB, SubmissionsTable } from '../../db/schema';
 import { foldSearch, likeFolded } from '../../db/search';
 import { hasOpenFlag } from '../fraud/fraud.repository';
 import type { Conn } from '../tasks/tasks.repository';
@@ -61,6 +68,22 @@ function submissionOrder(sort: SubmissionSort): [RawBuilder<unknown>, 'asc' | 'd
   }
 }
 
+/** A submission's (alias `s`) task title and reward and its sender's name, each a subquery on a key. */
+export function submissionHeadline(eb: ExpressionBuilder<DB & { s: DB['submissions'] }, 's'>) {
+  const task = () => eb.selectFrom('tasks as t').whereRef('t._id', '=', 's.task_id');
+  return [
+    task().select('t.title').$asScalar().$notNull().as('task_title'),
+    task().select('t.reward').$asScalar().$notNull().as('task_reward'),
+    eb
+      .selectFrom('users as u')
+      .select('u.name')
+      .whereRef('u._id', '=', 's.user_id')
+      .$asScalar()
+      .$notNull()
+      .as('user_name'),
+  ] as const;
+}
+
 /**
  * Submissions (alias `s`) with their task's headline, their sender's name, their record's status
  * and their appeal, each a subquery on a key rather than a join: SQLite 3.54 reads each column of
@@ -74,18 +97,9 @@ function withNames(db: Conn) {
     .selectFrom('submissions as s')
     .selectAll('s')
     .select((eb) => {
-      const task = () => eb.selectFrom('tasks as t').whereRef('t._id', '=', 's.task_id');
       const appeal = () => eb.selectFrom('appeals as a').whereRef('a.submission_id', '=', 's._id');
       return [
-        task().select('t.title').$asScalar().$notNull().as('task_title'),
-        task().select('t.reward').$asScalar().$notNull().as('task_reward'),
-        eb
-          .selectFrom('users as u')
-          .select('u.name')
-          .whereRef('u._id', '=', 's.user_id')
-          .$asScalar()
-          .$notNull()
-          .as('user_name'),
+        ...submissionHeadline(eb),
         eb
           .selectFrom('user_tasks as ut')
           .select('ut.status')

@@ -33,8 +33,8 @@ export const signedInReads = (): SignedInReads => new StampedReads(2_000);
 
 /**
  * The live account of a live session: one statement (the account's row, its session and its
- * two-factor row, each by its primary key), so a signed-in request costs one round trip as it did before
- * sessions were rows. Undefined for an ended or foreign session or a deleted account. Expiry is
+ * two-factor row, each by its primary key), so a signed-in request costs one round trip as it
+ * did before sessions were rows. Undefined for an ended or foreign session or a deleted account. Expiry is
  * the token's own (its `exp`, as before sessions were rows); the row's expires_at, the same
  * time, decides what is listed and swept. `stamp`: the request's change stamp, read before.
  */

@@ -29,7 +29,7 @@ function filtered(db: Db, f: AdminWithdrawalsQuery) {
     const compact = containsPattern(f.q.replace(/\s+/g, '').toUpperCase());
     query = query.where((eb) =>
       eb.or([
-        // the account's name through its key, as the join did before the name became a subquery
+        // the account's folded name, looked up by the withdrawal's user (the rows carry no join)
         eb.exists(
           eb
             .selectFrom('users as u')

@@ -21,11 +21,18 @@ import { type CpuProbe, type CpuSplit, processCpuMs, type WaitProfile, type Wait
 import { benchSessionId, SEED_PASSWORD, type SeedScale, taskStride } from './seed';
 import { type WrkResult, wrkRounds, wrkVersion } from './wrk';
 
-/**
- * What the bench's clients need of a seeded folder, read before the server opens it: the token
- * secret, the seeded workers, and the open tasks with at least `headroom` free slots. The
- * read-only handle is returned for more reads; close it before the server starts.
- */
+/** The list screen's filters and sorts, sent in turn (the bench's "8 kinds"); a text search is a row of its own. */
+export const LIST_VARIANTS = [
+  '/api/tasks?sort=highest_reward',
+  `/api/tasks?category=${CATEGORIES[4]}&rewardRange=${REWARD_RANGES[2]}`,
+  '/api/tasks?difficulty=easy&sort=most_popular',
+  '/api/tasks?sort=quickest&page=3',
+  `/api/tasks?category=${CATEGORIES[1]}&sort=lowest_reward`,
+  '/api/tasks?sort=oldest&page=2',
+  '/api/tasks?rewardRange=50%2B&sort=newest',
+  `/api/tasks?difficulty=hard&category=${CATEGORIES[7]}`,
+];
+
 /**
  * The paths of the search that misses every cache, in the order they are sent: the list keeps a
  * filter's ids for up to 2 s and 200 searches at most (least recently used first out), so 900
@@ -47,6 +54,11 @@ export function coldSearchPaths(): string[] {
   return paths.map((_, i) => paths[(i * 7) % paths.length]);
 }
 
+/**
+ * What the bench's clients need of a seeded folder, read before the server opens it: the token
+ * secret, the seeded workers, and the open tasks with at least `headroom` free slots. The
+ * read-only handle is returned for more reads; close it before the server starts.
+ */
 export function seededFixtures(dataDir: string, nowIso: string, headroom: number) {
   const db = new Database(join(dataDir, 'taskreward.db'), { readonly: true });
   const secret = new TextEncoder().encode(readFileSync(join(dataDir, 'secret.key'), 'utf8').trim());
@@ -442,19 +454,8 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
 
     // ---- reads: the public pages at 16 clients; the admin screens at one (an admin paging:
     // latency is the figure there, and a single-threaded server queues c requests, p99 ≈ c × service) ----
-    // the filters and sorts of the list screen; a text search is its own row
-    const listVariants = [
-      '/api/tasks?sort=highest_reward',
-      `/api/tasks?category=${CATEGORIES[4]}&rewardRange=${REWARD_RANGES[2]}`,
-      '/api/tasks?difficulty=easy&sort=most_popular',
-      '/api/tasks?sort=quickest&page=3',
-      `/api/tasks?category=${CATEGORIES[1]}&sort=lowest_reward`,
-      '/api/tasks?sort=oldest&page=2',
-      '/api/tasks?rewardRange=50%2B&sort=newest',
-      `/api/tasks?difficulty=hard&category=${CATEGORIES[7]}`,
-    ];
     await measure('taskList', 'task list, filters and sorts (8 kinds, anonymous)', 16, (i) =>
-      get(listVariants[i % listVariants.length]),
+      get(LIST_VARIANTS[i % LIST_VARIANTS.length]),
     );
     await measure('taskListDefault', 'task list, default (newest, page 1)', 16, () => get('/api/tasks'));
     // the signed-in rows send the same workers under both clients (500 for the list, 40 for the
@@ -498,7 +499,7 @@ export async function benchApp(options: AppBenchOptions): Promise<AppBench> {
             (result.failures ? `  ${result.failures} FAILED` : ''),
         );
       };
-      await viaWrk('taskList', 'task list, filters and sorts (8 kinds, anonymous)', listVariants);
+      await viaWrk('taskList', 'task list, filters and sorts (8 kinds, anonymous)', LIST_VARIANTS);
       await viaWrk('taskListDefault', 'task list, default (newest, page 1)', ['/api/tasks']);
       await viaWrk(
         'taskListUser',

@@ -8,7 +8,8 @@
 // detailUser (400 tasks x 40 users), upload (the bench's 1 MB proof PNG, 2 clients of the
 // bench's own client: tasks are started first, each upload sends the proof of one), searchCold (the
 // bench's search that misses every cache: 900 filters around q=anket in turn, bench/app.ts
-// coldSearchPaths). The profile is kept in the printed folder for a closer look.
+// coldSearchPaths), kinds (the list's filters and sorts in turn, the bench's "8 kinds" row),
+// search (q=anket), deep (a page 90% of the way through the open tasks). The profile is kept in the printed folder for a closer look.
 // With --vs-limit SHAPES (comma-separated) no profile is taken: three interleaved rounds of
 // Hono + prepared SELECT (bench/limit-servers.mjs hono-sqlite) and each shape, all under wrk,
 // with the ratios and the load average of each round (--node-client: under the bench's own
@@ -34,7 +35,7 @@ import pg from 'pg';
 import { SERVER_ENTRY, startServerProcess } from '../faults/server';
 import { signToken } from '../src-server/features/users/token';
 import NODE_FLAGS from '../src-server/node-flags.json';
-import { appFixtures, coldSearchPaths, multipart, proofPng, readVm } from './app';
+import { appFixtures, coldSearchPaths, LIST_VARIANTS, multipart, proofPng, readVm } from './app';
 import { measurePipeline, startLimitServer } from './limits';
 import { type RequestSpec, runLoad, send } from './load';
 import { findPostmaster, processCpuMs, threadCpuMs, threadSplit, ticksPerSecond, treeTicks } from './probes';
@@ -104,12 +105,19 @@ async function requests(dataDir: string, named: string) {
     users.map(async (u) => `Bearer ${await signToken(u, false, fixtures.secret, benchSessionId(u._id))}`),
   );
   const tasks = fixtures.openTasks.slice(0, 400);
+  if (shape === 'deep')
+    return {
+      paths: [`/api/tasks?page=${Math.floor((fixtures.openTasks.length / 20) * 0.9)}`],
+      authorizations: undefined,
+    };
   return { paths: shapePaths(shape, tasks), authorizations: shape.endsWith('User') ? tokens : undefined };
 }
 
 /** The paths a shape sends in turn. */
 function shapePaths(shape: string, tasks: string[]): string[] {
   if (shape === 'searchCold') return coldSearchPaths();
+  if (shape === 'kinds') return LIST_VARIANTS;
+  if (shape === 'search') return ['/api/tasks?q=anket'];
   return shape.startsWith('detail') ? tasks.map((t) => `/api/tasks/${t}`) : ['/api/tasks'];
 }
 

@@ -22,22 +22,89 @@ export const TASK_LIST_MAX_AGE_MS = 2000;
  * dozen of those at 80,000 open tasks. With room for five (400,000 ids at 76,000 open tasks),
  * visitors going through the sorts in turn pushed out each list before it came round again, and
  * every request read all the ids again (12 ms each: ~100 requests per second instead of ~8,000).
- * About 50 bytes per id (50 MB when full), twice that for a list a signed-in worker with hidden
- * tasks pages through (the positions map of TaskIdList.page); each list lives 2 s at most.
+ * About 30 bytes per id for a 24-character id (30 MB when full), 8 more for a list a signed-in
+ * worker with hidden tasks pages through (TaskIdList's positions); each list lives 2 s at most.
  */
 export const TASK_LIST_LIMITS = {
   browse: { entries: 500, ids: 1_000_000 },
   search: { entries: 200, ids: 100_000 },
 };
 
-/** One list's ids, read at `at` (ms). */
+/**
+ * One list's ids, read at `at` (ms), held as one string with where each id starts. A whole list
+ * is every open task's id (76,000 at ten times the seeded tasks), read again every
+ * TASK_LIST_MAX_AGE_MS: as an array of strings each read left that many objects in the old
+ * generation for the garbage collector to mark and move, and the server's full collections came
+ * several times a second (a task detail cost twice its CPU while lists of that size were held).
+ * One string and two typed arrays are three objects whatever the list's length.
+ */
 export class TaskIdList {
-  private positions?: Map<string, number>;
+  private readonly text: string;
+  /** where id i starts in `text`; one more entry, the end */
+  private readonly starts: Uint32Array;
+  /** the positions of the ids by hash (open addressing, -1 empty), made at the first page that hides ids */
+  private slots?: Int32Array;
+  readonly length: number;
 
   constructor(
-    readonly ids: readonly string[],
+    ids: readonly string[],
     readonly at: number,
-  ) {}
+  ) {
+    this.length = ids.length;
+    this.starts = new Uint32Array(ids.length + 1);
+    let end = 0;
+    for (let i = 0; i < ids.length; i++) {
+      this.starts[i] = end;
+      end += ids[i].length;
+    }
+    this.starts[ids.length] = end;
+    this.text = ids.join('');
+  }
+
+  /** The id at position i. */
+  id(i: number): string {
+    return this.text.slice(this.starts[i], this.starts[i + 1]);
+  }
+
+  /** The ids from position `from` up to `to` (not included). */
+  slice(from: number, to: number): string[] {
+    const out: string[] = [];
+    for (let i = Math.max(0, from); i < Math.min(to, this.length); i++) out.push(this.id(i));
+    return out;
+  }
+
+  /** The position of `id`, or -1. */
+  indexOf(id: string): number {
+    const slots = this.positions();
+    const mask = slots.length - 1;
+    for (let s = hashOf(id, 0, id.length) & mask; ; s = (s + 1) & mask) {
+      const at = slots[s];
+      if (at < 0) return -1;
+      if (this.holds(at, id)) return at;
+    }
+  }
+
+  private holds(at: number, id: string): boolean {
+    const from = this.starts[at];
+    if (this.starts[at + 1] - from !== id.length) return false;
+    for (let c = 0; c < id.length; c++) if (this.text.charCodeAt(from + c) !== id.charCodeAt(c)) return false;
+    return true;
+  }
+
+  private positions(): Int32Array {
+    if (this.slots) return this.slots;
+    let size = 8;
+    while (size < this.length * 2) size *= 2;
+    const slots = new Int32Array(size).fill(-1);
+    const mask = size - 1;
+    for (let i = 0; i < this.length; i++) {
+      let s = hashOf(this.text, this.starts[i], this.starts[i + 1]) & mask;
+      while (slots[s] >= 0) s = (s + 1) & mask;
+      slots[s] = i;
+    }
+    this.slots = slots;
+    return slots;
+  }
 
   /**
    * The ids of one page and the total, leaving out `hidden` (a user's paid tasks): the page's
@@ -45,12 +112,11 @@ export class TaskIdList {
    * work is the page plus the hidden ids, never the ids before the page.
    */
   page(offset: number, limit: number, hidden: readonly string[]): { ids: string[]; total: number } {
-    if (hidden.length === 0) return { ids: this.ids.slice(offset, offset + limit), total: this.ids.length };
-    this.positions ??= new Map(this.ids.map((id, i) => [id, i]));
+    if (hidden.length === 0) return { ids: this.slice(offset, offset + limit), total: this.length };
     const skip: number[] = [];
     for (const id of hidden) {
-      const at = this.positions.get(id);
-      if (at !== undefined) skip.push(at);
+      const at = this.indexOf(id);
+      if (at >= 0) skip.push(at);
     }
     skip.sort((a, b) => a - b);
     let start = offset;
@@ -60,12 +126,19 @@ export class TaskIdList {
       k++;
     }
     const ids: string[] = [];
-    for (let i = start; i < this.ids.length && ids.length < limit; i++) {
+    for (let i = start; i < this.length && ids.length < limit; i++) {
       if (k < skip.length && skip[k] === i) k++;
-      else ids.push(this.ids[i]);
+      else ids.push(this.id(i));
     }
-    return { ids, total: this.ids.length - skip.length };
+    return { ids, total: this.length - skip.length };
   }
+}
+
+/** FNV-1a over the UTF-16 units of text[from, to). */
+function hashOf(text: string, from: number, to: number): number {
+  let h = 0x811c9dc5;
+  for (let c = from; c < to; c++) h = Math.imul(h ^ text.charCodeAt(c), 0x01000193);
+  return h >>> 0;
 }
 
 interface Slot {

@@ -1,11 +1,74 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { TASK_LIST_LIMITS, TASK_LIST_MAX_AGE_MS, TaskListCache, TaskRowCache } from './task-list-cache';
+import {
+  TASK_LIST_LIMITS,
+  TASK_LIST_MAX_AGE_MS,
+  TaskIdList,
+  TaskListCache,
+  TaskRowCache,
+} from './task-list-cache';
 import type { TaskListRow } from './tasks.repository';
 
 // The rows a list page holds: only while young, under the version they were read
 // with, all or nothing for a page, and never stored by a read that a task write overtook.
 type Row = { _id: string; title: string };
 const rows = (...ids: string[]): Row[] => ids.map((id) => ({ _id: id, title: `t-${id}` }));
+
+// A list's ids are held packed (one string, where each starts, positions by hash): its pages
+// must be the pages of the plain array, hidden ids or not, whatever the ids' lengths.
+describe('TaskIdList', () => {
+  /** The page as the plain array gives it: the visible ids, then the window. */
+  const plainPage = (ids: string[], offset: number, limit: number, hidden: string[]) => {
+    const gone = new Set(hidden);
+    const visible = ids.filter((id) => !gone.has(id));
+    return { ids: visible.slice(offset, offset + limit), total: visible.length };
+  };
+
+  it('pages as the plain array does, with and without hidden ids', () => {
+    let seed = 7;
+    const next = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed;
+    };
+    for (let trial = 0; trial < 40; trial++) {
+      const n = next() % 300;
+      // ids of several lengths and alphabets, the app's 24 hex characters among them
+      const ids = Array.from({ length: n }, (_, i) =>
+        i % 3 === 0
+          ? (next().toString(16) + next().toString(16) + next().toString(16)).slice(0, 24)
+          : `t${i}-ğüş${i % 7 ? 'x' : ''}`,
+      );
+      const list = new TaskIdList(ids, 0);
+      expect(list.length).toBe(n);
+      const hidden = [
+        ...ids.filter(() => next() % 4 === 0),
+        'not-in-the-list',
+        ids[0] ? `${ids[0]}x` : 'x',
+        ids[0] ? ids[0].slice(0, -1) : '',
+      ];
+      for (const [offset, limit] of [
+        [0, 20],
+        [next() % Math.max(1, n), 20],
+        [Math.max(0, n - 5), 20],
+        [n + 10, 20],
+      ]) {
+        expect(list.page(offset, limit, [])).toEqual(plainPage(ids, offset, limit, []));
+        expect(list.page(offset, limit, hidden)).toEqual(plainPage(ids, offset, limit, hidden));
+      }
+      for (const [i, id] of ids.entries()) expect(list.indexOf(id)).toBe(i);
+    }
+  });
+
+  it('finds any of 100,000 ids by its position', () => {
+    const ids = Array.from({ length: 100_000 }, (_, i) => i.toString(16).padStart(24, '0'));
+    const list = new TaskIdList(ids, 0);
+    for (const i of [0, 1, 4_095, 65_536, 99_999]) expect(list.indexOf(ids[i])).toBe(i);
+    expect(list.indexOf('f'.repeat(24))).toBe(-1);
+    expect(list.page(20, 3, [ids[0], ids[21], ids[99_999]])).toEqual({
+      ids: [ids[22], ids[23], ids[24]],
+      total: 99_997,
+    });
+  });
+});
 
 describe('TaskRowCache', () => {
   it('gives a page its rows only when every one is held, young and of the same version', () => {

@@ -45,6 +45,20 @@ export function freshDataDir(prefix = 'taskreward-faults-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
+/**
+ * A server's output is kept whole up to OUTPUT_KEPT characters; past that, its first HEAD_KEPT (the
+ * start) and its latest half. The server logs a line per request, and a bench's server answers
+ * millions: their text outgrew the longest string V8 makes (the bench stopped with "Invalid
+ * string length" once the reads got fast enough).
+ */
+const OUTPUT_KEPT = 64 * 1024 * 1024;
+const HEAD_KEPT = 1024 * 1024;
+
+export function keptOutput(output: string): string {
+  if (output.length <= OUTPUT_KEPT) return output;
+  return `${output.slice(0, HEAD_KEPT)}\n[... server output cut ...]\n${output.slice(-OUTPUT_KEPT / 2)}`;
+}
+
 /** Starts the server and resolves once it printed "listening on <url>". */
 export async function startServerProcess(options: StartOptions = {}): Promise<ServerProcess> {
   const dataDir = options.dataDir ?? freshDataDir();
@@ -66,12 +80,11 @@ export async function startServerProcess(options: StartOptions = {}): Promise<Se
     detached: options.group === true,
   });
   let output = '';
-  child.stdout?.on('data', (c: Buffer) => {
-    output += c.toString();
-  });
-  child.stderr?.on('data', (c: Buffer) => {
-    output += c.toString();
-  });
+  const add = (c: Buffer) => {
+    output = keptOutput(output + c.toString());
+  };
+  child.stdout?.on('data', add);
+  child.stderr?.on('data', add);
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   const url = await new Promise<string>((resolveUrl, reject) => {
     const timer = setTimeout(

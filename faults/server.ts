@@ -59,6 +59,15 @@ export function keptOutput(output: string): string {
   return `${output.slice(0, HEAD_KEPT)}\n[... server output cut ...]\n${output.slice(-OUTPUT_KEPT / 2)}`;
 }
 
+/**
+ * Servers still running when this process exits: stopped with it, so a bench or a test that
+ * dies (an uncaught error in a handler) leaves no server holding its data folder.
+ */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 /** Starts the server and resolves once it printed "listening on <url>". */
 export async function startServerProcess(options: StartOptions = {}): Promise<ServerProcess> {
   const dataDir = options.dataDir ?? freshDataDir();
@@ -85,7 +94,13 @@ export async function startServerProcess(options: StartOptions = {}): Promise<Se
   };
   child.stdout?.on('data', add);
   child.stderr?.on('data', add);
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  running.add(child);
+  const exited = new Promise<void>((r) =>
+    child.once('exit', () => {
+      running.delete(child);
+      r();
+    }),
+  );
   const url = await new Promise<string>((resolveUrl, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`server did not start:\n${output}`)),

@@ -22,7 +22,7 @@ export const TASK_LIST_MAX_AGE_MS = 2000;
  * dozen of those at 80,000 open tasks. With room for five (400,000 ids at 76,000 open tasks),
  * visitors going through the sorts in turn pushed out each list before it came round again, and
  * every request read all the ids again (12 ms each: ~100 requests per second instead of ~8,000).
- * About 30 bytes per id for a 24-character id (30 MB when full), 8 more for a list a signed-in
+ * About 30 bytes per id for a 24-character id (30 MB when full), 8-16 more for a list a signed-in
  * worker with hidden tasks pages through (TaskIdList's positions); each list lives 2 s at most.
  */
 export const TASK_LIST_LIMITS = {

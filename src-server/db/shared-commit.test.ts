@@ -35,7 +35,8 @@ afterAll(async () => {
 });
 
 /** Rows of t as another connection sees them: what is committed. */
-const committed = () => (other.prepare('select v from t order by id').all() as { v: string }[]).map((r) => r.v);
+const committed = () =>
+  (other.prepare('select v from t order by id').all() as { v: string }[]).map((r) => r.v);
 /** Frames in the WAL since the last truncating checkpoint: each commit writes the pages it changed. */
 const walFrames = () => (server.sqlite.pragma('wal_checkpoint(PASSIVE)') as { log: number }[])[0].log;
 
@@ -87,7 +88,10 @@ describe('transactions that end together', () => {
     const first = insert('x');
     const second = insert('y');
     // queued behind both transactions; before it runs, their shared commit is made
-    const seen = server.db.selectFrom('t' as never).select(sql<string>`v`.as('v')).execute();
+    const seen = server.db
+      .selectFrom('t' as never)
+      .select(sql<string>`v`.as('v'))
+      .execute();
     const [rows] = await Promise.all([seen, first, second]);
     expect((rows as { v: string }[]).map((r) => r.v)).toEqual(['x', 'y']);
     expect(committed()).toEqual(['x', 'y']);
@@ -100,7 +104,10 @@ describe('transactions that end together', () => {
       // valid until the COMMIT checks the deferred key
       await sql`insert into child (parent_id) values (999)`.execute(trx);
     });
-    const read = server.db.selectFrom('t' as never).select(sql<string>`v`.as('v')).execute();
+    const read = server.db
+      .selectFrom('t' as never)
+      .select(sql<string>`v`.as('v'))
+      .execute();
     const [goodResult, badResult, readResult] = await Promise.allSettled([good, bad, read]);
     expect(goodResult.status).toBe('rejected');
     expect(badResult.status).toBe('rejected');

@@ -12,14 +12,14 @@ export const SQLITE_STAMP_SQL =
 const STAMP = CompiledQuery.raw(SQLITE_STAMP_SQL);
 
 /**
- * The SQLite stamp's row read at once, without the driver's queue, when no one holds the
- * connection (null when someone does: a transaction or a stream, whose end the stamp must wait
- * for as any query does). Registered by database.ts for the handles it opens. It skips the query
- * builder, the driver's queue and their promises on every request that reads a remembered
- * answer; the statement itself, the first after a commit, stays most of the cost (14 µs in the
- * bench's server, 3 on an idle handle).
+ * The SQLite stamp's row, read at once without the driver's queue; registered by database.ts for
+ * the handles it opens. It is the stamp of what is committed, which is what the reads outside a
+ * transaction see (they have a connection of their own): read from the writing connection when
+ * it is between transactions, and while one is open (no other process can commit then) the one
+ * read after the last commit. It skips the query builder and its promises on every request that
+ * reads a remembered answer.
  */
-type DirectStamp = () => { c: number; v: number } | null;
+type DirectStamp = () => { c: number; v: number };
 const directStamps = new WeakMap<object, DirectStamp>();
 
 export function readStampDirectly(db: Conn, read: DirectStamp): void {

@@ -16,6 +16,7 @@ import {
   SERVER_AUTOCHECKPOINT_PAGES,
   SERVER_BUSY_TIMEOUT_MS,
   SERVER_CACHE_KIB,
+  SERVER_WRITER_CACHE_KIB,
 } from './database';
 import { migrateToLatest } from './migrate';
 
@@ -53,10 +54,14 @@ describe('the server connection while another process holds the write lock', () 
   });
 
   it("keeps the server's page cache smaller than the driver's 16 MB, and the command line's as it was", () => {
-    expect(server.sqlite.pragma('cache_size', { simple: true })).toBe(-SERVER_CACHE_KIB);
-    expect(SERVER_CACHE_KIB).toBeLessThan(16_000);
+    // the reads' connection keeps the pages they come back to; the writing one its transactions'
+    expect(server.reader?.pragma('cache_size', { simple: true })).toBe(-SERVER_CACHE_KIB);
+    expect(server.sqlite.pragma('cache_size', { simple: true })).toBe(-SERVER_WRITER_CACHE_KIB);
+    expect(SERVER_CACHE_KIB + SERVER_WRITER_CACHE_KIB).toBeLessThan(16_000);
     const cli = openDatabase(join(dir, 'taskreward.db'));
     expect(cli.sqlite.pragma('cache_size', { simple: true })).toBe(-16_000);
+    expect(cli.reader?.pragma('cache_size', { simple: true })).toBe(-16_000);
+    cli.reader?.close();
     cli.sqlite.close();
   });
 
@@ -127,11 +132,12 @@ describe('the server connection while another process holds the write lock', () 
 describe('statement reuse', () => {
   it('prepares a query once and gives the same answers with new parameters', async () => {
     const prepared: string[] = [];
-    const original = server.sqlite.prepare.bind(server.sqlite);
-    server.sqlite.prepare = ((source: string) => {
+    // both of the server's connections (the reads outside a transaction have their own)
+    const original = Database.prototype.prepare;
+    Database.prototype.prepare = function (this: Database.Database, source: string) {
       prepared.push(source);
-      return original(source);
-    }) as typeof server.sqlite.prepare;
+      return original.call(this, source);
+    } as typeof original;
     try {
       const byEmail = (email: string) =>
         server.db.selectFrom('users').select('email').where('email', '=', email).executeTakeFirst();
@@ -140,7 +146,7 @@ describe('statement reuse', () => {
       expect(await byEmail('nobody@example.test')).toBeUndefined();
       expect(prepared.filter((s) => s.includes('"email" = ?'))).toHaveLength(1);
     } finally {
-      server.sqlite.prepare = original;
+      Database.prototype.prepare = original;
     }
   });
 });

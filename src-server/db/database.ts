@@ -28,6 +28,8 @@ export interface OpenedDatabase {
 
 export interface OpenedSqlite extends OpenedDatabase {
   sqlite: Database.Database;
+  /** The connection the reads outside a transaction use (null for an in-memory database). */
+  reader: Database.Database | null;
 }
 
 /** How long the server's connection waits for another process's write lock before giving up. */
@@ -41,6 +43,12 @@ export const SERVER_BUSY_TIMEOUT_MS = 100;
  * generation of 8 MB").
  */
 export const SERVER_CACHE_KIB = 8000;
+/**
+ * The page cache of the server's writing connection, in KiB: its transactions' pages (the rows
+ * they change, the right edges of the indexes they add to) until the shared commit writes them.
+ * The reads outside transactions, which come back to the same pages, use the other connection's.
+ */
+export const SERVER_WRITER_CACHE_KIB = 4000;
 /**
  * The server's connection copies its WAL into the database file (SQLite's automatic checkpoint,
  * inside the commit that crosses the mark, every request waiting) every this many pages instead
@@ -106,7 +114,7 @@ class Connection implements DatabaseConnection {
     private readonly coolDownMs: number,
   ) {}
 
-  private prepare(sql: string): Database.Statement {
+  prepare(sql: string): Database.Statement {
     let stmt = this.statements.get(sql);
     if (!stmt) {
       stmt = this.sqlite.prepare(sql);
@@ -118,7 +126,10 @@ class Connection implements DatabaseConnection {
   }
 
   executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    const stmt = this.prepare(compiled.sql);
+    return this.run(this.prepare(compiled.sql), compiled);
+  }
+
+  run<R>(stmt: Database.Statement, compiled: CompiledQuery): Promise<QueryResult<R>> {
     const params = compiled.parameters as unknown[];
     // a write outside a transaction (a BEGIN, or a single statement) starts by taking the lock
     const takesLock = !stmt.reader && !this.sqlite.inTransaction;
@@ -160,32 +171,30 @@ type Holding =
   | 'member' // its transaction is a savepoint inside an open shared commit
   | 'waiting'; // its transaction is done, its commit is the shared commit's
 
+const PRAGMA = /^\s*pragma\b/i;
+
 /** The savepoint a transaction that joins an open shared commit runs in. */
 const MEMBER = '"taskreward_member"';
 
 /**
- * One acquisition of the connection (Kysely's handle for a query, a transaction or a stream):
- * the statements run on the one Connection, and the driver learns from the handle whether they
- * are a transaction's.
+ * One acquisition of the database (Kysely's handle for a query, a transaction or a stream). Its
+ * reads outside a transaction go to the reading connection at once; a transaction, a write or a
+ * stream first waits for its turn at the writing connection, which is taken in turn.
  */
 class Holder implements DatabaseConnection {
   holding: Holding = 'plain';
+  /** Its turn at the writing connection, once it asked for one; undefined before. */
+  turn: { release: () => void } | undefined;
   released = false;
 
-  constructor(
-    private readonly driver: SqliteOneConnectionDriver,
-    readonly connection: Connection,
-    readonly release: () => void,
-  ) {}
+  constructor(private readonly driver: SqliteOneConnectionDriver) {}
 
   executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    if (this.holding === 'plain') this.driver.commitShared();
-    return this.connection.executeQuery(compiled);
+    return this.driver.execute(this, compiled);
   }
 
   streamQuery<R>(compiled: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
-    if (this.holding === 'plain') this.driver.commitShared();
-    return this.connection.streamQuery(compiled);
+    return this.driver.stream<R>(this, compiled);
   }
 }
 
@@ -195,64 +204,137 @@ interface Waiter {
   reject: (err: unknown) => void;
 }
 
+/** The SQLite change stamp's parts (db/change-stamp.ts). */
+type Stamp = { c: number; v: number };
+
 /**
- * One connection shared by every query, handed out one holder at a time (like Kysely's), whose
- * transactions share their commits. A transaction that ends while others wait for the connection
- * does not commit: it leaves its BEGIN open and hands the connection on; the transactions that
- * take it meanwhile run inside it, each in a savepoint (one that fails rolls back to its savepoint
- * alone), and one COMMIT, after the event loop has run the I/O that had arrived, makes all of them
- * durable with one fsync of the WAL. Each transaction's caller hears that its commit succeeded
- * only after that COMMIT (or its error, when it fails: then none of them was made). Anything else
- * that takes the connection (a read, a single write, a stream, the stamp) commits the open
- * transaction first, so no one outside a transaction ever reads what is not yet committed.
+ * The file through two connections. The writing one is taken in turn by transactions, writes and
+ * streams (like Kysely's one connection), and its transactions share their commits: a
+ * transaction that ends does not commit at once; it leaves its BEGIN open and hands the
+ * connection on, the transactions that take it meanwhile run inside it, each in a savepoint (one
+ * that fails rolls back to its savepoint alone), and one COMMIT, after the event loop has run the
+ * I/O that had arrived, makes all of them durable with one fsync of the WAL. Each transaction's
+ * caller hears that it committed only after that COMMIT (or its error, when it fails: then none
+ * of them was made). Reads outside a transaction go to the reading connection, which sees only
+ * what is committed, so no one ever reads what a shared COMMIT could still lose; a write outside
+ * a transaction, or a stream, commits what is open first. An in-memory database has no second
+ * connection: its reads take their turn and commit what is open first, as writes do.
  */
 class SqliteOneConnectionDriver implements Driver {
-  private readonly connection: Connection;
+  readonly writer: Connection;
+  private readonly reader: Connection | null;
   private queue: Promise<void> = Promise.resolve();
-  private holder: Holder | null = null;
   /** The transactions done inside the open BEGIN, waiting for its COMMIT; null when none is open. */
   private shared: Waiter[] | null = null;
   private commitPlanned = false;
+  private streams = 0;
   private readonly commit: Database.Statement;
   private readonly rollback: Database.Statement;
+  private readonly stampStatement: Database.Statement;
+  /** The stamp of what is committed: read again whenever the writing connection is between transactions. */
+  private committed: Stamp;
 
   constructor(
     private readonly sqlite: Database.Database,
+    private readonly readSqlite: Database.Database | null,
     coolDownMs: number,
   ) {
-    this.connection = new Connection(sqlite, coolDownMs);
+    this.writer = new Connection(sqlite, coolDownMs);
+    this.reader = readSqlite ? new Connection(readSqlite, 0) : null;
     this.commit = sqlite.prepare('commit');
     this.rollback = sqlite.prepare('rollback');
+    this.stampStatement = sqlite.prepare(SQLITE_STAMP_SQL);
+    this.committed = this.stampStatement.get() as Stamp;
   }
 
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
+    return new Holder(this);
+  }
+
+  /** Waits for the holder's turn at the writing connection (once per holder). */
+  async takeTurn(holder: Holder): Promise<void> {
+    if (holder.turn) return;
     const previous = this.queue;
     let release!: () => void;
     this.queue = new Promise<void>((r) => {
       release = r;
     });
+    holder.turn = { release };
     await previous;
-    const holder = new Holder(this, this.connection, release);
-    this.holder = holder;
-    return holder;
-  }
-
-  /** Whether no one holds the connection now: no transaction, stream or query between its steps. */
-  isFree(): boolean {
-    return this.holder === null && !this.sqlite.inTransaction;
   }
 
   private letGo(holder: Holder): void {
     if (holder.released) return;
     holder.released = true;
-    if (this.holder === holder) this.holder = null;
-    holder.release();
+    holder.turn?.release();
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
     this.letGo(connection as Holder);
+  }
+
+  execute<R>(holder: Holder, compiled: CompiledQuery): Promise<QueryResult<R>> {
+    if (holder.holding !== 'plain') return this.writer.executeQuery(compiled);
+    // a PRAGMA may set the connection's own state (foreign_keys, legacy_alter_table): the writing one's
+    if (this.reader && !PRAGMA.test(compiled.sql)) {
+      let stmt: Database.Statement | null = null;
+      try {
+        stmt = this.reader.prepare(compiled.sql);
+      } catch {
+        // the reading connection may still hold the schema of a moment inside a migration (its
+        // statements commit one by one): the writing connection prepares it, or gives the error
+      }
+      if (stmt?.readonly) return this.reader.run(stmt, compiled);
+    }
+    return this.writeOutside(holder, compiled);
+  }
+
+  /**
+   * A transaction's stream runs on the writing connection, in the transaction. Any other reads
+   * what is committed through a connection of its own for its length (the reading connection
+   * cannot run another statement while one iterates); in memory, on the writing connection in
+   * turn, after committing what is open. The app streams nothing today.
+   */
+  async *stream<R>(holder: Holder, compiled: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    if (holder.holding !== 'plain') {
+      yield* this.writer.streamQuery<R>(compiled);
+      return;
+    }
+    if (this.readSqlite) {
+      const own = new Database(this.readSqlite.name, { readonly: true, fileMustExist: true });
+      try {
+        yield* new Connection(own, 0).streamQuery<R>(compiled);
+      } finally {
+        own.close();
+      }
+      return;
+    }
+    await this.takeTurn(holder);
+    this.commitShared();
+    this.streams++;
+    try {
+      yield* this.writer.streamQuery<R>(compiled);
+    } finally {
+      this.streams--;
+    }
+  }
+
+  private async writeOutside<R>(holder: Holder, compiled: CompiledQuery): Promise<QueryResult<R>> {
+    await this.takeTurn(holder);
+    this.commitShared();
+    return this.writer.executeQuery(compiled);
+  }
+
+  /**
+   * The change stamp of what the reads outside a transaction see: read from the writing
+   * connection when it is between transactions; while one is open (no other process can commit
+   * then: it holds the write lock) the one read after the last commit.
+   */
+  stamp(): Stamp {
+    if (!this.sqlite.inTransaction && this.streams === 0) this.committed = this.stampStatement.get() as Stamp;
+    return this.committed;
   }
 
   /**
@@ -261,11 +343,12 @@ class SqliteOneConnectionDriver implements Driver {
    */
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
     const holder = connection as Holder;
+    await this.takeTurn(holder);
     if (this.shared) {
-      await this.connection.executeQuery(CompiledQuery.raw(`savepoint ${MEMBER}`));
+      await this.writer.executeQuery(CompiledQuery.raw(`savepoint ${MEMBER}`));
       holder.holding = 'member';
     } else {
-      await this.connection.executeQuery(CompiledQuery.raw('begin immediate'));
+      await this.writer.executeQuery(CompiledQuery.raw('begin immediate'));
       holder.holding = 'own';
     }
   }
@@ -274,7 +357,7 @@ class SqliteOneConnectionDriver implements Driver {
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     const holder = connection as Holder;
     if (holder.holding === 'member') {
-      await this.connection.executeQuery(CompiledQuery.raw(`release ${MEMBER}`));
+      await this.writer.executeQuery(CompiledQuery.raw(`release ${MEMBER}`));
     } else if (holder.holding !== 'own' || this.shared) {
       throw new Error(`commit of a transaction that is ${holder.holding}`);
     }
@@ -292,10 +375,10 @@ class SqliteOneConnectionDriver implements Driver {
     const was = holder.holding;
     holder.holding = 'plain';
     if (was === 'member') {
-      await this.connection.executeQuery(CompiledQuery.raw(`rollback to ${MEMBER}`));
-      await this.connection.executeQuery(CompiledQuery.raw(`release ${MEMBER}`));
+      await this.writer.executeQuery(CompiledQuery.raw(`rollback to ${MEMBER}`));
+      await this.writer.executeQuery(CompiledQuery.raw(`release ${MEMBER}`));
     } else if (was === 'own' && this.sqlite.inTransaction) {
-      await this.connection.executeQuery(CompiledQuery.raw('rollback'));
+      await this.writer.executeQuery(CompiledQuery.raw('rollback'));
     }
     // 'waiting': the shared commit failed and rolled back every member already
   }
@@ -323,11 +406,12 @@ class SqliteOneConnectionDriver implements Driver {
     afterIo(() => {
       this.commitPlanned = false;
       if (!this.shared) return;
-      void this.acquireConnection().then((holder) => {
+      const holder = new Holder(this);
+      void this.takeTurn(holder).then(() => {
         try {
           this.commitShared();
         } finally {
-          this.letGo(holder as Holder);
+          this.letGo(holder);
         }
       });
     });
@@ -346,12 +430,16 @@ class SqliteOneConnectionDriver implements Driver {
       const cause = isBusyError(err) ? new DatabaseBusyError(err) : err;
       for (const member of shared) member.reject(cause);
       return;
+    } finally {
+      this.stamp();
     }
     for (const member of shared) member.resolve();
   }
 
   async destroy(): Promise<void> {
     this.commitShared();
+    // the writing connection last: the last one to close folds the WAL back into the file
+    this.readSqlite?.close();
     this.sqlite.close();
   }
 }
@@ -362,18 +450,20 @@ class Dialect extends SqliteDialect {
 
   constructor(
     private readonly sqlite: Database.Database,
+    private readonly readSqlite: Database.Database | null,
     private readonly coolDownMs: number,
   ) {
     super({ database: sqlite });
   }
 
   override createDriver(): Driver {
-    this.driver = new SqliteOneConnectionDriver(this.sqlite, this.coolDownMs);
+    this.driver = new SqliteOneConnectionDriver(this.sqlite, this.readSqlite, this.coolDownMs);
     return timeTransactions(this.driver);
   }
 
-  // the driver hands its one connection out in turn itself (and early, to a transaction joining
-  // a shared commit): Kysely's own lock around it would hold every holder until the commit
+  // the driver hands its writing connection out in turn itself (and early, to a transaction
+  // joining a shared commit), and its reads need no turn: Kysely's own lock around the
+  // connection would hold every holder until the one before it let go
   override createAdapter(): DialectAdapter {
     return new TakenInTurnAdapter();
   }
@@ -383,6 +473,20 @@ class TakenInTurnAdapter extends SqliteAdapter {
   override get supportsMultipleConnections(): boolean {
     return true;
   }
+}
+
+const inMemory = (file: string) => file === '' || file === ':memory:' || file.startsWith('file::memory:');
+
+/**
+ * The connection the reads outside a transaction use: it only reads (query_only), and sees what
+ * is committed. It opens after the writing connection has put the file in WAL mode.
+ */
+function openReader(file: string, options: OpenOptions): Database.Database {
+  const reader = new Database(file, { fileMustExist: true });
+  reader.pragma('query_only = ON');
+  reader.pragma(`busy_timeout = ${options.server ? SERVER_BUSY_TIMEOUT_MS : 5000}`);
+  if (options.server) reader.pragma(`cache_size = -${SERVER_CACHE_KIB}`);
+  return reader;
 }
 
 /**
@@ -396,16 +500,15 @@ export function openDatabase(file: string, options: OpenOptions = {}): OpenedSql
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`busy_timeout = ${options.server ? SERVER_BUSY_TIMEOUT_MS : 5000}`);
   if (options.server) {
-    sqlite.pragma(`cache_size = -${SERVER_CACHE_KIB}`);
+    sqlite.pragma(`cache_size = -${SERVER_WRITER_CACHE_KIB}`);
     sqlite.pragma(`wal_autocheckpoint = ${SERVER_AUTOCHECKPOINT_PAGES}`);
   }
-  const dialect = new Dialect(sqlite, options.server ? BUSY_COOL_DOWN_MS : 0);
+  const reader = inMemory(file) ? null : openReader(file, options);
+  const dialect = new Dialect(sqlite, reader, options.server ? BUSY_COOL_DOWN_MS : 0);
   const db = new Kysely<DB>({ dialect });
-  const stamp = sqlite.prepare(SQLITE_STAMP_SQL);
-  readStampDirectly(db, () =>
-    dialect.driver?.isFree() ? ((stamp.get() as { c: number; v: number } | undefined) ?? null) : null,
-  );
-  return { db, sqlite };
+  const driver = dialect.driver;
+  if (driver) readStampDirectly(db, () => driver.stamp());
+  return { db, sqlite, reader };
 }
 
 /**

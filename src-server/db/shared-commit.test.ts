@@ -84,17 +84,29 @@ describe('transactions that end together', () => {
     expect(committed()).toEqual(['a', 'c']);
   });
 
-  it('lets a read in only after committing what came before it: no one reads what is not committed', async () => {
-    const first = insert('x');
-    const second = insert('y');
-    // queued behind both transactions; before it runs, their shared commit is made
-    const seen = server.db
+  it('gives a read outside the transactions only what is committed, without waiting for them', async () => {
+    let done = 0;
+    const tx = (v: string) =>
+      server.db.transaction().execute(async (trx) => {
+        await sql`insert into t (v) values (${v})`.execute(trx);
+        done++;
+      });
+    const both = Promise.all([tx('x'), tx('y')]);
+    // microtasks only: both transactions' statements are done, their COMMIT not yet made
+    for (let i = 0; i < 1000 && done < 2; i++) await Promise.resolve();
+    expect(done).toBe(2);
+    expect(server.sqlite.inTransaction).toBe(true);
+    const during = await server.db
       .selectFrom('t' as never)
       .select(sql<string>`v`.as('v'))
       .execute();
-    const [rows] = await Promise.all([seen, first, second]);
-    expect((rows as { v: string }[]).map((r) => r.v)).toEqual(['x', 'y']);
-    expect(committed()).toEqual(['x', 'y']);
+    expect(during).toEqual([]);
+    await both;
+    const after = await server.db
+      .selectFrom('t' as never)
+      .select(sql<string>`v`.as('v'))
+      .execute();
+    expect((after as { v: string }[]).map((r) => r.v)).toEqual(['x', 'y']);
   });
 
   it('when the shared COMMIT fails, tells every member and leaves nothing of theirs for anyone to read', async () => {
@@ -122,7 +134,7 @@ describe('transactions that end together', () => {
     expect(committed()).toEqual(['after']);
   });
 
-  it('commits before a stream and before a single write outside a transaction', async () => {
+  it('commits what is open before a single write outside a transaction; a stream reads what is committed', async () => {
     const tx = insert('p');
     const single = sql`insert into t (v) values ('q')`.execute(server.db);
     await Promise.all([tx, single]);
@@ -136,7 +148,9 @@ describe('transactions that end together', () => {
       rows.push((row as { v: string }).v);
     }
     await tx2;
-    expect(rows).toEqual(['p', 'q', 'r']);
+    // the stream began before r's commit (its statements had not even run)
+    expect(rows).toEqual(['p', 'q']);
+    expect(committed()).toEqual(['p', 'q', 'r']);
   });
 
   it('commits what is open when the database is closed', async () => {

@@ -323,13 +323,13 @@ describe.each(NODE_MODES)('login throttling (%s)', (_mode, mode) => {
       expect(res.status).toBe(401);
       guesses++;
     }
-    // one node's counters answer at once, so each refused attempt gives its count back before the
-    // next one counts: exactly the limit. Counters in the database are written while others are
-    // under way, so attempts refused by the pair's limit (which count, as they always have) may
-    // use up the limit first: never more guesses than the limit, sometimes fewer.
+    // the attempts reach the counters side by side (their reads of the account no longer wait for
+    // one another, and counters in a database are written while others are under way), so
+    // attempts refused by the pair's limit (which count, as they always have) may use up the
+    // limit before an attempt refused by the busy queue gives its count back: never more guesses
+    // than the limit, sometimes fewer
     expect(guesses).toBeGreaterThanOrEqual(1);
     expect(guesses).toBeLessThanOrEqual(3);
-    if (!t.deps.config.cluster) expect(guesses).toBe(3);
   });
 
   it('does not count successful sign-ins against a shared address', async () => {

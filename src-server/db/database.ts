@@ -173,6 +173,9 @@ type Holding =
 
 const PRAGMA = /^\s*pragma\b/i;
 
+/** The most turns of the event loop a shared COMMIT waits for more transactions to join it. */
+export const SHARED_COMMIT_TURNS = 4;
+
 /** The savepoint a transaction that joins an open shared commit runs in. */
 const MEMBER = '"taskreward_member"';
 
@@ -397,15 +400,29 @@ class SqliteOneConnectionDriver implements Driver {
 
   /**
    * The shared COMMIT, once the I/O callbacks of this turn of the event loop (the requests that
-   * arrived together) have run: it takes its place in the queue like any holder, behind the
-   * transactions already waiting, which join it.
+   * arrived together) have run. While transactions keep joining it, turn after turn, it waits
+   * for another turn (up to SHARED_COMMIT_TURNS in all): requests that arrived a moment apart
+   * join too. Then it takes its place in the queue like any holder, behind the transactions
+   * already waiting, which join it. A transaction alone waits one turn.
    */
   private planCommit(): void {
     if (this.commitPlanned) return;
     this.commitPlanned = true;
-    afterIo(() => {
+    let seen = this.shared?.length ?? 0;
+    let turns = 1;
+    const check = () => {
+      const shared = this.shared;
+      if (!shared) {
+        this.commitPlanned = false;
+        return;
+      }
+      if (shared.length > seen && turns < SHARED_COMMIT_TURNS) {
+        seen = shared.length;
+        turns++;
+        afterIo(check);
+        return;
+      }
       this.commitPlanned = false;
-      if (!this.shared) return;
       const holder = new Holder(this);
       void this.takeTurn(holder).then(() => {
         try {
@@ -414,7 +431,8 @@ class SqliteOneConnectionDriver implements Driver {
           this.letGo(holder);
         }
       });
-    });
+    };
+    afterIo(check);
   }
 
   /** Commits the open shared transaction now, if one is open; its members hear the outcome. */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type OpenedSqlite, openDatabase } from './database';
+import { type OpenedSqlite, openDatabase, SHARED_COMMIT_TURNS } from './database';
 
 let dir: string;
 let server: OpenedSqlite;
@@ -68,6 +68,42 @@ describe('transactions that end together', () => {
     const alone = walFrames();
     expect(alone).toBeGreaterThanOrEqual(20);
     expect(shared).toBeLessThan(alone / 4);
+  });
+
+  it('waits a few turns of the event loop while transactions keep joining, and no more', async () => {
+    // two together, then one more in each of the next turns: while the shared commit keeps
+    // growing it waits, so all of them share it up to SHARED_COMMIT_TURNS turns
+    // microtasks first, so the transactions begun are done and the commit's next look planned
+    // before the test's own turn is asked for: each new one starts after that look
+    const settle = async () => {
+      for (let i = 0; i < 200; i++) await Promise.resolve();
+    };
+    const started: Promise<string>[] = [insert('t0'), insert('t1')];
+    for (let turn = 1; turn < SHARED_COMMIT_TURNS; turn++) {
+      await settle();
+      await new Promise((r) => setImmediate(r));
+      started.push(insert(`t${turn + 1}`));
+    }
+    await Promise.all(started);
+    const shared = walFrames();
+    expect(committed()).toHaveLength(SHARED_COMMIT_TURNS + 1);
+    // one commit of the table's one page writes one or two frames; one each would be five
+    expect(shared).toBeLessThanOrEqual(2);
+
+    // alone, a transaction waits one turn: a timer set before it is not overtaken by much
+    await sql`delete from t`.execute(server.db);
+    server.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    let turns = 0;
+    let counting = true;
+    const count = () => {
+      if (!counting) return;
+      turns++;
+      setImmediate(count);
+    };
+    setImmediate(count);
+    await insert('alone');
+    counting = false;
+    expect(turns).toBeLessThanOrEqual(2);
   });
 
   it('rolls back a failing one alone, the others committed', async () => {

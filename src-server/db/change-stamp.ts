@@ -19,7 +19,7 @@ const STAMP = CompiledQuery.raw(SQLITE_STAMP_SQL);
  * read after the last commit. It skips the query builder and its promises on every request that
  * reads a remembered answer.
  */
-type DirectStamp = () => { c: number; v: number };
+type DirectStamp = () => { c: number; v: number; left: number };
 const directStamps = new WeakMap<object, DirectStamp>();
 
 export function readStampDirectly(db: Conn, read: DirectStamp): void {
@@ -41,6 +41,11 @@ const PG_STAMP = CompiledQuery.raw(`select ${PG_SNAPSHOT} as s`);
 // what it queued (features/users/activity.ts), and no rule reads them.
 const leftOut = new WeakMap<object, number>();
 
+/** The rows left out of `db`'s stamp so far (SQLite). */
+export function leftOutOfStamp(db: Conn): number {
+  return leftOut.get(db) ?? 0;
+}
+
 /**
  * Leaves `changes` rows, just committed by `db` (the root handle the stamp is read with), out of
  * its change stamp. SQLite only: PostgreSQL's stamp is its snapshot, which any commit moves.
@@ -58,7 +63,9 @@ export function leaveOutOfStamp(db: Conn, changes: number): void {
  */
 export async function changeStamp(db: Conn): Promise<string | null> {
   if (dialectOf(db) === 'sqlite') {
-    const row = directStamps.get(db)?.() ?? (await db.executeQuery<{ c: number; v: number }>(STAMP)).rows[0];
+    const direct = directStamps.get(db)?.();
+    if (direct) return `${direct.c - direct.left}:${direct.v}`;
+    const row = (await db.executeQuery<{ c: number; v: number }>(STAMP)).rows[0];
     return row ? `${row.c - (leftOut.get(db) ?? 0)}:${row.v}` : null;
   }
   if (db.isTransaction) return null;

@@ -9,7 +9,7 @@ import {
   SqliteAdapter,
   SqliteDialect,
 } from 'kysely';
-import { readStampDirectly, SQLITE_STAMP_SQL } from './change-stamp';
+import { leftOutOfStamp, readStampDirectly, SQLITE_STAMP_SQL } from './change-stamp';
 import { isPostgres } from './dialect';
 import { isPostgresBusy, openPostgres, postgresProblems, textOrderProblems } from './postgres';
 import type { DB } from './schema';
@@ -101,9 +101,9 @@ export interface OpenOptions {
 }
 
 /**
- * The one connection, as Kysely's SQLite driver runs it, with two changes: statements are
- * prepared once and reused (Kysely's own driver prepares every query again), and a write that
- * finds the database locked by another process fails fast as DatabaseBusyError.
+ * A connection, as Kysely's SQLite driver runs one, with two changes: statements are prepared
+ * once and reused (Kysely's own driver prepares every query again), and a write that finds the
+ * database locked by another process fails fast as DatabaseBusyError.
  */
 class Connection implements DatabaseConnection {
   private readonly statements = new Map<string, Database.Statement>();
@@ -190,7 +190,7 @@ class Holder implements DatabaseConnection {
   turn: { release: () => void } | undefined;
   released = false;
 
-  constructor(private readonly driver: SqliteOneConnectionDriver) {}
+  constructor(private readonly driver: SqliteSharedCommitDriver) {}
 
   executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     return this.driver.execute(this, compiled);
@@ -207,8 +207,12 @@ interface Waiter {
   reject: (err: unknown) => void;
 }
 
-/** The SQLite change stamp's parts (db/change-stamp.ts). */
-type Stamp = { c: number; v: number };
+/**
+ * The SQLite change stamp's parts (db/change-stamp.ts), with the rows left out of it (the
+ * heartbeats') counted at the same moment: the heartbeats leave their rows out inside their
+ * transaction, so a count taken later, while one is open, would not match `c`.
+ */
+type Stamp = { c: number; v: number; left: number };
 
 /**
  * The file through two connections. The writing one is taken in turn by transactions, writes and
@@ -223,7 +227,7 @@ type Stamp = { c: number; v: number };
  * a transaction, or a stream, commits what is open first. An in-memory database has no second
  * connection: its reads take their turn and commit what is open first, as writes do.
  */
-class SqliteOneConnectionDriver implements Driver {
+class SqliteSharedCommitDriver implements Driver {
   readonly writer: Connection;
   private readonly reader: Connection | null;
   private queue: Promise<void> = Promise.resolve();
@@ -235,7 +239,9 @@ class SqliteOneConnectionDriver implements Driver {
   private readonly rollback: Database.Statement;
   private readonly stampStatement: Database.Statement;
   /** The stamp of what is committed: read again whenever the writing connection is between transactions. */
-  private committed: Stamp;
+  private committed: Stamp = { c: 0, v: 0, left: 0 };
+  /** The rows left out of the stamp so far (set by openDatabase, which has the handle they are counted by). */
+  leftOut: () => number = () => 0;
 
   constructor(
     private readonly sqlite: Database.Database,
@@ -247,7 +253,7 @@ class SqliteOneConnectionDriver implements Driver {
     this.commit = sqlite.prepare('commit');
     this.rollback = sqlite.prepare('rollback');
     this.stampStatement = sqlite.prepare(SQLITE_STAMP_SQL);
-    this.committed = this.stampStatement.get() as Stamp;
+    this.stamp();
   }
 
   async init(): Promise<void> {}
@@ -336,7 +342,10 @@ class SqliteOneConnectionDriver implements Driver {
    * then: it holds the write lock) the one read after the last commit.
    */
   stamp(): Stamp {
-    if (!this.sqlite.inTransaction && this.streams === 0) this.committed = this.stampStatement.get() as Stamp;
+    if (!this.sqlite.inTransaction && this.streams === 0) {
+      const { c, v } = this.stampStatement.get() as { c: number; v: number };
+      this.committed = { c, v, left: this.leftOut() };
+    }
     return this.committed;
   }
 
@@ -464,7 +473,7 @@ class SqliteOneConnectionDriver implements Driver {
 
 class Dialect extends SqliteDialect {
   /** The driver Kysely made of this dialect (it makes one per instance). */
-  driver: SqliteOneConnectionDriver | null = null;
+  driver: SqliteSharedCommitDriver | null = null;
 
   constructor(
     private readonly sqlite: Database.Database,
@@ -475,7 +484,7 @@ class Dialect extends SqliteDialect {
   }
 
   override createDriver(): Driver {
-    this.driver = new SqliteOneConnectionDriver(this.sqlite, this.readSqlite, this.coolDownMs);
+    this.driver = new SqliteSharedCommitDriver(this.sqlite, this.readSqlite, this.coolDownMs);
     return timeTransactions(this.driver);
   }
 
@@ -525,7 +534,10 @@ export function openDatabase(file: string, options: OpenOptions = {}): OpenedSql
   const dialect = new Dialect(sqlite, reader, options.server ? BUSY_COOL_DOWN_MS : 0);
   const db = new Kysely<DB>({ dialect });
   const driver = dialect.driver;
-  if (driver) readStampDirectly(db, () => driver.stamp());
+  if (driver) {
+    driver.leftOut = () => leftOutOfStamp(db);
+    readStampDirectly(db, () => driver.stamp());
+  }
   return { db, sqlite, reader };
 }
 

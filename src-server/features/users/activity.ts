@@ -122,10 +122,11 @@ export class ActivityWriter {
     }
     // heartbeats do not count as a change for the remembered reads (db/change-stamp.ts): the
     // times this writer queued are what a signed-in request shows (note), whatever was read.
-    // Each row is left out as its statement changes it, inside the transaction, which holds the
-    // one connection: no stamp can be read between the change and its leaving out, so the stamp
-    // never takes a value a later real write could bring back. A rolled-back row still counts in
-    // total_changes() and stays left out, as it should: the data is as before.
+    // Each row is left out as its statement changes it, inside the transaction. A stamp read
+    // while the transaction is open is the one of what is committed, with the rows left out as
+    // they were when it was read (db/database.ts), so the stamp never takes a value a later real
+    // write could bring back. A rolled-back row still counts in total_changes() and stays left
+    // out, as it should: the data is as before.
     const leave = (changed: boolean) => leaveOutOfStamp(this.db, changed ? 1 : 0);
     try {
       await this.db.transaction().execute(async (trx) => {

@@ -122,6 +122,8 @@ export async function runServe(config: Config): Promise<void> {
   process.once('exit', () => {
     // reached before the stop closed the database only when the deadline cut it short: SQLite's
     // close is synchronous and folds the WAL back into the file
+    const reader = opened?.database.reader;
+    if (reader?.open) reader.close();
     const sqlite = opened?.database.sqlite;
     if (sqlite?.open) sqlite.close();
     lock.release();

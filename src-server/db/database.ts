@@ -24,11 +24,16 @@ export interface OpenedDatabase {
    * on PostgreSQL.
    */
   sqlite: Database.Database | null;
+  /**
+   * SQLite's second connection, the one the reads outside a transaction use (null in memory and on
+   * PostgreSQL). Closed before `sqlite` when closing by hand: the last one to close folds the WAL
+   * back into the file.
+   */
+  reader?: Database.Database | null;
 }
 
 export interface OpenedSqlite extends OpenedDatabase {
   sqlite: Database.Database;
-  /** The connection the reads outside a transaction use (null for an in-memory database). */
   reader: Database.Database | null;
 }
 

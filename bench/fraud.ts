@@ -377,16 +377,20 @@ export async function measureFraud(options: {
     {
       const recorder = openDatabase(dbFile);
       const seen = new Map<string, unknown[]>();
-      const prepare = recorder.sqlite.prepare.bind(recorder.sqlite);
-      (recorder.sqlite as { prepare: (source: string) => Database.Statement }).prepare = (source: string) => {
-        const stmt = prepare(source);
-        const all = stmt.all.bind(stmt);
-        (stmt as { all: (...params: unknown[]) => unknown[] }).all = (...params: unknown[]) => {
-          if (!seen.has(source)) seen.set(source, params);
-          return all(...params);
+      // both connections: the reads outside a transaction have one of their own
+      for (const connection of [recorder.sqlite, recorder.reader]) {
+        if (!connection) continue;
+        const prepare = connection.prepare.bind(connection);
+        (connection as { prepare: (source: string) => Database.Statement }).prepare = (source: string) => {
+          const stmt = prepare(source);
+          const all = stmt.all.bind(stmt);
+          (stmt as { all: (...params: unknown[]) => unknown[] }).all = (...params: unknown[]) => {
+            if (!seen.has(source)) seen.set(source, params);
+            return all(...params);
+          };
+          return stmt;
         };
-        return stmt;
-      };
+      }
       try {
         await proofCandidates(recorder.db, fresh[0].probes);
         await closeProofs(recorder.db, ['a', 'b', 'c']);

@@ -40,7 +40,7 @@ export interface OpenedSqlite extends OpenedDatabase {
 /** How long the server's connection waits for another process's write lock before giving up. */
 export const SERVER_BUSY_TIMEOUT_MS = 100;
 /**
- * SQLite's page cache for the server's connection, in KiB (better-sqlite3 opens with 16 MB). The
+ * SQLite's page cache for the server's reading connection, in KiB (better-sqlite3 opens with 16 MB). The
  * pages the reads keep coming back to fit (the tasks table and the search index are about 4 MB
  * each at 10,000 tasks); the million-row tables are far larger than either size, and their pages
  * come from the system's file cache in both cases. What the cache fills stays in glibc's main

@@ -1,3 +1,4 @@
+import { closeSync, fdatasync, fdatasyncSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import {
   CompiledQuery,
@@ -81,6 +82,19 @@ export class DatabaseBusyError extends Error {
   constructor(cause?: unknown) {
     super('the database is locked by another process', { cause });
     this.name = 'DatabaseBusyError';
+  }
+}
+
+/**
+ * The WAL could not be made durable (its fdatasync failed, or the file could not be opened for
+ * it). What the COMMITs wrote may already be visible and may still be lost, so from then on no
+ * transaction is acknowledged and no read of them answered: the server must be restarted, and
+ * SQLite's recovery at the next open keeps what the disk holds (docs/decisions.md).
+ */
+export class DatabaseDurabilityError extends Error {
+  constructor(cause?: unknown) {
+    super('the database could not make its writes durable; restart the server', { cause });
+    this.name = 'DatabaseDurabilityError';
   }
 }
 
@@ -247,11 +261,27 @@ class SqliteSharedCommitDriver implements Driver {
   private committed: Stamp = { c: 0, v: 0, left: 0 };
   /** The rows left out of the stamp so far (set by openDatabase, which has the handle they are counted by). */
   leftOut: () => number = () => 0;
+  /**
+   * With a WAL to sync (the server's file): the COMMITs (and writes outside a transaction) made
+   * so far, numbered from 1, and the last of them the disk is known to hold.
+   */
+  private commits = 0;
+  private durable = 0;
+  private syncing = false;
+  private readonly syncWaiters: { seq: number; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  private walFd: number | null = null;
+  private syncFailure: DatabaseDurabilityError | null = null;
+  private closed = false;
 
   constructor(
     private readonly sqlite: Database.Database,
     private readonly readSqlite: Database.Database | null,
     coolDownMs: number,
+    /**
+     * The WAL file this driver syncs itself, off the event loop, after COMMITs that SQLite made
+     * without their fsync (synchronous=NORMAL); null: SQLite syncs in the COMMIT (FULL).
+     */
+    private readonly walFile: string | null = null,
   ) {
     this.writer = new Connection(sqlite, coolDownMs);
     this.reader = readSqlite ? new Connection(readSqlite, 0) : null;
@@ -269,7 +299,8 @@ class SqliteSharedCommitDriver implements Driver {
 
   /** Waits for the holder's turn at the writing connection (once per holder). */
   async takeTurn(holder: Holder): Promise<void> {
-    if (holder.turn) return;
+    if (holder.turn && !holder.released) return;
+    holder.released = false;
     const previous = this.queue;
     let release!: () => void;
     this.queue = new Promise<void>((r) => {
@@ -300,9 +331,19 @@ class SqliteSharedCommitDriver implements Driver {
         // the reading connection may still hold the schema of a moment inside a migration (its
         // statements commit one by one): the writing connection prepares it, or gives the error
       }
-      if (stmt?.readonly) return this.reader.run(stmt, compiled);
+      if (stmt?.readonly) {
+        const result = this.reader.run<R>(stmt, compiled);
+        // it may have read a COMMIT whose WAL is not on the disk yet: answered once it is
+        return this.durable < this.commits ? this.once(this.whenDurable(this.commits), result) : result;
+      }
     }
     return this.writeOutside(holder, compiled);
+  }
+
+  private async once<T>(durable: Promise<void>, result: Promise<T>): Promise<T> {
+    const value = await result;
+    await durable;
+    return value;
   }
 
   /**
@@ -319,7 +360,15 @@ class SqliteSharedCommitDriver implements Driver {
     if (this.readSqlite) {
       const own = new Database(this.readSqlite.name, { readonly: true, fileMustExist: true });
       try {
-        yield* new Connection(own, 0).streamQuery<R>(compiled);
+        let first = true;
+        for await (const result of new Connection(own, 0).streamQuery<R>(compiled)) {
+          // its picture is taken at the first row: no row leaves before what it shows is durable
+          if (first) {
+            first = false;
+            await this.whenDurable(this.commits);
+          }
+          yield result;
+        }
       } finally {
         own.close();
       }
@@ -338,7 +387,18 @@ class SqliteSharedCommitDriver implements Driver {
   private async writeOutside<R>(holder: Holder, compiled: CompiledQuery): Promise<QueryResult<R>> {
     await this.takeTurn(holder);
     this.commitShared();
-    return this.writer.executeQuery(compiled);
+    const writes = !this.writer.prepare(compiled.sql).reader;
+    const result = await this.writer.executeQuery<R>(compiled);
+    if (this.walFile === null) return result;
+    // a write outside a transaction committed by itself, without its fsync; a read here may have
+    // seen COMMITs still waiting for theirs. Either is answered once the disk holds it, the
+    // connection handed on meanwhile (a holder asks for its turn again for another statement)
+    if (writes && !this.sqlite.inTransaction) this.commits++;
+    const seq = this.commits;
+    if (seq <= this.durable) return result;
+    this.letGo(holder);
+    await this.whenDurable(seq);
+    return result;
   }
 
   /**
@@ -465,11 +525,98 @@ class SqliteSharedCommitDriver implements Driver {
     } finally {
       this.stamp();
     }
-    for (const member of shared) member.resolve();
+    if (this.walFile === null) {
+      for (const member of shared) member.resolve();
+      return;
+    }
+    this.whenDurable(++this.commits).then(
+      () => {
+        for (const member of shared) member.resolve();
+      },
+      (err) => {
+        for (const member of shared) member.reject(err);
+      },
+    );
+  }
+
+  /**
+   * Resolves once the disk holds COMMIT number `seq` (at once when it does already). One
+   * fdatasync of the WAL at a time, on libuv's threads: the event loop goes on with the next
+   * transactions meanwhile, and the next fdatasync covers every COMMIT made while one ran.
+   */
+  private whenDurable(seq: number): Promise<void> {
+    if (this.syncFailure) return Promise.reject(this.syncFailure);
+    if (seq <= this.durable || this.walFile === null) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      this.syncWaiters.push({ seq, resolve, reject });
+      this.syncWal();
+    });
+  }
+
+  private syncWal(): void {
+    if (this.syncing || this.closed || this.syncWaiters.length === 0) return;
+    const upTo = this.commits;
+    let fd: number;
+    try {
+      fd = this.walDescriptor();
+    } catch (err) {
+      this.failSync(err);
+      return;
+    }
+    this.syncing = true;
+    fdatasync(fd, (err) => {
+      this.syncing = false;
+      if (this.closed) return;
+      if (err) {
+        this.failSync(err);
+        return;
+      }
+      this.settleUpTo(upTo);
+      this.syncWal();
+    });
+  }
+
+  private walDescriptor(): number {
+    if (this.walFd === null) this.walFd = openSync(this.walFile as string, 'r');
+    return this.walFd;
+  }
+
+  private settleUpTo(upTo: number): void {
+    if (upTo > this.durable) this.durable = upTo;
+    let kept = 0;
+    for (const waiter of this.syncWaiters) {
+      if (waiter.seq <= upTo) waiter.resolve();
+      else this.syncWaiters[kept++] = waiter;
+    }
+    this.syncWaiters.length = kept;
+  }
+
+  /**
+   * A failed fdatasync may have dropped the pages it did not write (Linux marks them clean), so a
+   * later one that succeeds proves nothing: every waiter, and every later one, gets the error.
+   */
+  private failSync(err: unknown): void {
+    this.syncFailure ??= new DatabaseDurabilityError(err);
+    for (const waiter of this.syncWaiters.splice(0)) waiter.reject(this.syncFailure);
   }
 
   async destroy(): Promise<void> {
     this.commitShared();
+    if (this.walFile !== null && !this.closed) {
+      // what the last COMMITs wrote, synced here and now: the close must not outrun their callers
+      this.closed = true;
+      if (this.commits > this.durable && !this.syncFailure) {
+        try {
+          fdatasyncSync(this.walDescriptor());
+          this.settleUpTo(this.commits);
+        } catch (err) {
+          this.failSync(err);
+        }
+      }
+      this.failSync(new Error('the database was closed'));
+      if (this.walFd !== null) closeSync(this.walFd);
+      this.walFd = null;
+    }
     // the writing connection last: the last one to close folds the WAL back into the file
     this.readSqlite?.close();
     this.sqlite.close();
@@ -484,12 +631,13 @@ class Dialect extends SqliteDialect {
     private readonly sqlite: Database.Database,
     private readonly readSqlite: Database.Database | null,
     private readonly coolDownMs: number,
+    private readonly walFile: string | null,
   ) {
     super({ database: sqlite });
   }
 
   override createDriver(): Driver {
-    this.driver = new SqliteSharedCommitDriver(this.sqlite, this.readSqlite, this.coolDownMs);
+    this.driver = new SqliteSharedCommitDriver(this.sqlite, this.readSqlite, this.coolDownMs, this.walFile);
     return timeTransactions(this.driver);
   }
 
@@ -505,6 +653,15 @@ class TakenInTurnAdapter extends SqliteAdapter {
   override get supportsMultipleConnections(): boolean {
     return true;
   }
+}
+
+/** The WAL's path as SQLite names it: the main database's full path (SQLite's own) and "-wal". */
+function walFileOf(sqlite: Database.Database): string {
+  const main = (sqlite.pragma('database_list') as { name: string; file: string }[]).find(
+    (d) => d.name === 'main',
+  );
+  if (!main?.file) throw new Error('the database has no file for its WAL');
+  return `${main.file}-wal`;
 }
 
 const inMemory = (file: string) => file === '' || file === ':memory:' || file.startsWith('file::memory:');
@@ -535,8 +692,17 @@ export function openDatabase(file: string, options: OpenOptions = {}): OpenedSql
     sqlite.pragma(`cache_size = -${SERVER_WRITER_CACHE_KIB}`);
     sqlite.pragma(`wal_autocheckpoint = ${SERVER_AUTOCHECKPOINT_PAGES}`);
   }
+  // the server's file: SQLite commits without waiting for the disk, and the driver syncs the WAL
+  // itself off the event loop before any caller hears of the commit (SqliteSharedCommitDriver)
+  const syncsItself = options.server === true && !inMemory(file);
+  if (syncsItself) sqlite.pragma('synchronous = NORMAL');
   const reader = inMemory(file) ? null : openReader(file, options);
-  const dialect = new Dialect(sqlite, reader, options.server ? BUSY_COOL_DOWN_MS : 0);
+  const dialect = new Dialect(
+    sqlite,
+    reader,
+    options.server ? BUSY_COOL_DOWN_MS : 0,
+    syncsItself ? walFileOf(sqlite) : null,
+  );
   const db = new Kysely<DB>({ dialect });
   const driver = dialect.driver;
   if (driver) {

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../app';
 import { openApp } from '../../bootstrap';
@@ -88,6 +89,27 @@ describe('the first admin from ADMIN_EMAIL and ADMIN_PASSWORD', () => {
       expect(users).toEqual([{ email: 'first.admin@example.test', role: 'admin' }]);
     } finally {
       for (const node of nodes) await node.close();
+    }
+  });
+
+  it('starts beside another connection holding the write lock for a moment, and makes the admin once it is let go', async () => {
+    await (await open()).close();
+    // a command (a sqlite3 shell, a script) holding the lock past the server's busy timeout
+    const other = new Database(join(dir, 'taskreward.db'));
+    other.exec('begin immediate');
+    const letGo = setTimeout(() => other.exec('commit'), 300);
+    try {
+      const opened = await open(ADMIN_ENV);
+      try {
+        const users = await opened.deps.db.selectFrom('users').select(['email', 'role']).execute();
+        expect(users).toEqual([{ email: 'first.admin@example.test', role: 'admin' }]);
+      } finally {
+        await opened.close();
+      }
+    } finally {
+      clearTimeout(letGo);
+      if (other.inTransaction) other.exec('rollback');
+      other.close();
     }
   });
 

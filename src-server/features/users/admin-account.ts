@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { MIN_PASSWORD_LENGTH } from '../../contract/constants';
 import { emailSchema, nameSchema } from '../../contract/schemas';
+import { BUSY_COOL_DOWN_MS, isBusyError } from '../../db/database';
 import { isUniqueViolation } from '../../db/errors';
 import { newId, nowIso } from '../../db/ids';
 import { lockForTransaction, withStartupLock } from '../../db/locks';
@@ -107,13 +108,24 @@ export async function ensureBootstrapAdmin(deps: AppDeps): Promise<void> {
   const { adminEmail, adminPassword } = deps.config;
   if (!adminEmail || !adminPassword) return;
   await withStartupLock(deps.db, 'bootstrap', async () => {
-    if ((await countUsers(deps.db)) > 0) return;
-    try {
-      await createOrPromoteAdmin(deps, { email: adminEmail, password: adminPassword, name: 'Admin' });
-    } catch (err) {
-      if (isUniqueViolation(err)) return;
-      throw err;
+    for (let attempt = 1; ; attempt++) {
+      if ((await countUsers(deps.db)) > 0) return;
+      try {
+        await createOrPromoteAdmin(deps, { email: adminEmail, password: adminPassword, name: 'Admin' });
+      } catch (err) {
+        if (isUniqueViolation(err)) return;
+        // two starts in one process on SQLite can also meet as a locked database (the other's
+        // transaction holds the write lock while this one waits for it on the same thread), and
+        // so can a start beside a command holding the lock: once the connection's cool-down is
+        // over, look again (the other's admin is there by then)
+        if (isBusyError(err) && attempt < 3) {
+          await new Promise((r) => setTimeout(r, BUSY_COOL_DOWN_MS + 100));
+          continue;
+        }
+        throw err;
+      }
+      log().info(`created the first admin ${adminEmail}`);
+      return;
     }
-    log().info(`created the first admin ${adminEmail}`);
   });
 }

@@ -239,12 +239,14 @@ type Stamp = { c: number; v: number; left: number };
  * transaction that ends does not commit at once; it leaves its BEGIN open and hands the
  * connection on, the transactions that take it meanwhile run inside it, each in a savepoint (one
  * that fails rolls back to its savepoint alone), and one COMMIT, after the event loop has run the
- * I/O that had arrived, makes all of them durable with one fsync of the WAL. Each transaction's
- * caller hears that it committed only after that COMMIT (or its error, when it fails: then none
- * of them was made). Reads outside a transaction go to the reading connection, which sees only
- * what is committed, so no one ever reads what a shared COMMIT could still lose; a write outside
- * a transaction, or a stream, commits what is open first. An in-memory database has no second
- * connection: its reads take their turn and commit what is open first, as writes do.
+ * I/O that had arrived, makes all of them durable with one fsync of the WAL (the server's file on
+ * Linux: SQLite commits without it and the driver syncs the WAL itself, off the event loop). Each
+ * transaction's caller hears that it committed only once the disk holds that COMMIT (or its
+ * error, when it fails: then none of them was made). Reads outside a transaction go to the
+ * reading connection, which sees only what is committed, so no one ever reads what a shared
+ * COMMIT could still lose, and one that saw a COMMIT not yet synced is answered after the sync; a
+ * write outside a transaction, or a stream, commits what is open first. An in-memory database has
+ * no second connection: its reads take their turn and commit what is open first, as writes do.
  */
 class SqliteSharedCommitDriver implements Driver {
   readonly writer: Connection;
@@ -681,7 +683,9 @@ function openReader(file: string, options: OpenOptions): Database.Database {
 
 /**
  * Opens the SQLite file with settings that keep every acknowledged write: WAL,
- * synchronous=FULL, foreign keys, and a busy timeout for other processes (CLI, backup).
+ * synchronous=FULL (the server's file on Linux: NORMAL, with the driver's own fdatasync of the WAL
+ * before any caller hears of a commit), foreign keys, and a busy timeout for other processes (CLI,
+ * backup).
  */
 export function openDatabase(file: string, options: OpenOptions = {}): OpenedSqlite {
   const sqlite = new Database(file);

@@ -48,7 +48,8 @@ export function leftOutOfStamp(db: Conn): number {
 
 /**
  * Leaves `changes` rows, changed through `db` (the root handle the stamp is read with) inside the
- * transaction that makes them, out of its change stamp. SQLite only: PostgreSQL's stamp is its snapshot, which any commit moves.
+ * transaction that makes them, out of its change stamp. SQLite only: PostgreSQL's stamp is its
+ * snapshot, which any commit moves.
  */
 export function leaveOutOfStamp(db: Conn, changes: number): void {
   if (changes > 0 && dialectOf(db) === 'sqlite') leftOut.set(db, (leftOut.get(db) ?? 0) + changes);

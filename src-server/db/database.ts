@@ -389,13 +389,13 @@ class SqliteSharedCommitDriver implements Driver {
   private async writeOutside<R>(holder: Holder, compiled: CompiledQuery): Promise<QueryResult<R>> {
     await this.takeTurn(holder);
     this.commitShared();
-    const writes = !this.writer.prepare(compiled.sql).reader;
-    const result = await this.writer.executeQuery<R>(compiled);
+    const stmt = this.writer.prepare(compiled.sql);
+    const result = await this.writer.run<R>(stmt, compiled);
     if (this.walFile === null) return result;
     // a write outside a transaction committed by itself, without its fsync; a read here may have
     // seen COMMITs still waiting for theirs. Either is answered once the disk holds it, the
     // connection handed on meanwhile (a holder asks for its turn again for another statement)
-    if (writes && !this.sqlite.inTransaction) this.commits++;
+    if (!stmt.reader && !this.sqlite.inTransaction) this.commits++;
     const seq = this.commits;
     if (seq <= this.durable) return result;
     this.letGo(holder);

@@ -2,8 +2,7 @@
 // itself on libuv's threads: what a caller is told, and what a read outside a transaction
 // answers, must wait for that fdatasync. fdatasync is held or failed here through node:fs; the
 // file, the connections and SQLite are the real ones.
-import * as fs from 'node:fs';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -176,7 +175,7 @@ describe.runIf(process.platform === 'linux')("the server's commits and the WAL's
     await pending;
     expect(told).toBe(true);
     // the last connection to close folded the WAL back into the file
-    expect(fs.existsSync(`${file}-wal`)).toBe(false);
+    expect(existsSync(`${file}-wal`)).toBe(false);
     const check = new Database(file, { readonly: true });
     expect(check.prepare('select v from t').all()).toEqual([{ v: 'last' }]);
     check.close();

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
 import { MIN_PASSWORD_LENGTH } from '../../contract/constants';
 import { emailSchema, nameSchema } from '../../contract/schemas';
@@ -119,7 +120,7 @@ export async function ensureBootstrapAdmin(deps: AppDeps): Promise<void> {
         // so can a start beside a command holding the lock: once the connection's cool-down is
         // over, look again (the other's admin is there by then)
         if (isBusyError(err) && attempt < 3) {
-          await new Promise((r) => setTimeout(r, BUSY_COOL_DOWN_MS + 100));
+          await sleep(BUSY_COOL_DOWN_MS + 100);
           continue;
         }
         throw err;

@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, expect, it } from 'vitest';
 import { type RequestSpec, runLoad, send } from '../bench/load';
 import { startS3Server } from '../src-server/testing/s3-server';
@@ -285,14 +286,16 @@ it(`${CLIENTS} clients run a random mix of every operation for ${DURATION_MS / 1
     durationMs: DURATION_MS,
     next: (_i, w) => actors[w].nextSpec(),
     onAnswer: (answer, spec, w) => actors[w].deliver(answer, spec),
-  }).catch((err: unknown) => {
-    if (err instanceof LoadFailure) throw err;
+  }).catch(async (err: unknown) => {
+    if (err instanceof LoadFailure) throw await withServerErrors(err, srv);
     // a refused or reset connection: the server died or dropped a client
     const state = srv.child.exitCode ?? srv.child.signalCode ?? 'still running';
     throw world.failure(`a connection failed (${err}); the server process: ${state}`, []);
   });
   await world.settle();
-  if (world.failures.length > 0) throw world.failures[0];
+  const [failed] = world.failures;
+  if (failed !== undefined)
+    throw failed instanceof LoadFailure ? await withServerErrors(failed, srv) : failed;
   const peak = srv.peakRss();
 
   // the API's own figure agrees with the clients before the stop
@@ -345,3 +348,18 @@ it(`${CLIENTS} clients run a random mix of every operation for ${DURATION_MS / 1
   expect(m.withdrawals.size, replay).toBeGreaterThan(0);
   expect(m.approvedWithdrawals.size + m.rejectedWithdrawals.size, replay).toBeGreaterThan(0);
 });
+
+/**
+ * A 500's error line reaches the server's output a moment after its answer reached the client,
+ * so the failure's log tail often ends before it: read the output again once it is in.
+ */
+async function withServerErrors(err: LoadFailure, srv: ServerProcess): Promise<LoadFailure> {
+  await sleep(300);
+  const errors = srv
+    .log()
+    .split('\n')
+    .filter((line) => /"level":"(error|fatal)"/.test(line))
+    .slice(-5);
+  if (errors.length > 0) err.message += `\nserver log (its errors):\n${errors.join('\n')}`;
+  return err;
+}

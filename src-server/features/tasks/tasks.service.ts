@@ -98,6 +98,17 @@ async function present(deps: Deps, row: TaskRow, viewer: UserRow | undefined, wi
 }
 
 /**
+ * A task as it is after the admin's write, for the write's answer. Other requests run while the
+ * write's commit reaches the disk, so another admin may have deleted it meanwhile: that answers
+ * 404 like a write that came after the delete, not a 500.
+ */
+async function presentAfterWrite(deps: Deps, id: string, admin: UserRow) {
+  const row = await findTask(deps.db, id);
+  if (!row) throw fail.notFound('task_not_found');
+  return present(deps, row, admin, false);
+}
+
+/**
  * Reads remembered under the change stamp (db/change-stamp.ts), so given again only while no
  * write reached the database; one set per opened database (bootstrap.ts openApp). `done`: the
  * tasks each user is done with, which their list hides. A task detail's reads: the task with its
@@ -342,8 +353,7 @@ export async function createTask(deps: Deps & Pick<AppDeps, 'push'>, admin: User
   });
   // after the commit: every subscribed device hears of a task they can start now
   if (input.status === 'active') notifyAll(deps, 'newTask');
-  const row = (await findTask(deps.db, id))!;
-  return { task: await present(deps, row, admin, false), removedComments: comments.removed };
+  return { task: await presentAfterWrite(deps, id, admin), removedComments: comments.removed };
 }
 
 /**
@@ -398,8 +408,7 @@ export async function updateTaskFor(deps: Deps, user: UserRow, id: string, input
       at: now,
     });
   });
-  const fresh = (await findTask(deps.db, id))!;
-  return { task: await present(deps, fresh, user, false), removedComments: comments?.removed ?? 0 };
+  return { task: await presentAfterWrite(deps, id, user), removedComments: comments?.removed ?? 0 };
 }
 
 /**
@@ -439,5 +448,5 @@ export async function featureTask(deps: Deps, admin: UserRow, id: string, isFeat
       at: now,
     });
   });
-  return present(deps, (await findTask(deps.db, id))!, admin, false);
+  return presentAfterWrite(deps, id, admin);
 }

@@ -275,3 +275,28 @@ describe('PUT /api/tasks/{id}/feature', () => {
     expect(res.status).toBe(404);
   });
 });
+
+describe('a change raced by another admin deleting the task', () => {
+  // the change's commit reaches the disk while other requests run: a delete can land between the
+  // change and the read of the task its answer shows
+  it.each([
+    ['PUT /api/tasks/{id}/feature', (id: string) => `/api/tasks/${id}/feature`, { isFeatured: true }],
+    ['PUT /api/tasks/{id}', (id: string) => `/api/tasks/${id}`, { title: 'Yarışan başlık' }],
+  ])('%s answers the change or 404, never a 500', async (_name, path, body) => {
+    const other = await t.tokenFor(await makeUser(t.deps.db, { role: 'admin' }));
+    const statuses = new Set<number>();
+    for (let i = 0; i < 12; i++) {
+      const id = await createTask(t, adminToken);
+      const [change, removal] = await Promise.all([
+        t.call('PUT', path(id), { token: adminToken, body }),
+        t.call('DELETE', `/api/tasks/${id}`, { token: other }),
+      ]);
+      expect(removal.status).toBe(200);
+      expect([200, 404]).toContain(change.status);
+      if (change.status === 404) expect(change.body.error.code).toBe('task_not_found');
+      statuses.add(change.status);
+    }
+    // the race is real here: at least one change heard of the delete after its own write
+    expect(statuses.has(404)).toBe(true);
+  });
+});

@@ -1,6 +1,9 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 
+/** The server's resident size above which it asks V8 to give pooled heap pages back, MB. */
+export const DEFAULT_MEMORY_BUDGET_MB = 150;
+
 /** Everything the process reads from its environment, read once. */
 export interface Config {
   port: number;
@@ -47,6 +50,11 @@ export interface Config {
    * long before it stops taking connections, so a load balancer sees the 503 first (0 by default).
    */
   stopDrainMs: number;
+  /**
+   * MEMORY_BUDGET_MB: while the server's resident size is above this, it asks V8 now and then to
+   * give back the heap pages it keeps pooled (cli/memory-reducer.ts); 150 MB by default, 0: never.
+   */
+  memoryBudgetBytes: number;
   /**
    * SMTP_URL (nodemailer's URL form: smtp://user:pass@host:587, smtps://user:pass@host:465) and
    * MAIL_FROM (`"TaskReward" <no-reply@example.com>`): mails go out through it. Null: no mail is
@@ -157,6 +165,15 @@ function drainMs(text: string | undefined): number {
   return Math.round(n * 1000);
 }
 
+function memoryBudget(text: string | undefined): number {
+  const trimmed = text?.trim();
+  if (!trimmed) return DEFAULT_MEMORY_BUDGET_MB * 1024 * 1024;
+  const n = Number(trimmed);
+  if (!Number.isInteger(n) || n < 0 || n > 1_000_000)
+    throw new Error(`MEMORY_BUDGET_MB must be a whole number of megabytes (0: off), not "${trimmed}"`);
+  return n * 1024 * 1024;
+}
+
 function poolSize(text: string | undefined): number {
   const n = Number.parseInt(text ?? '', 10);
   return Number.isFinite(n) && n >= 1 && n <= 1000 ? n : 10;
@@ -187,6 +204,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, webDir?: string
     metricsToken: env.METRICS_TOKEN?.trim() || null,
     metricsPort: metricsPort(env.METRICS_PORT),
     stopDrainMs: drainMs(env.STOP_DRAIN_SECONDS),
+    memoryBudgetBytes: memoryBudget(env.MEMORY_BUDGET_MB),
     mail: readMailConfig(env),
     publicUrl: readPublicUrl(env),
   };

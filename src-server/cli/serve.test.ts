@@ -103,6 +103,44 @@ describe('serve', () => {
   });
 });
 
+describe('serve and its memory budget', () => {
+  /** The reducer's pauses so far, from the server's own /metrics. */
+  async function reductions(out: string): Promise<number> {
+    const url = /listening on (http:\/\/[^\s"]+)/.exec(out)![1];
+    const res = await fetch(`${url}/metrics`, { headers: { authorization: 'Bearer scrape-token' } });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    return Number(/^taskreward_memory_reduce_pause_seconds_count (\d+)$/m.exec(text)?.[1]);
+  }
+
+  it.each([
+    ['1', 'hands pages back while over MEMORY_BUDGET_MB', (n: number) => expect(n).toBeGreaterThanOrEqual(1)],
+    ['0', 'never with MEMORY_BUDGET_MB=0', (n: number) => expect(n).toBe(0)],
+  ])('MEMORY_BUDGET_MB=%s: %s, and still answers', async (budget, _what, check) => {
+    const server = serve(join(scratch, `budget-${budget}`), {
+      MEMORY_BUDGET_MB: budget,
+      METRICS_TOKEN: 'scrape-token',
+    });
+    try {
+      await until(() => server.output().includes('listening on'), 20_000);
+      // the first look at the RSS comes a second after the start
+      await new Promise((r) => setTimeout(r, 1_500));
+      check(await reductions(server.output()));
+    } finally {
+      stop(server.child);
+    }
+    expect(await server.exited).toBe(0);
+  });
+
+  it('refuses a budget that is not a whole number of megabytes', async () => {
+    const server = serve(join(scratch, 'budget-bad'), { MEMORY_BUDGET_MB: '150MB' });
+    expect(await server.exited).toBe(1);
+    expect(server.output()).toContain(
+      'MEMORY_BUDGET_MB must be a whole number of megabytes (0: off), not "150MB"',
+    );
+  });
+});
+
 describe('serve as one of many nodes', () => {
   const cluster = { CLUSTER: '1', TOKEN_SECRET: 'a-secret-every-test-node-shares-0123456789' };
 

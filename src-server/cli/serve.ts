@@ -10,12 +10,14 @@ import { backfillProofDerivatives } from '../features/submissions/proof-backfill
 import { serveApp } from '../http/node-server';
 import { recordJobRun, timedJobRun } from '../observability/jobs';
 import { createLogger, log, logOptionsFrom, setLogger } from '../observability/logger';
+import { memoryReductions, memoryReturned } from '../observability/metrics';
 import { startMetricsPort } from '../observability/metrics-port';
 import { markStopping } from '../observability/readiness';
 import { readBackupSchedule, type ScheduleHandle, startBackupSchedule } from '../storage/backup-schedule';
 import { DataFolder } from '../storage/data-folder';
 import { acquireLock } from '../storage/lock';
 import { embeddedWebAssets } from './embedded';
+import { canReduceMemory, startMemoryReducer } from './memory-reducer';
 import { runSelf } from './self';
 import { onStopSignals } from './stop-signals';
 import { startOrphanCleanup, startSessionCleanup, startSweeps } from './sweeps';
@@ -53,6 +55,7 @@ export async function runServe(config: Config): Promise<void> {
   let sessionCleanup: { stop(): Promise<void> } | null = null;
   let outbox: { stop(): Promise<void> } | null = null;
   let backups: ScheduleHandle | null = null;
+  let reducer: { stop(): void } | null = null;
   const backupRun = new AbortController();
   // set once the start is over: before that, a signal is acted on at the start's next step, so
   // the stop never closes the database under a migration still running
@@ -87,6 +90,7 @@ export async function runServe(config: Config): Promise<void> {
       }
     };
     backups?.stop();
+    reducer?.stop();
     // the archive under way is given up (the backup command removes its partial files)
     backupRun.abort();
     const closing = server;
@@ -166,6 +170,16 @@ export async function runServe(config: Config): Promise<void> {
     log().warn(
       "PUBLIC_URL is not set: links in mails use the address each request came to; set it to the site's address",
     );
+  // V8 keeps the heap's emptied pages for itself while the server is busy: hand them back when
+  // the RSS is over the budget
+  if (config.memoryBudgetBytes > 0 && canReduceMemory())
+    reducer = startMemoryReducer({
+      budgetBytes: config.memoryBudgetBytes,
+      onReduce: ({ before, after, ms }) => {
+        memoryReductions.observe(ms / 1000);
+        memoryReturned.inc(Math.max(0, before - after));
+      },
+    });
   // the scrape on a port of its own, only on this machine: no token to manage
   if (config.metricsPort) metricsServer = startMetricsPort(deps, config.metricsPort);
   server = serveApp(app.fetch, { port: config.port, hostname: config.host }, (info) => {

@@ -91,6 +91,19 @@ export const jobRuns = new Counter({
   registers: [registry],
 });
 
+export const memoryReductions = new Histogram({
+  name: 'taskreward_memory_reduce_pause_seconds',
+  help: 'Pauses of the collections asked for while the RSS was over MEMORY_BUDGET_MB',
+  buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+  registers: [registry],
+});
+
+export const memoryReturned = new Counter({
+  name: 'taskreward_memory_reduce_returned_bytes_total',
+  help: 'Resident memory those collections gave back to the system',
+  registers: [registry],
+});
+
 export const buildInfo = new Gauge({
   name: 'taskreward_build_info',
   help: 'Always 1; the labels say which version runs on which Node and database engine',

@@ -1,0 +1,93 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+/**
+ * V8 keeps the pages a collection empties in a pool for the heap to take again, and gives them
+ * back to the system only after a collection that aims at memory, which it runs by itself only
+ * when the process goes idle. A server under steady load is never idle that long, so its resident
+ * size stays at the largest its heap has ever been (the pages, 256 KiB each, in /proc/PID/smaps):
+ * 200 MB where 35-60 MB of heap is in use, in the bench. This asks for that collection while the
+ * server is busy, when its RSS is over a budget: checked every second, at most every
+ * `minGapMs`, and less often (up to `maxGapMs`) while each one gives back little, since then what
+ * is resident is in use and the pause buys nothing. One costs a pause of 35-75 ms on the bench's
+ * full-scale folder (docs/decisions.md "A memory-reducing collection when the RSS is over budget").
+ */
+export interface MemoryReducerOptions {
+  /** RSS above which a collection is asked for, bytes */
+  budgetBytes: number;
+  /** how often the RSS is looked at */
+  checkMs?: number;
+  /** the least time between two collections */
+  minGapMs?: number;
+  /** the most time between two, however little the last ones gave back */
+  maxGapMs?: number;
+  /** the process's resident size now, bytes */
+  rss?: () => number;
+  /** runs the collection (reduceMemoryNow by default) */
+  reduce?: () => void;
+  now?: () => number;
+  /** told of each collection: the RSS before and after, bytes, and its pause, ms */
+  onReduce?: (run: { before: number; after: number; ms: number }) => void;
+}
+
+/** A collection that frees less than this does not count as worth its pause. */
+export const WORTHWHILE_BYTES = 8 * 1024 * 1024;
+
+let memoryGc: ((options: object) => void) | null | undefined;
+
+/**
+ * V8's collection for low memory, the one that also hands the pooled pages back: `gc` with the
+ * last-resort flavour. `gc` exists only with --expose-gc, set here for this process; the function
+ * comes from a context of its own, so the app's global scope never gets one. Null where V8 does
+ * not give it (the flag refused).
+ */
+function lowMemoryGc(): ((options: object) => void) | null {
+  if (memoryGc !== undefined) return memoryGc;
+  try {
+    setFlagsFromString('--expose-gc');
+    const gc: unknown = runInNewContext('typeof gc === "function" ? gc : null');
+    memoryGc = typeof gc === 'function' ? (gc as (options: object) => void) : null;
+  } catch {
+    memoryGc = null;
+  }
+  return memoryGc;
+}
+
+/** Whether this process can run the collection (false: the reducer does nothing). */
+export function canReduceMemory(): boolean {
+  return lowMemoryGc() !== null;
+}
+
+/** Runs the collection now, on this thread (a pause of tens of milliseconds). */
+export function reduceMemoryNow(): void {
+  lowMemoryGc()?.({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+}
+
+export function startMemoryReducer(options: MemoryReducerOptions): { stop(): void } {
+  const {
+    budgetBytes,
+    checkMs = 1_000,
+    minGapMs = 10_000,
+    maxGapMs = 300_000,
+    rss = () => process.memoryUsage.rss(),
+    reduce = reduceMemoryNow,
+    now = () => performance.now(),
+    onReduce,
+  } = options;
+  let gap = minGapMs;
+  let last = Number.NEGATIVE_INFINITY;
+  const timer = setInterval(() => {
+    const before = rss();
+    if (before <= budgetBytes || now() - last < gap) return;
+    const started = now();
+    reduce();
+    const ended = now();
+    last = ended;
+    const after = rss();
+    // little given back: what is resident is in use; wait longer before the next pause
+    gap = before - after >= WORTHWHILE_BYTES ? minGapMs : Math.min(gap * 2, maxGapMs);
+    onReduce?.({ before, after, ms: ended - started });
+  }, checkMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}

@@ -1,7 +1,12 @@
+import { Script } from 'node:vm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { canReduceMemory, reduceMemoryNow, startMemoryReducer, WORTHWHILE_BYTES } from './memory-reducer';
 
 const MB = 1024 * 1024;
+
+// made before the reducer takes its collection: a code cache carries the V8 flags it was made under
+const source = `(function cached() { return ${Math.random()}; })()`;
+const cacheBefore = new Script(source).createCachedData();
 
 describe('the memory reducer', () => {
   afterEach(() => vi.useRealTimers());
@@ -69,6 +74,14 @@ describe('the memory reducer', () => {
     reducer.stop();
     vi.advanceTimersByTime(60_000);
     expect(state.runs).toEqual([]);
+  });
+
+  it("leaves V8's flags as they were: a code cache made before is still taken", () => {
+    expect(canReduceMemory()).toBe(true);
+    reduceMemoryNow();
+    expect(new Script(source, { cachedData: cacheBefore }).cachedDataRejected).toBe(false);
+    // and the app's code has no global gc
+    expect((globalThis as { gc?: unknown }).gc).toBeUndefined();
   });
 
   it("hands the heap's emptied pages back to the system, which a plain collection keeps", () => {

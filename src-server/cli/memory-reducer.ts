@@ -37,18 +37,27 @@ let memoryGc: ((options: object) => void) | null | undefined;
 
 /**
  * V8's collection for low memory, the one that also hands the pooled pages back: `gc` with the
- * last-resort flavour. `gc` exists only with --expose-gc, set here for this process; the function
- * comes from a context of its own, so the app's global scope never gets one. Null where V8 does
- * not give it (the flag refused).
+ * last-resort flavour. `gc` exists only with --expose-gc: unless the process was started with it,
+ * the flag is set just long enough to make one context that has the function, and then unset.
+ * V8 refuses a code cache made under other flags than its own, so a flag left set would make the
+ * loader's cache (build/build.mjs) useless at every later start; and the app's global scope never
+ * gets a `gc`. Null where V8 does not give it.
  */
 function lowMemoryGc(): ((options: object) => void) | null {
   if (memoryGc !== undefined) return memoryGc;
+  const given: unknown = (globalThis as { gc?: unknown }).gc;
+  if (typeof given === 'function') {
+    memoryGc = given as (options: object) => void;
+    return memoryGc;
+  }
   try {
     setFlagsFromString('--expose-gc');
     const gc: unknown = runInNewContext('typeof gc === "function" ? gc : null');
     memoryGc = typeof gc === 'function' ? (gc as (options: object) => void) : null;
   } catch {
     memoryGc = null;
+  } finally {
+    setFlagsFromString('--no-expose-gc');
   }
   return memoryGc;
 }

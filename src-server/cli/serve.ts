@@ -17,7 +17,7 @@ import { readBackupSchedule, type ScheduleHandle, startBackupSchedule } from '..
 import { DataFolder } from '../storage/data-folder';
 import { acquireLock } from '../storage/lock';
 import { embeddedWebAssets } from './embedded';
-import { canReduceMemory, startMemoryReducer } from './memory-reducer';
+import { startMemoryReducer } from './memory-reducer';
 import { runSelf } from './self';
 import { onStopSignals } from './stop-signals';
 import { startOrphanCleanup, startSessionCleanup, startSweeps } from './sweeps';
@@ -171,8 +171,8 @@ export async function runServe(config: Config): Promise<void> {
       "PUBLIC_URL is not set: links in mails use the address each request came to; set it to the site's address",
     );
   // V8 keeps the heap's emptied pages for itself while the server is busy: hand them back when
-  // the RSS is over the budget
-  if (config.memoryBudgetBytes > 0 && canReduceMemory())
+  // the RSS is over the budget (V8's collection is looked up at the first one, not at the start)
+  if (config.memoryBudgetBytes > 0)
     reducer = startMemoryReducer({
       budgetBytes: config.memoryBudgetBytes,
       onReduce: ({ before, after, ms }) => {

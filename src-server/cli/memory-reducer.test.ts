@@ -25,6 +25,7 @@ describe('the memory reducer', () => {
       reduce: () => {
         state.runs.push(Date.now());
         state.rss -= state.frees;
+        return true;
       },
     });
     return { state, reducer };
@@ -66,6 +67,24 @@ describe('the memory reducer', () => {
     // one worth its pause: the next comes 10 s later
     expect(state.runs.length - before).toBe(2);
     expect(state.runs.at(-1)! - state.runs.at(-2)!).toBe(10_000);
+    reducer.stop();
+  });
+
+  it('stops for good where the process has no such collection', () => {
+    vi.useFakeTimers();
+    let tries = 0;
+    const reducer = startMemoryReducer({
+      budgetBytes: 150 * MB,
+      rss: () => 200 * MB,
+      now: () => Date.now(),
+      reduce: () => {
+        tries++;
+        return false;
+      },
+      onReduce: () => expect.unreachable('no collection ran'),
+    });
+    vi.advanceTimersByTime(600_000);
+    expect(tries).toBe(1);
     reducer.stop();
   });
 

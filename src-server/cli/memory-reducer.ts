@@ -9,7 +9,7 @@ import { runInNewContext } from 'node:vm';
  * 200 MB where 35-60 MB of heap is in use, in the bench. This asks for that collection while the
  * server is busy, when its RSS is over a budget: checked every second, at most every
  * `minGapMs`, and less often (up to `maxGapMs`) while each one gives back little, since then what
- * is resident is in use and the pause buys nothing. One costs a pause of 35-75 ms on the bench's
+ * is resident is in use and the pause buys nothing. One costs a pause of 35-85 ms on the bench's
  * full-scale folder (docs/decisions.md "A memory-reducing collection when the RSS is over budget").
  */
 export interface MemoryReducerOptions {
@@ -23,8 +23,8 @@ export interface MemoryReducerOptions {
   maxGapMs?: number;
   /** the process's resident size now, bytes */
   rss?: () => number;
-  /** runs the collection (reduceMemoryNow by default) */
-  reduce?: () => void;
+  /** runs the collection (reduceMemoryNow by default); false: this process cannot */
+  reduce?: () => boolean;
   now?: () => number;
   /** told of each collection: the RSS before and after, bytes, and its pause, ms */
   onReduce?: (run: { before: number; after: number; ms: number }) => void;
@@ -67,9 +67,11 @@ export function canReduceMemory(): boolean {
   return lowMemoryGc() !== null;
 }
 
-/** Runs the collection now, on this thread (a pause of tens of milliseconds). */
-export function reduceMemoryNow(): void {
-  lowMemoryGc()?.({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+/** Runs the collection now, on this thread (a pause of tens of milliseconds); false where V8 has none. */
+export function reduceMemoryNow(): boolean {
+  const gc = lowMemoryGc();
+  gc?.({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+  return gc !== null;
 }
 
 export function startMemoryReducer(options: MemoryReducerOptions): { stop(): void } {
@@ -89,7 +91,10 @@ export function startMemoryReducer(options: MemoryReducerOptions): { stop(): voi
     const before = rss();
     if (before <= budgetBytes || now() - last < gap) return;
     const started = now();
-    reduce();
+    if (!reduce()) {
+      clearInterval(timer);
+      return;
+    }
     const ended = now();
     last = ended;
     const after = rss();

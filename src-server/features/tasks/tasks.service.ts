@@ -98,14 +98,14 @@ async function present(deps: Deps, row: TaskRow, viewer: UserRow | undefined, wi
 }
 
 /**
- * A task as it is after the admin's write, for the write's answer. Other requests run while the
- * write's commit reaches the disk, so another admin may have deleted it meanwhile: that answers
- * 404 like a write that came after the delete, not a 500.
+ * A task as it is after its writer's change, for the change's answer. Other requests run while
+ * the change's commit reaches the disk, so an admin may have deleted it meanwhile: that answers
+ * 404 like a change that came after the delete, not a 500.
  */
-async function presentAfterWrite(deps: Deps, id: string, admin: UserRow) {
+async function presentAfterWrite(deps: Deps, id: string, writer: UserRow) {
   const row = await findTask(deps.db, id);
   if (!row) throw fail.notFound('task_not_found');
-  return present(deps, row, admin, false);
+  return present(deps, row, writer, false);
 }
 
 /**

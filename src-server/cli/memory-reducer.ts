@@ -62,11 +62,6 @@ function lowMemoryGc(): ((options: object) => void) | null {
   return memoryGc;
 }
 
-/** Whether this process can run the collection (false: the reducer does nothing). */
-export function canReduceMemory(): boolean {
-  return lowMemoryGc() !== null;
-}
-
 /** Runs the collection now, on this thread (a pause of tens of milliseconds); false where V8 has none. */
 export function reduceMemoryNow(): boolean {
   const gc = lowMemoryGc();

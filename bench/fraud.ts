@@ -32,8 +32,12 @@ import {
   CANDIDATE_HASH_BITS,
   distanceFrom,
 } from '../src-server/features/fraud/fingerprint-bands';
-import { closeProofs, proofCandidates } from '../src-server/features/fraud/fraud.repository';
-import { findDuplicateProofs, flagSharedPayout } from '../src-server/features/fraud/signals';
+import { closeProofs, proofCandidateHashes } from '../src-server/features/fraud/fraud.repository';
+import {
+  findDuplicateProofs,
+  flagSharedPayout,
+  MAX_CLOSE_CANDIDATES,
+} from '../src-server/features/fraud/signals';
 import { signToken } from '../src-server/features/users/token';
 import type { UserRow } from '../src-server/features/users/users.repository';
 import type { ContentPrints } from '../src-server/storage/content-print';
@@ -82,11 +86,11 @@ export interface Timing {
 export interface LookupFigures {
   /** findDuplicateProofs, whole */
   total: Timing;
-  /** its band lookups alone (proofCandidates) */
+  /** its band lookups alone (proofCandidateHashes) */
   bands: Timing;
   /** its read of the close candidates' rows alone (closeProofs: those within 12 bits) */
   prints: Timing;
-  /** distinct candidates a lookup reads */
+  /** different hashes the band lookups find */
   candidates: { p50: number; p99: number; max: number };
 }
 
@@ -223,18 +227,20 @@ export async function measureFraud(options: {
     const printMs: number[] = [];
     const candidateCounts: number[] = [];
     for (const f of fresh) {
-      // as findDuplicateProofs does: the band rows, keeping the close ones, then their prints
+      // as findDuplicateProofs does: the band lookups' hashes, keeping the close ones, then the
+      // proofs of those (one read here: a random new picture has few close hashes)
       const distance = distanceFromAny(f.probes);
       const t0 = performance.now();
-      const near = await proofCandidates(db, f.probes, (h) => distance(h) <= CANDIDATE_HASH_BITS);
+      const found = await proofCandidateHashes(db, f.probes);
+      const near = [...found.bands.keys()]
+        .filter((h) => distance(h) <= CANDIDATE_HASH_BITS)
+        .sort((a, b) => distance(a) - distance(b))
+        .slice(0, MAX_CLOSE_CANDIDATES);
       const t1 = performance.now();
-      await closeProofs(
-        db,
-        near.map((c) => c._id),
-      );
+      await closeProofs(db, found, near, { limit: MAX_CLOSE_CANDIDATES });
       printMs.push(performance.now() - t1);
       bandMs.push(t1 - t0);
-      candidateCounts.push((await proofCandidates(db, f.probes)).length);
+      candidateCounts.push(found.bands.size);
     }
     const sortedCounts = [...candidateCounts].sort((a, b) => a - b);
     const miss: LookupFigures = {
@@ -306,7 +312,7 @@ export async function measureFraud(options: {
         const mine = bandsOf(proof.probes[0].print);
         const theirs = bandsOf(row.proof_print);
         const bandClose = mine.some((v, b) => bitCount(v ^ theirs[b]) <= BAND_RADIUS);
-        const candidate = (await proofCandidates(db, proof.probes)).some((c) => c._id === row._id);
+        const candidate = (await proofCandidateHashes(db, proof.probes)).bands.has(row.proof_hash);
         if (!bandClose) noBandClose++;
         else if (!candidate) cutByCap++;
       }
@@ -392,8 +398,12 @@ export async function measureFraud(options: {
         };
       }
       try {
-        await proofCandidates(recorder.db, fresh[0].probes);
-        await closeProofs(recorder.db, ['a', 'b', 'c']);
+        const found = await proofCandidateHashes(recorder.db, fresh[0].probes);
+        // the proofs' read as the lookup sends it: close hashes found in every band
+        const hashes = new Map(['0123456789abcdef', 'fedcba9876543210'].map((h) => [h, [0, 1, 2, 3, 4, 5]]));
+        await closeProofs(recorder.db, { lookups: found.lookups, bands: hashes }, [...hashes.keys()], {
+          limit: MAX_CLOSE_CANDIDATES,
+        });
         await recorder.db
           .transaction()
           .execute(async (trx) => {
@@ -413,10 +423,10 @@ export async function measureFraud(options: {
         await recorder.db.destroy();
       }
       for (const [sql, params] of seen) {
-        const what = /proof_b(\d)/.exec(sql)
-          ? `duplicate lookup, band ${/proof_b(\d)/.exec(sql)?.[1]}`
-          : /proof_print/.test(sql)
-            ? "duplicate lookup, the candidates' prints"
+        const what = /proof_print/.test(sql)
+          ? "duplicate lookup, the close hashes' proofs"
+          : /proof_b(\d)/.exec(sql)
+            ? `duplicate lookup, band ${/proof_b(\d)/.exec(sql)?.[1]}`
             : /account_number/.test(sql)
               ? 'shared payout'
               : null;

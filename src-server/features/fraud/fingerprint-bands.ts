@@ -110,28 +110,51 @@ function wordsDistance(a: Uint32Array, b: Uint32Array, from: number, to: number)
 
 /**
  * Whether a candidate is the same picture as a new proof, judged from the probe whose print
- * comes closest. The probes' prints are read into words once and each candidate's once: the
- * duplicate lookup judges up to hundreds of candidates with every probe (a copy many proofs
- * share brings that many), and reading the hex again for each distance was most of its time.
+ * comes closest. The probes' prints are read into words once and each different candidate
+ * print once: the duplicate lookup judges up to hundreds of candidates with every probe, and a
+ * copy many proofs share brings the same print that many times.
  */
 export function pictureJudge(probes: readonly ContentPrints[]): (print: string) => Judgement {
   const probeWords = probes.map((p) => printWords(p.print));
+  const judged = new Map<string, Judgement>();
+  const partsWithin = (probe: Uint32Array, candidate: Uint32Array) => {
+    let within = 0;
+    for (let p = 0; p < PARTS; p++) {
+      const at = PRINT_WORDS + p * PART_WORDS;
+      if (wordsDistance(probe, candidate, at, at + PART_WORDS) <= PART_BITS) within |= 1 << p;
+    }
+    return within;
+  };
   return (print) => {
+    const known = judged.get(print);
+    if (known) return known;
     const candidate = printWords(print);
-    let best: Judgement | null = null;
+    let best: { same: boolean; bits: number; within: number } | null = null;
     for (const probe of probeWords) {
       const bits = wordsDistance(probe, candidate, 0, PRINT_WORDS);
-      const parts = PART_NAMES.filter((_, p) => {
-        const at = PRINT_WORDS + p * PART_WORDS;
-        return wordsDistance(probe, candidate, at, at + PART_WORDS) <= PART_BITS;
-      });
-      const same = bits <= SAME_PRINT_BITS || (bits <= PART_PRINT_BITS && parts.length >= PARTS_NEEDED);
-      const similarity = Math.max(0, Math.round(100 * (1 - bits / UNRELATED_BITS)));
-      const judged = { same, similarity, parts, bits };
-      if (!best || (same && !best.same) || (same === best.same && bits < best.bits)) best = judged;
+      const within = partsWithin(probe, candidate);
+      const same = bits <= SAME_PRINT_BITS || (bits <= PART_PRINT_BITS && bitCount(within) >= PARTS_NEEDED);
+      if (!best || (same && !best.same) || (same === best.same && bits < best.bits))
+        best = { same, bits, within };
     }
-    return best ?? { same: false, similarity: 0, parts: [], bits: 256 };
+    const judgement: Judgement = best
+      ? {
+          same: best.same,
+          similarity: Math.max(0, Math.round(100 * (1 - best.bits / UNRELATED_BITS))),
+          parts: PART_NAMES.filter((_, p) => (best.within & (1 << p)) !== 0),
+          bits: best.bits,
+        }
+      : { same: false, similarity: 0, parts: [], bits: 256 };
+    judged.set(print, judgement);
+    return judgement;
   };
+}
+
+/** How many of the low bits of a small mask are set. */
+function bitCount(mask: number): number {
+  let count = 0;
+  for (let m = mask; m !== 0; m &= m - 1) count++;
+  return count;
 }
 
 /** A stored print of the current kind (64 + 6 x 16 hex digits); older ones wait for the backfill. */

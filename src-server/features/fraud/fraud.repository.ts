@@ -154,40 +154,49 @@ export function hasOpenFlag(item: string, user: string) {
   return sql<SqlBool>`(${sql.ref(item)} IN (SELECT item_id FROM flags WHERE dismissed_at IS NULL AND item_type <> 'user') OR ${sql.ref(user)} IN (SELECT item_id FROM flags WHERE dismissed_at IS NULL AND item_type = 'user'))`;
 }
 
-export interface ProofCandidate {
-  _id: string;
-  proof_hash: string;
-}
-
 /**
- * Per band at most this many candidates: a picture tens of thousands of proofs share (the same
- * campaign screenshot) is caught by the first ones; random hashes give about 120 a band at 1M.
+ * Per band at most this many different hashes: a band value tens of thousands of different
+ * pictures share is caught by the first ones; random hashes give about 120 rows a band at 1M.
  */
 const CANDIDATES_PER_BAND = 20_000;
 
+/** What the band lookup found: the values looked up in each band, and each hash's bands. */
+export interface CandidateHashes {
+  lookups: number[][];
+  /** every hash the lookups found, with the bands (indexes into BAND_COLUMNS) it was found in */
+  bands: Map<string, number[]>;
+}
+
 /**
- * The proofs sharing a band value with one of a new proof's probes (fingerprint-bands.ts): one
- * capped lookup of a list of values a band, answered by the covering indexes (band, hash) alone; the
- * caller keeps the close ones and reads the rest of those only.
+ * The hashes of the proofs sharing a band value with one of a new proof's probes
+ * (fingerprint-bands.ts): one capped lookup of a list of values a band, answered by the
+ * covering indexes (band, hash, _id) alone. Each hash once, however many proofs share it: a
+ * campaign's screenshot sent a thousand times is one row a band here, and measured against the
+ * probes once. The caller keeps the close hashes and reads their proofs with closeProofs.
  */
-export async function proofCandidates(
+export async function proofCandidateHashes(
   db: Conn,
   probes: readonly ContentPrints[],
-  /** keeps only the rows whose hash it accepts (the band rows are many, the close ones few) */
-  keep?: (proofHash: string) => boolean,
-): Promise<ProofCandidate[]> {
+): Promise<CandidateHashes> {
   const lookups = bandLookups(probes);
-  const found = new Map<string, string>();
+  const bands = new Map<string, number[]>();
   for (const [b, column] of BAND_COLUMNS.entries()) {
-    const rows = (await db
+    if (lookups[b].length === 0) continue;
+    const rows = await db
       .selectFrom('submissions')
-      .select(['_id', 'proof_hash'])
+      .select('proof_hash')
+      .distinct()
       .where(column, 'in', lookups[b])
       .limit(CANDIDATES_PER_BAND)
-      .execute()) as ProofCandidate[];
-    for (const row of rows) if (!keep || keep(row.proof_hash)) found.set(row._id, row.proof_hash);
+      .execute();
+    for (const { proof_hash: hash } of rows) {
+      if (hash === null) continue;
+      const found = bands.get(hash);
+      if (found) found.push(b);
+      else bands.set(hash, [b]);
+    }
   }
-  return [...found].map(([_id, proof_hash]) => ({ _id, proof_hash }));
+  return { lookups, bands };
 }
 
 export interface CloseProof {
@@ -199,14 +208,33 @@ export interface CloseProof {
   created_at: string;
 }
 
-/** What the duplicate check needs of the close candidates: whose, which task, the print. */
-export async function closeProofs(db: Conn, ids: string[]): Promise<CloseProof[]> {
-  if (ids.length === 0) return [];
-  return (await db
+/**
+ * What the duplicate check needs of the proofs the band lookup found with one of `hashes`:
+ * whose, which task, the print. Only the rows the lookup itself found (a band value and the
+ * hash found with it), at most `limit`, `except` left out.
+ */
+export async function closeProofs(
+  db: Conn,
+  found: CandidateHashes,
+  hashes: readonly string[],
+  options: { limit: number; except?: string },
+): Promise<CloseProof[]> {
+  const perBand = BAND_COLUMNS.map(() => [] as string[]);
+  for (const hash of hashes) for (const b of found.bands.get(hash) ?? []) perBand[b].push(hash);
+  const bands = [...BAND_COLUMNS.keys()].filter((b) => perBand[b].length > 0);
+  if (bands.length === 0 || options.limit <= 0) return [];
+  let query = db
     .selectFrom('submissions')
     .select(['_id', 'user_id', 'task_id', 'proof_hash', 'proof_print', 'created_at'])
-    .where('_id', 'in', ids)
-    .execute()) as CloseProof[];
+    .where((eb) =>
+      eb.or(
+        bands.map((b) =>
+          eb.and([eb(BAND_COLUMNS[b], 'in', found.lookups[b]), eb('proof_hash', 'in', perBand[b])]),
+        ),
+      ),
+    );
+  if (options.except !== undefined) query = query.where('_id', '<>', options.except);
+  return (await query.limit(options.limit).execute()) as CloseProof[];
 }
 
 /** Other accounts that withdrew to this account number, newest first. */

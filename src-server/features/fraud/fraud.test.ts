@@ -13,7 +13,7 @@ import { startedTask, submit } from '../submissions/submission-test-helpers';
 import { insertSubmission } from '../submissions/submissions.repository';
 import { createTask, settleLatest } from '../tasks/task-test-helpers';
 import type { UserRow } from '../users/users.repository';
-import { proofLookupColumns } from './fingerprint-bands';
+import { BANDS, proofLookupColumns } from './fingerprint-bands';
 import { checkFlags } from './flag-doctor';
 import { insertFlag } from './fraud.repository';
 import { findDuplicateProofs, MAX_CLOSE_CANDIDATES } from './signals';
@@ -152,8 +152,10 @@ describe('duplicate proof', () => {
         });
       }
     });
-    // the lookup alone, with the longest list of values any of its statements binds
+    // the lookup alone, with the longest list of values any of its statements binds and the rows
+    // its statements return
     let longest = 0;
+    let rowsRead = 0;
     const listLength = (node: unknown): number => {
       if (!node || typeof node !== 'object') return 0;
       const { kind, values } = node as { kind?: string; values?: unknown[] };
@@ -165,7 +167,10 @@ describe('duplicate proof', () => {
         longest = Math.max(longest, listLength(node));
         return node;
       },
-      transformResult: async ({ result }) => result,
+      transformResult: async ({ result }) => {
+        rowsRead += result.rows.length;
+        return result;
+      },
     });
     const other = await worker();
     const found = await findDuplicateProofs(watched, {
@@ -177,6 +182,9 @@ describe('duplicate proof', () => {
     expect(found?.others).toBe(MAX_FLAG_RELATED);
     expect(longest).toBeGreaterThan(22); // a key lookup's 22 values and more
     expect(longest).toBeLessThanOrEqual(MAX_CLOSE_CANDIDATES);
+    // the copies share one hash: each key's lookup returns it once, and the copies' own rows are
+    // read once, up to the cap (not 1,200 a key)
+    expect(rowsRead).toBeLessThanOrEqual(BANDS + MAX_CLOSE_CANDIDATES);
     // and the upload itself: accepted, flagged with ten of them
     const id = await startAndSend(other.token, await quickTask(), png);
     const [flag] = (await adminSubmission(id)).flags;
@@ -185,6 +193,57 @@ describe('duplicate proof', () => {
     expect(flag.messages.en).toBe(
       '100% similar to 10 earlier proofs (10 by other accounts): all of the screen content matches; status and navigation bars are not compared',
     );
+  });
+
+  it('over the cap, reads the copies nearest on the hash first', async () => {
+    // 600 proofs a few bits off the picture (more than the lookup reads), stored first, and two
+    // exact copies stored after them: the exact ones must be among those read, and named first
+    const png = await screenshot(106);
+    const prints = await proofPrints(png);
+    const earlier = await startedTask(t, adminToken, { minSeconds: 0 });
+    const record = await t.deps.db
+      .selectFrom('user_tasks')
+      .select('_id')
+      .where('user_id', '=', earlier.user._id)
+      .where('task_id', '=', earlier.taskId)
+      .executeTakeFirstOrThrow();
+    // four bits off on the hash, and four on the print's first word (its parts, and so its keys,
+    // unchanged)
+    const flip = (hex: string) => ((Number.parseInt(hex[0], 16) ^ 0xf) >>> 0).toString(16) + hex.slice(1);
+    const near = { hash: flip(prints.hash), print: flip(prints.print) };
+    const row = (id: string, p: { hash: string; print: string }, at: string) => ({
+      _id: id,
+      user_task_id: record._id,
+      user_id: earlier.user._id,
+      task_id: earlier.taskId,
+      status: 'rejected' as const,
+      reward: 100,
+      proof_type: 'screenshot' as const,
+      proof_hash: p.hash,
+      ...proofLookupColumns(p),
+      created_at: at,
+      updated_at: at,
+    });
+    await t.deps.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < 600; i++) {
+        await insertSubmission(
+          trx,
+          row(`near-106-${String(i).padStart(4, '0')}`, near, '2026-01-01T00:00:00.000Z'),
+        );
+      }
+      for (const id of ['exact-106-a', 'exact-106-b']) {
+        await insertSubmission(trx, row(id, prints, '2026-02-01T00:00:00.000Z'));
+      }
+    });
+    const other = await worker();
+    const found = await findDuplicateProofs(t.deps.db, {
+      userId: other.user._id,
+      taskId: 'another task',
+      ...prints,
+    });
+    expect(found?.ids).toHaveLength(MAX_FLAG_RELATED);
+    expect(found?.ids.slice(0, 2).sort()).toEqual(['exact-106-a', 'exact-106-b']);
+    for (const id of found?.ids.slice(2) ?? []) expect(id).toMatch(/^near-106-/);
   });
 
   it('is shown to admins only: the worker never sees a flags field', async () => {

@@ -14,10 +14,11 @@ import {
 import {
   accountsSharing,
   accountsWithPayoutNumber,
+  type CloseProof,
   closeProofs,
   insertFlag,
   type NewFlag,
-  proofCandidates,
+  proofCandidateHashes,
   upsertAccountFlag,
 } from './fraud.repository';
 
@@ -64,20 +65,27 @@ export async function findDuplicateProofs(
     except?: string;
   },
 ): Promise<DuplicateMatch | null> {
-  // the band lookup returns the proofs sharing a band with a probe: most are far on the whole
-  // hash (measured from the index alone), and only the nearest close ones are read further
+  // the band lookup returns the hashes sharing a band with a probe: most are far on the whole
+  // hash, and only the proofs of the nearest close ones are read, nearest hashes first
   const distance = nearestOf(proof.probes.map((p) => p.hash));
-  const near = (await proofCandidates(db, proof.probes, (h) => distance(h) <= CANDIDATE_HASH_BITS))
-    .filter((c) => c._id !== proof.except)
-    .map((c) => ({ id: c._id, bits: distance(c.proof_hash) }))
-    .sort((a, b) => a.bits - b.bits)
-    .slice(0, MAX_CLOSE_CANDIDATES);
-  const close = (
-    await closeProofs(
-      db,
-      near.map((c) => c.id),
-    )
-  ).filter(
+  const found = await proofCandidateHashes(db, proof.probes);
+  const byBits = new Map<number, string[]>();
+  for (const hash of found.bands.keys()) {
+    const bits = distance(hash);
+    if (bits > CANDIDATE_HASH_BITS) continue;
+    const level = byBits.get(bits);
+    if (level) level.push(hash);
+    else byBits.set(bits, [hash]);
+  }
+  const read: CloseProof[] = [];
+  for (const bits of [...byBits.keys()].sort((a, b) => a - b)) {
+    const limit = MAX_CLOSE_CANDIDATES - read.length;
+    if (limit <= 0) break;
+    // every hash found has a proof: more hashes than the room left cannot be needed
+    const hashes = (byBits.get(bits) ?? []).slice(0, limit);
+    read.push(...(await closeProofs(db, found, hashes, { limit, except: proof.except })));
+  }
+  const close = read.filter(
     (c) =>
       (c.user_id !== proof.userId || c.task_id !== proof.taskId) &&
       (proof.before === undefined || c.created_at < proof.before),

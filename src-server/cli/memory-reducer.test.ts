@@ -41,10 +41,10 @@ describe('the memory reducer', () => {
   it('collects once the RSS is over the budget, then at most every minGapMs', () => {
     const { state, reducer } = world(151, 0);
     const start = Date.now();
-    // the heap grows back at once: over the budget on every check
+    // the heap grows back at once: over the budget (and under the ceiling) on every check
     state.frees = 40 * MB;
     const grow = setInterval(() => {
-      state.rss = 190 * MB;
+      state.rss = 170 * MB;
     }, 500);
     vi.advanceTimersByTime(35_000);
     clearInterval(grow);
@@ -54,8 +54,38 @@ describe('the memory reducer', () => {
     reducer.stop();
   });
 
+  it('over the ceiling, collects every ceilingGapMs, and at the budget pace again below it', () => {
+    const { state, reducer } = world(151, 40);
+    const start = Date.now();
+    // the heap grows back past the ceiling (180 MB) within a second of each collection
+    const grow = setInterval(() => {
+      state.rss = 195 * MB;
+    }, 500);
+    vi.advanceTimersByTime(9_000);
+    clearInterval(grow);
+    // then it stays between the budget and the ceiling
+    const grow2 = setInterval(() => {
+      state.rss = 170 * MB;
+    }, 500);
+    vi.advanceTimersByTime(30_000);
+    clearInterval(grow2);
+    const gaps = state.runs.map((t, i) => t - (i === 0 ? start : state.runs[i - 1]));
+    expect(gaps.slice(0, 5)).toEqual([1_000, 2_000, 2_000, 2_000, 2_000]);
+    expect(gaps.slice(5)).toEqual([10_000, 10_000, 10_000]);
+    reducer.stop();
+  });
+
+  it('over the ceiling too, waits longer after collections that give back little', () => {
+    const { state, reducer } = world(250, 1);
+    const start = Date.now();
+    vi.advanceTimersByTime(110_000);
+    const gaps = state.runs.map((t, i) => t - (i === 0 ? start : state.runs[i - 1]));
+    expect(gaps.slice(0, 4)).toEqual([1_000, 20_000, 40_000, 40_000]);
+    reducer.stop();
+  });
+
   it('waits longer after each collection that gives back little, up to maxGapMs, and keeps the pace again after one that is worth it', () => {
-    const { state, reducer } = world(200, 1);
+    const { state, reducer } = world(175, 1);
     const start = Date.now();
     vi.advanceTimersByTime(150_000);
     const gaps = state.runs.map((t, i) => t - (i === 0 ? start : state.runs[i - 1]));

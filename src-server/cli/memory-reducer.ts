@@ -7,10 +7,13 @@ import { runInNewContext } from 'node:vm';
  * when the process goes idle. A server under steady load is never idle that long, so its resident
  * size stays at the largest its heap has ever been (the pages, 256 KiB each, in /proc/PID/smaps):
  * 200 MB where 35-60 MB of heap is in use, in the bench. This asks for that collection while the
- * server is busy, when its RSS is over a budget: checked every second, at most every
+ * server is busy, when its RSS is over a budget: checked twice a second, at most every
  * `minGapMs`, and less often (up to `maxGapMs`) while each one gives back little, since then what
- * is resident is in use and the pause buys nothing. One costs a pause of 35-85 ms on the bench's
- * full-scale folder (docs/decisions.md "A memory-reducing collection when the RSS is over budget").
+ * is resident is in use and the pause buys nothing. Over a ceiling a fifth above the budget the
+ * pace is `ceilingGapMs`: under a heavy load the heap grows back by 40-60 MB in ten seconds, so
+ * the pace alone would let the RSS reach that far past the budget between two collections. One
+ * costs a pause of 35-85 ms on the bench's full-scale folder (docs/decisions.md "A
+ * memory-reducing collection when the RSS is over budget").
  */
 export interface MemoryReducerOptions {
   /** RSS above which a collection is asked for, bytes */
@@ -19,6 +22,10 @@ export interface MemoryReducerOptions {
   checkMs?: number;
   /** the least time between two collections */
   minGapMs?: number;
+  /** RSS above which the least time is ceilingGapMs instead, bytes (a fifth above the budget) */
+  ceilingBytes?: number;
+  /** the least time between two collections while the RSS is over the ceiling */
+  ceilingGapMs?: number;
   /** the most time between two, however little the last ones gave back */
   maxGapMs?: number;
   /** the process's resident size now, bytes */
@@ -72,8 +79,10 @@ export function reduceMemoryNow(): boolean {
 export function startMemoryReducer(options: MemoryReducerOptions): { stop(): void } {
   const {
     budgetBytes,
-    checkMs = 1_000,
+    checkMs = 500,
     minGapMs = 10_000,
+    ceilingBytes = budgetBytes * 1.2,
+    ceilingGapMs = 2_000,
     maxGapMs = 300_000,
     rss = () => process.memoryUsage.rss(),
     reduce = reduceMemoryNow,
@@ -84,7 +93,10 @@ export function startMemoryReducer(options: MemoryReducerOptions): { stop(): voi
   let last = Number.NEGATIVE_INFINITY;
   const timer = setInterval(() => {
     const before = rss();
-    if (before <= budgetBytes || now() - last < gap) return;
+    if (before <= budgetBytes) return;
+    // over the ceiling the pace is shorter, unless the last collections gave back little
+    const due = before > ceilingBytes && gap === minGapMs ? Math.min(ceilingGapMs, gap) : gap;
+    if (now() - last < due) return;
     const started = now();
     if (!reduce()) {
       clearInterval(timer);

@@ -8,7 +8,7 @@ import {
   type TaskListQuery,
   type taskCreateSchema,
 } from '../../contract/tasks';
-import { changeStamp, StampedReads } from '../../db/change-stamp';
+import { changeStamp, localChangeStamp, StampedReads } from '../../db/change-stamp';
 import type { Db } from '../../db/database';
 import { newId, nowIso } from '../../db/ids';
 import { foldSearch } from '../../db/search';
@@ -121,7 +121,8 @@ export interface TaskReads {
   /**
    * The live columns of a list's page, per page size and ids: the part of the page task writes
    * change, read on every request before; shared by every viewer the page is the same for. Used
-   * when the request has a stamp: signed in, or anonymous on PostgreSQL (the version brings one).
+   * when the request has a stamp: signed in, anonymous on SQLite, or anonymous on nodes sharing
+   * PostgreSQL (the version brings one).
    */
   pageLive: StampedReads<TaskLiveRow[]>;
   detailTasks: StampedReads<Omit<ViewerReads, 'record'> | null>;
@@ -177,9 +178,10 @@ export async function listTasksJson(
     query.sort,
     q,
   ]);
-  // `stamp`: the one the request's sign-in read (http/auth.ts), so the request reads it once;
-  // an anonymous request reads one only on a node sharing the database (below)
-  let readStamp = viewer ? (stamp ?? (await changeStamp(deps.db))) : null;
+  // `stamp`: the one the request's sign-in read (http/auth.ts), so the request reads it once; an
+  // anonymous request reads one where it costs no round trip (SQLite), so the page's live columns
+  // are remembered for it too, and on a node sharing the database (below)
+  let readStamp = viewer ? (stamp ?? (await changeStamp(deps.db))) : await localChangeStamp(deps.db);
   const hidden =
     !adminView && viewer ? await doneTaskIds(deps.db, deps.taskReads.done, readStamp, viewer._id) : [];
   const cache = deps.taskList;
@@ -205,8 +207,8 @@ export async function listTasksJson(
     const held = page.ids.length > 0 ? cache.rows.held(page.ids, clock.getTime(), version) : null;
     if (held) {
       // the columns only task writes change come from rows read in the last 2 s; the rest fresh
-      // remembered under the request's stamp (without one, an anonymous list on a lone node, read
-      // every time)
+      // remembered under the request's stamp (without one, an anonymous list on a lone
+      // PostgreSQL node, read every time)
       const live = await deps.taskReads.pageLive.get(`${query.limit}:${page.ids.join(',')}`, readStamp, () =>
         liveTasksByIds(deps.db, page.ids, query.limit),
       );

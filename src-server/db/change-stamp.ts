@@ -73,15 +73,6 @@ export async function changeStamp(db: Conn): Promise<string | null> {
   return sharedSnapshot(db);
 }
 
-/**
- * The stamp where reading it costs no round trip to a database server (SQLite: a counter of the
- * process's own connection), else null: a read that is cheap without it (an anonymous list's page
- * on one node) takes the stamp only where the stamp is cheaper still.
- */
-export async function localChangeStamp(db: Conn): Promise<string | null> {
-  return dialectOf(db) === 'sqlite' ? changeStamp(db) : null;
-}
-
 interface SnapshotReads {
   /** the statement sent last, until it answers */
   running: Promise<string | null> | null;

@@ -8,7 +8,7 @@ import {
   type TaskListQuery,
   type taskCreateSchema,
 } from '../../contract/tasks';
-import { changeStamp, localChangeStamp, StampedReads } from '../../db/change-stamp';
+import { changeStamp, StampedReads } from '../../db/change-stamp';
 import type { Db } from '../../db/database';
 import { newId, nowIso } from '../../db/ids';
 import { foldSearch } from '../../db/search';
@@ -120,9 +120,7 @@ export interface TaskReads {
   done: StampedReads<string[]>;
   /**
    * The live columns of a list's page, per page size and ids: the part of the page task writes
-   * change, read on every request before; shared by every viewer the page is the same for. Used
-   * when the request has a stamp: signed in, anonymous on SQLite, or anonymous on nodes sharing
-   * PostgreSQL (the version brings one).
+   * change, read on every request before; shared by every viewer the page is the same for.
    */
   pageLive: StampedReads<TaskLiveRow[]>;
   detailTasks: StampedReads<Omit<ViewerReads, 'record'> | null>;
@@ -179,9 +177,10 @@ export async function listTasksJson(
     q,
   ]);
   // `stamp`: the one the request's sign-in read (http/auth.ts), so the request reads it once; an
-  // anonymous request reads one where it costs no round trip (SQLite), so the page's live columns
-  // are remembered for it too, and on a node sharing the database (below)
-  let readStamp = viewer ? (stamp ?? (await changeStamp(deps.db))) : await localChangeStamp(deps.db);
+  // anonymous request takes one now (SQLite: counters of the writing connection; PostgreSQL: one
+  // statement shared with the requests of the same moment), so the page's live columns are
+  // remembered for it too
+  const readStamp = stamp ?? (await changeStamp(deps.db));
   const hidden =
     !adminView && viewer ? await doneTaskIds(deps.db, deps.taskReads.done, readStamp, viewer._id) : [];
   const cache = deps.taskList;
@@ -190,10 +189,7 @@ export async function listTasksJson(
   // one node's own writes clear its cache
   let version = 0;
   if (deps.config.cluster) {
-    // an unchanged stamp means nothing committed, the version included. An anonymous request
-    // takes the stamp now (on PostgreSQL one statement shared with the requests of the same
-    // moment), and the page's live columns are remembered under it too
-    if (readStamp === null) readStamp = await changeStamp(deps.db);
+    // an unchanged stamp means nothing committed, the version included
     version = await deps.taskReads.listVersion.get('task_list', readStamp, () =>
       readTaskListVersion(deps.db),
     );
@@ -207,8 +203,7 @@ export async function listTasksJson(
     const held = page.ids.length > 0 ? cache.rows.held(page.ids, clock.getTime(), version) : null;
     if (held) {
       // the columns only task writes change come from rows read in the last 2 s; the rest fresh
-      // remembered under the request's stamp (without one, an anonymous list on a lone
-      // PostgreSQL node, read every time)
+      // remembered under the request's stamp
       const live = await deps.taskReads.pageLive.get(`${query.limit}:${page.ids.join(',')}`, readStamp, () =>
         liveTasksByIds(deps.db, page.ids, query.limit),
       );

@@ -123,10 +123,10 @@ describe('duplicate proof', () => {
     expect((await adminSubmission(other)).flags).toEqual([]);
   });
 
-  it('reads a bounded number of the copies a picture already has, and still names the nearest', async () => {
-    // 1,200 earlier (rejected) proofs of one picture: a campaign's screenshot sent again and again
-    const png = await screenshot(105);
-    const prints = await proofPrints(png);
+  /** Earlier proofs of one worker's started task, rejected, stored straight with these prints. */
+  async function storeRejectedProofs(
+    proofs: { id: string; prints: { hash: string; print: string }; at: string }[],
+  ) {
     const earlier = await startedTask(t, adminToken, { minSeconds: 0 });
     const record = await t.deps.db
       .selectFrom('user_tasks')
@@ -134,24 +134,37 @@ describe('duplicate proof', () => {
       .where('user_id', '=', earlier.user._id)
       .where('task_id', '=', earlier.taskId)
       .executeTakeFirstOrThrow();
-    const at = new Date().toISOString();
     await t.deps.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < 1200; i++) {
+      for (const proof of proofs) {
         await insertSubmission(trx, {
-          _id: `copy-of-105-${String(i).padStart(4, '0')}`,
+          _id: proof.id,
           user_task_id: record._id,
           user_id: earlier.user._id,
           task_id: earlier.taskId,
           status: 'rejected',
           reward: 100,
           proof_type: 'screenshot',
-          proof_hash: prints.hash,
-          ...proofLookupColumns(prints),
-          created_at: at,
-          updated_at: at,
+          proof_hash: proof.prints.hash,
+          ...proofLookupColumns(proof.prints),
+          created_at: proof.at,
+          updated_at: proof.at,
         });
       }
     });
+  }
+
+  it('reads a bounded number of the copies a picture already has, and still names the nearest', async () => {
+    // 1,200 earlier (rejected) proofs of one picture: a campaign's screenshot sent again and again
+    const png = await screenshot(105);
+    const prints = await proofPrints(png);
+    const at = new Date().toISOString();
+    await storeRejectedProofs(
+      Array.from({ length: 1200 }, (_, i) => ({
+        id: `copy-of-105-${String(i).padStart(4, '0')}`,
+        prints,
+        at,
+      })),
+    );
     // the lookup alone, with the longest list of values any of its statements binds and the rows
     // its statements return
     let longest = 0;
@@ -200,41 +213,18 @@ describe('duplicate proof', () => {
     // exact copies stored after them: the exact ones must be among those read, and named first
     const png = await screenshot(106);
     const prints = await proofPrints(png);
-    const earlier = await startedTask(t, adminToken, { minSeconds: 0 });
-    const record = await t.deps.db
-      .selectFrom('user_tasks')
-      .select('_id')
-      .where('user_id', '=', earlier.user._id)
-      .where('task_id', '=', earlier.taskId)
-      .executeTakeFirstOrThrow();
     // four bits off on the hash, and four on the print's first word (its parts, and so its keys,
     // unchanged)
     const flip = (hex: string) => ((Number.parseInt(hex[0], 16) ^ 0xf) >>> 0).toString(16) + hex.slice(1);
     const near = { hash: flip(prints.hash), print: flip(prints.print) };
-    const row = (id: string, p: { hash: string; print: string }, at: string) => ({
-      _id: id,
-      user_task_id: record._id,
-      user_id: earlier.user._id,
-      task_id: earlier.taskId,
-      status: 'rejected' as const,
-      reward: 100,
-      proof_type: 'screenshot' as const,
-      proof_hash: p.hash,
-      ...proofLookupColumns(p),
-      created_at: at,
-      updated_at: at,
-    });
-    await t.deps.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < 600; i++) {
-        await insertSubmission(
-          trx,
-          row(`near-106-${String(i).padStart(4, '0')}`, near, '2026-01-01T00:00:00.000Z'),
-        );
-      }
-      for (const id of ['exact-106-a', 'exact-106-b']) {
-        await insertSubmission(trx, row(id, prints, '2026-02-01T00:00:00.000Z'));
-      }
-    });
+    await storeRejectedProofs([
+      ...Array.from({ length: 600 }, (_, i) => ({
+        id: `near-106-${String(i).padStart(4, '0')}`,
+        prints: near,
+        at: '2026-01-01T00:00:00.000Z',
+      })),
+      ...['exact-106-a', 'exact-106-b'].map((id) => ({ id, prints, at: '2026-02-01T00:00:00.000Z' })),
+    ]);
     const other = await worker();
     const found = await findDuplicateProofs(t.deps.db, {
       userId: other.user._id,

@@ -146,15 +146,15 @@ export const taskReads = (): TaskReads => ({
  * a filter and sort come from the list cache (up to 2 s old, task-list-cache.ts); the page's
  * rows are read by id, only their live columns when the rows were read in the last 2 s. A
  * page that finds one of its tasks no longer matching reads the list again, so the count never
- * promises tasks that the pages no longer hold. The reply is JSON text: each row's fixed part
- * (tasks.mapper.ts taskFixedFields) is serialized once while the row is held.
+ * promises tasks that the pages no longer hold. The reply is JSON as UTF-8 bytes: each row's
+ * fixed part (tasks.mapper.ts taskFixedFields) is serialized and encoded once while the row is held.
  */
 export async function listTasksJson(
   deps: Deps & Pick<AppDeps, 'config' | 'taskReads'>,
   viewer: UserRow | undefined,
   query: TaskListQuery,
   stamp?: string | null,
-): Promise<string> {
+): Promise<Uint8Array<ArrayBuffer>> {
   const adminView = isAdmin(viewer) && (query.all || query.status !== undefined);
   const clock = deps.clock();
   const q = query.q ? foldSearch(query.q) : '';
@@ -228,7 +228,7 @@ export async function listTasksJson(
   }
   const { page, rows } = got;
   const byId = new Map(rows.map((r) => [r.live._id, r]));
-  const items: string[] = [];
+  const pieces: Uint8Array[] = [LIST_OPEN];
   for (const id of page.ids) {
     const row = byId.get(id);
     if (!row || !taskMatches(row.fixed, filter, row.live)) continue;
@@ -236,7 +236,11 @@ export async function listTasksJson(
     const live = JSON.stringify(
       taskLiveFields(row.live, row.fixed.created_by, { viewerId: viewer?._id, counts }),
     );
-    items.push(`{${fixedJson(row.fixed)},${live.slice(1)}`);
+    pieces.push(
+      pieces.length === 1 ? ITEM_OPEN : NEXT_ITEM_OPEN,
+      fixedBytes(row.fixed),
+      Buffer.from(`,${live.slice(1)}`),
+    );
   }
   const rest = JSON.stringify({
     total: page.total,
@@ -244,18 +248,30 @@ export async function listTasksJson(
     limit: query.limit,
     pages: Math.ceil(page.total / query.limit),
   } satisfies Omit<Page<TaskDto>, 'items'>);
-  return envelopeText(`{"items":[${items.join(',')}],${rest.slice(1)}`);
+  pieces.push(Buffer.from(`],${rest.slice(1)}`), ENVELOPE_CLOSE);
+  // Buffer.concat's memory is an ArrayBuffer, never a SharedArrayBuffer
+  return Buffer.concat(pieces) as Uint8Array<ArrayBuffer>;
 }
 
-/** A row's fixed fields as JSON text without its braces, made once per row object. */
-const fixedTexts = new WeakMap<TaskListRow, string>();
-function fixedJson(row: TaskListRow): string {
-  let text = fixedTexts.get(row);
-  if (text === undefined) {
-    text = JSON.stringify(taskFixedFields(row)).slice(1, -1);
-    fixedTexts.set(row, text);
+// The list's answer is put together as UTF-8 bytes: the tasks' texts hold Turkish letters, which
+// make a JavaScript string two bytes a character, and encoding a whole page's text again for
+// every answer was a sixth of the list's main thread. Each row's fixed part is encoded once.
+const [ENVELOPE_OPEN, ENVELOPE_CLOSE] = envelopeText('\u0000')
+  .split('\u0000')
+  .map((part) => Buffer.from(part));
+const LIST_OPEN = Buffer.concat([ENVELOPE_OPEN, Buffer.from('{"items":[')]);
+const ITEM_OPEN = Buffer.from('{');
+const NEXT_ITEM_OPEN = Buffer.from(',{');
+
+/** A row's fixed fields as UTF-8 JSON without its braces, made once per row object. */
+const fixedEncoded = new WeakMap<TaskListRow, Buffer>();
+function fixedBytes(row: TaskListRow): Buffer {
+  let bytes = fixedEncoded.get(row);
+  if (bytes === undefined) {
+    bytes = Buffer.from(JSON.stringify(taskFixedFields(row)).slice(1, -1));
+    fixedEncoded.set(row, bytes);
   }
-  return text;
+  return bytes;
 }
 
 /**

@@ -28,7 +28,9 @@ describe('the memory reducer', () => {
         return true;
       },
     });
-    return { state, reducer };
+    /** the time from `start` to the first collection, then between each two */
+    const gapsSince = (start: number) => state.runs.map((t, i) => t - (i === 0 ? start : state.runs[i - 1]));
+    return { state, reducer, gapsSince };
   }
 
   it('does nothing while the RSS is within the budget', () => {
@@ -39,7 +41,7 @@ describe('the memory reducer', () => {
   });
 
   it('collects once the RSS is over the budget, then at most every minGapMs', () => {
-    const { state, reducer } = world(151, 0);
+    const { state, reducer, gapsSince } = world(151, 0);
     const start = Date.now();
     // the heap grows back at once: over the budget (and under the ceiling) on every check
     state.frees = 40 * MB;
@@ -48,14 +50,14 @@ describe('the memory reducer', () => {
     }, 500);
     vi.advanceTimersByTime(35_000);
     clearInterval(grow);
-    const gaps = state.runs.map((t, i) => t - (i === 0 ? start : state.runs[i - 1]));
+    const gaps = gapsSince(start);
     expect(gaps[0]).toBe(1_000);
     expect(gaps.slice(1)).toEqual([10_000, 10_000, 10_000]);
     reducer.stop();
   });
 
   it('over the ceiling, collects every ceilingGapMs, and at the budget pace again below it', () => {
-    const { state, reducer } = world(151, 40);
+    const { state, reducer, gapsSince } = world(151, 40);
     const start = Date.now();
     // the heap grows back past the ceiling (180 MB) within a second of each collection
     const grow = setInterval(() => {
@@ -69,26 +71,26 @@ describe('the memory reducer', () => {
     }, 500);
     vi.advanceTimersByTime(30_000);
     clearInterval(grow2);
-    const gaps = state.runs.map((t, i) => t - (i === 0 ? start : state.runs[i - 1]));
+    const gaps = gapsSince(start);
     expect(gaps.slice(0, 5)).toEqual([1_000, 2_000, 2_000, 2_000, 2_000]);
     expect(gaps.slice(5)).toEqual([10_000, 10_000, 10_000]);
     reducer.stop();
   });
 
   it('over the ceiling too, waits longer after collections that give back little', () => {
-    const { state, reducer } = world(250, 1);
+    const { reducer, gapsSince } = world(250, 1);
     const start = Date.now();
     vi.advanceTimersByTime(110_000);
-    const gaps = state.runs.map((t, i) => t - (i === 0 ? start : state.runs[i - 1]));
+    const gaps = gapsSince(start);
     expect(gaps.slice(0, 4)).toEqual([1_000, 20_000, 40_000, 40_000]);
     reducer.stop();
   });
 
   it('waits longer after each collection that gives back little, up to maxGapMs, and keeps the pace again after one that is worth it', () => {
-    const { state, reducer } = world(175, 1);
+    const { state, reducer, gapsSince } = world(175, 1);
     const start = Date.now();
     vi.advanceTimersByTime(150_000);
-    const gaps = state.runs.map((t, i) => t - (i === 0 ? start : state.runs[i - 1]));
+    const gaps = gapsSince(start);
     // 1 s to the first check, then 20, 40 and 40 s (doubled from 10 s, capped at 40 s)
     expect(gaps.slice(0, 5)).toEqual([1_000, 20_000, 40_000, 40_000, 40_000]);
     const before = state.runs.length;

@@ -78,12 +78,11 @@ export async function findDuplicateProofs(
     else byBits.set(bits, [hash]);
   }
   const read: CloseProof[] = [];
-  for (const bits of [...byBits.keys()].sort((a, b) => a - b)) {
+  for (const [, level] of [...byBits].sort(([a], [b]) => a - b)) {
     const limit = MAX_CLOSE_CANDIDATES - read.length;
     if (limit <= 0) break;
     // every hash found has a proof: more hashes than the room left cannot be needed
-    const hashes = (byBits.get(bits) ?? []).slice(0, limit);
-    read.push(...(await closeProofs(db, found, hashes, { limit, except: proof.except })));
+    read.push(...(await closeProofs(db, found, level.slice(0, limit), { limit, except: proof.except })));
   }
   const close = read.filter(
     (c) =>

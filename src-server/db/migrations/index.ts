@@ -31,6 +31,7 @@ import * as startUpIndexes from './2026-12-04-0900-start-up-indexes';
 import * as taskSearchCover from './2026-12-04-1000-task-search-cover';
 import * as statCountersWithoutRowid from './2026-12-05-1000-stat-counters-without-rowid';
 import * as taskSearchFilterPostgres from './2026-12-06-1000-task-search-filter-postgres';
+import * as taskListTriggers from './2026-12-07-1000-task-list-triggers';
 
 /** Every migration, registered by name (a folder-reading provider breaks inside a bundle). */
 export const migrations: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-04-1000-task-search-cover': taskSearchCover,
   '2026-12-05-1000-stat-counters-without-rowid': statCountersWithoutRowid,
   '2026-12-06-1000-task-search-filter-postgres': taskSearchFilterPostgres,
+  '2026-12-07-1000-task-list-triggers': taskListTriggers,
 };

@@ -1,19 +1,29 @@
 import type { TaskListRow } from './tasks.repository';
 
 /**
- * The task list's ids per filter and sort, kept for up to TASK_LIST_MAX_AGE_MS (the product
- * allows the "N tasks found" count to lag writes by 2 s). A page is then a slice of
- * the ids, however deep, and its rows are read by id: one indexed read whose cost does not
- * grow with the table or the page number. Writes through the task service forget every list
- * at once (all of them go through tasks.service.ts writeTask): on the node that wrote, by
- * clearing this cache; on nodes sharing the database, by the task list's version the
- * write bumped (task-list-version.ts), compared on every request. Writes elsewhere (an approval
- * that fills a task, a deadline passing) show within the max age, or at once when a task of
- * the page asked for no longer matches (the service reads the list again).
+ * The task list's ids per filter and sort. A page is then a slice of the ids, however deep, and
+ * its rows are read by id: one indexed read whose cost does not grow with the table or the page
+ * number. A list is kept while the task list's version it was read under holds
+ * (task-list-version.ts): every write through the task service bumps it, and so do triggers on
+ * any change to a column a list filters or sorts on, from any code path or node (an approval
+ * that fills a task included). On the node that wrote through the task service this cache is
+ * also cleared at once. What moves a list without its version is time and the completion
+ * counts: a public list is kept only until the earliest deadline among its tasks, the "most
+ * popular" sort (ordered by completions, which every approval changes) for TASK_LIST_MAX_AGE_MS,
+ * and any list for TASK_LIST_HELD_MS at most. A page whose task no longer matches is read again
+ * (tasks.service.ts), whatever the list's age.
  */
 
-/** How old a list may be when it is served. */
+/** How old a list ordered by completions may be when it is served, and a held task row. */
 export const TASK_LIST_MAX_AGE_MS = 2000;
+
+/**
+ * How long any other list may be served while its version holds: reading a whole list again
+ * costs 11 ms at 100,000 tasks, which every list paid every 2 s while the version moved only
+ * with the task service's writes. Nothing is known to change a list without its version but
+ * time, which the deadlines cover; a minute bounds what a change no trigger sees could hide.
+ */
+export const TASK_LIST_HELD_MS = 60_000;
 
 /**
  * Browsing lists (no text search) have a bounded number of keys; searches do not, so they
@@ -32,8 +42,8 @@ export const TASK_LIST_LIMITS = {
 
 /**
  * One list's ids, read at `at` (ms), held as one string with where each id starts. A whole list
- * is every open task's id (76,000 at ten times the seeded tasks), read again every
- * TASK_LIST_MAX_AGE_MS: as an array of strings each read left that many objects in the old
+ * is every open task's id (76,000 at ten times the seeded tasks), read again whenever it may no
+ * longer be served: as an array of strings each read left that many objects in the old
  * generation for the garbage collector to mark and move, and the server's full collections came
  * several times a second (a task detail cost twice its CPU while lists of that size were held).
  * One string and two typed arrays are three objects whatever the list's length.
@@ -143,7 +153,9 @@ function hashOf(text: string, from: number, to: number): number {
 
 interface Slot {
   at: number;
-  /** the task list's version it was read under (task-list-version.ts; 0 on one node) */
+  /** served while the clock is before this (ms): the list's age limit, or its first deadline */
+  until: number;
+  /** the task list's version it was read under (task-list-version.ts) */
   version: number;
   list: Promise<TaskIdList>;
   size: number;
@@ -189,9 +201,9 @@ class Lru {
     this.ids = 0;
   }
 
-  /** Forgets the lists read before `now` - TASK_LIST_MAX_AGE_MS (or after `now`): none is served again. */
+  /** Forgets the lists that can no longer be served at `now`. */
   sweep(now: number): void {
-    for (const [key, slot] of this.slots) if (!young(slot.at, now)) this.delete(key, slot);
+    for (const [key, slot] of this.slots) if (!servable(slot, now)) this.delete(key, slot);
   }
 
   get size(): number {
@@ -199,8 +211,11 @@ class Lru {
   }
 }
 
-/** Read at `at`, still served at `now`. */
+/** Read at `at`, still served at `now` (a row). */
 const young = (at: number, now: number) => now - at < TASK_LIST_MAX_AGE_MS && now >= at;
+
+/** A list still served at `now` (a clock set back serves none read after it). */
+const servable = (slot: Slot, now: number) => now >= slot.at && now < slot.until;
 
 /** At most this many task rows are kept; past it the rows are forgotten and read again. */
 const MAX_ROWS = 20_000;
@@ -267,9 +282,9 @@ export class TaskListCache {
 
   /**
    * What can no longer be served is not kept: every TASK_LIST_MAX_AGE_MS of list reads the lists
-   * and rows past that age are dropped, and once no list was read for that long everything is
-   * (a flood of filters held up to 500,000 ids and 20,000 rows until other keys pushed them
-   * out, for the rest of the server's life).
+   * and rows that may not be served any more are dropped, and once no list was read for that
+   * long everything is (a flood of filters held up to 500,000 ids and 20,000 rows until other
+   * keys pushed them out, for the rest of the server's life).
    */
   private tidy(now: number): void {
     if (now - this.swept >= TASK_LIST_MAX_AGE_MS || now < this.swept) {
@@ -300,23 +315,36 @@ export class TaskListCache {
   }
 
   /**
-   * The list of `key`, read by `load` unless one read less than the max age ago under the same
-   * `version` is held. Requests that miss together share one read.
+   * The list of `key`, read by `load` unless one read under the same `version` is held and may
+   * still be served: for up to `maxAge` ms, and never at or past the deadline `load` reported
+   * (the earliest among a public list's tasks). Requests that miss together share one read.
    */
   list(
     key: string,
     searching: boolean,
     now: number,
     version: number,
-    load: () => Promise<string[]>,
+    maxAge: number,
+    load: () => Promise<{ ids: string[]; nextDeadline: string | null }>,
   ): Promise<TaskIdList> {
     this.tidy(now);
     const lru = searching ? this.search : this.browse;
     const held = lru.get(key);
-    if (held && held.version === version && young(held.at, now)) return held.list;
-    const slot: Slot = { at: now, version, size: 0, list: Promise.resolve(new TaskIdList([], now)) };
+    if (held && held.version === version && servable(held, now)) return held.list;
+    const slot: Slot = {
+      at: now,
+      until: now + maxAge,
+      version,
+      size: 0,
+      list: Promise.resolve(new TaskIdList([], now)),
+    };
     slot.list = load().then(
-      (ids) => {
+      ({ ids, nextDeadline }) => {
+        if (nextDeadline !== null) {
+          const leaves = Date.parse(nextDeadline);
+          // a deadline not read as a time keeps the list no longer than a row
+          slot.until = Math.min(slot.until, Number.isNaN(leaves) ? now + TASK_LIST_MAX_AGE_MS : leaves);
+        }
         // counted once known; forgotten meanwhile (a write, or a stale page) means not kept
         if (lru.get(key) === slot) {
           lru.delete(key, slot);

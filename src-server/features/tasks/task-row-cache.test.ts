@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  TASK_LIST_HELD_MS,
   TASK_LIST_LIMITS,
   TASK_LIST_MAX_AGE_MS,
   TaskIdList,
@@ -12,6 +13,8 @@ import type { TaskListRow } from './tasks.repository';
 // with, all or nothing for a page, and never stored by a read that a task write overtook.
 type Row = { _id: string; title: string };
 const rows = (...ids: string[]): Row[] => ids.map((id) => ({ _id: id, title: `t-${id}` }));
+/** What a list's read reports: its ids, and no deadline among them. */
+const found = (ids: string[], nextDeadline: string | null = null) => ({ ids, nextDeadline });
 
 // A list's ids are held packed (one string, where each starts, positions by hash): its pages
 // must be the pages of the plain array, hidden ids or not, whatever the ids' lengths.
@@ -116,16 +119,24 @@ describe('TaskListCache keeps only what it can still serve', () => {
 
   it('drops the lists and rows past the max age as lists are read', async () => {
     const cache = new TaskListCache();
-    for (let f = 0; f < 50; f++) await cache.list(`q=${f}`, true, 1_000, 0, async () => ids(100, `f${f}-`));
-    await cache.list('newest', false, 1_000, 0, async () => ids(20, 'n'));
+    for (let f = 0; f < 50; f++)
+      await cache.list(`q=${f}`, true, 1_000, 0, TASK_LIST_MAX_AGE_MS, async () => found(ids(100, `f${f}-`)));
+    await cache.list('newest', false, 1_000, 0, TASK_LIST_MAX_AGE_MS, async () => found(ids(20, 'n')));
     cache.rows.keep(rows(...ids(20, 'n')) as unknown as TaskListRow[], 1_000, 0, cache.rows.generation);
     expect(cache.size).toEqual({ lists: 51, rows: 20 });
     // still young: nothing goes
-    await cache.list('newest', false, 1_000 + TASK_LIST_MAX_AGE_MS - 1, 0, async () => ids(20, 'n'));
+    await cache.list('newest', false, 1_000 + TASK_LIST_MAX_AGE_MS - 1, 0, TASK_LIST_MAX_AGE_MS, async () =>
+      found(ids(20, 'n')),
+    );
     expect(cache.size).toEqual({ lists: 51, rows: 20 });
     // one read past the max age: the old lists and rows go, the one just read stays
-    const fresh = await cache.list('oldest', false, 1_000 + TASK_LIST_MAX_AGE_MS, 0, async () =>
-      ids(20, 'o'),
+    const fresh = await cache.list(
+      'oldest',
+      false,
+      1_000 + TASK_LIST_MAX_AGE_MS,
+      0,
+      TASK_LIST_MAX_AGE_MS,
+      async () => found(ids(20, 'o')),
     );
     expect(cache.size).toEqual({ lists: 1, rows: 0 });
     expect(fresh.page(0, 2, []).ids).toEqual(['o0', 'o1']);
@@ -137,19 +148,66 @@ describe('TaskListCache keeps only what it can still serve', () => {
     let reads = 0;
     const load = async () => {
       reads++;
-      return ids(20, 'n');
+      return found(ids(20, 'n'));
     };
-    await cache.list('newest', false, 5_000, 0, load);
+    await cache.list('newest', false, 5_000, 0, TASK_LIST_MAX_AGE_MS, load);
     cache.rows.keep(rows(...ids(20, 'n')) as unknown as TaskListRow[], 5_000, 0, cache.rows.generation);
     vi.advanceTimersByTime(TASK_LIST_MAX_AGE_MS / 2);
-    await cache.list('newest', false, 5_000, 0, load); // still served from the cache
+    await cache.list('newest', false, 5_000, 0, TASK_LIST_MAX_AGE_MS, load); // still served from the cache
     expect(reads).toBe(1);
     vi.advanceTimersByTime(TASK_LIST_MAX_AGE_MS - 1);
     expect(cache.size).toEqual({ lists: 1, rows: 20 }); // a read came 1 s ago
     vi.advanceTimersByTime(TASK_LIST_MAX_AGE_MS);
     expect(cache.size).toEqual({ lists: 0, rows: 0 });
-    await cache.list('newest', false, 5_000, 0, load);
+    await cache.list('newest', false, 5_000, 0, TASK_LIST_MAX_AGE_MS, load);
     expect(reads).toBe(2);
+  });
+});
+
+describe('TaskListCache keeps a list while its version holds, up to its age and its first deadline', () => {
+  const counting = () => {
+    const reads = { n: 0 };
+    const load = (deadline: string | null) => async () => {
+      reads.n++;
+      return found(['a', 'b'], deadline);
+    };
+    return { reads, load };
+  };
+
+  it('serves a list for its max age under one version, and reads it again under another', async () => {
+    const cache = new TaskListCache();
+    const { reads, load } = counting();
+    const at = 10_000;
+    await cache.list('newest', false, at, 7, TASK_LIST_HELD_MS, load(null));
+    await cache.list('newest', false, at + TASK_LIST_HELD_MS - 1, 7, TASK_LIST_HELD_MS, load(null));
+    expect(reads.n).toBe(1);
+    await cache.list('newest', false, at + TASK_LIST_HELD_MS - 1, 8, TASK_LIST_HELD_MS, load(null));
+    expect(reads.n).toBe(2);
+    // read again at its max age, and after a clock set back
+    const later = at + 2 * TASK_LIST_HELD_MS;
+    await cache.list('newest', false, later, 8, TASK_LIST_HELD_MS, load(null));
+    await cache.list('newest', false, later - 1, 8, TASK_LIST_HELD_MS, load(null));
+    expect(reads.n).toBe(4);
+    // a shorter age (the most popular sort) is its own
+    await cache.list('popular', false, later, 8, TASK_LIST_MAX_AGE_MS, load(null));
+    await cache.list('popular', false, later + TASK_LIST_MAX_AGE_MS, 8, TASK_LIST_MAX_AGE_MS, load(null));
+    expect(reads.n).toBe(6);
+  });
+
+  it('reads a list again once the earliest deadline among its tasks has come', async () => {
+    const cache = new TaskListCache();
+    const { reads, load } = counting();
+    const at = Date.UTC(2026, 5, 1, 12);
+    const deadline = new Date(at + 5_000).toISOString();
+    await cache.list('newest', false, at, 1, TASK_LIST_HELD_MS, load(deadline));
+    await cache.list('newest', false, at + 4_999, 1, TASK_LIST_HELD_MS, load(deadline));
+    expect(reads.n).toBe(1);
+    await cache.list('newest', false, at + 5_000, 1, TASK_LIST_HELD_MS, load(null));
+    expect(reads.n).toBe(2);
+    // a deadline that is not a time keeps the list no longer than a row
+    await cache.list('odd', false, at, 1, TASK_LIST_HELD_MS, load('yarın'));
+    await cache.list('odd', false, at + TASK_LIST_MAX_AGE_MS, 1, TASK_LIST_HELD_MS, load(null));
+    expect(reads.n).toBe(4);
   });
 });
 
@@ -170,9 +228,9 @@ describe('TaskListCache at 80,000 open tasks', () => {
     let reads = 0;
     for (let turn = 0; turn < 3; turn++)
       for (const sort of sorts) {
-        const list = await cache.list(sort, false, 1_000 + turn, 0, async () => {
+        const list = await cache.list(sort, false, 1_000 + turn, 0, TASK_LIST_MAX_AGE_MS, async () => {
           reads++;
-          return whole;
+          return found(whole);
         });
         expect(list.page(0, 20, []).total).toBe(80_000);
       }

@@ -76,7 +76,7 @@ describe('taskMatches', () => {
         filters.push({ publicOnly, now, difficulty, rewardRange: '10-20' });
     }
     for (const filter of filters) {
-      const inSql = new Set(await listTaskIds(t.deps.db, filter, 'newest'));
+      const inSql = new Set((await listTaskIds(t.deps.db, filter, 'newest')).ids);
       const inJs = new Set(rows.filter((row) => taskMatches(row, filter)).map((row) => row._id));
       expect(inJs, JSON.stringify(filter)).toEqual(inSql);
     }
@@ -114,11 +114,11 @@ describe('a search within a category', () => {
         ranges(q).map((r) => [p, r] as const),
       )) {
         for (const sort of TASK_SORTS) {
-          const everywhere = await listTaskIds(t.deps.db, { publicOnly, now, q, rewardRange }, sort);
+          const everywhere = (await listTaskIds(t.deps.db, { publicOnly, now, q, rewardRange }, sort)).ids;
           for (const category of CATEGORIES) {
             for (const difficulty of [undefined, 'hard'] as const) {
               const filter: TaskFilter = { publicOnly, now, q, category, difficulty, rewardRange };
-              const narrowed = await listTaskIds(t.deps.db, filter, sort);
+              const narrowed = (await listTaskIds(t.deps.db, filter, sort)).ids;
               const expected = everywhere.filter((id) => {
                 const row = byId.get(id);
                 return row?.category === category && (!difficulty || row.difficulty === difficulty);
@@ -215,7 +215,7 @@ describe.skipIf(testsOnPostgres)('listTaskIds', () => {
   it('ranks title matches first in a search, then featured tasks, then the sort', async () => {
     await sql`UPDATE tasks SET search_title = 'kedi', is_featured = 0 WHERE _id = 't0001'`.execute(t.deps.db);
     await sql`UPDATE tasks SET search_body = 'kedi', is_featured = 1 WHERE _id = 't0002'`.execute(t.deps.db);
-    const ids = await listTaskIds(t.deps.db, { publicOnly: false, now, q: 'kedi' }, 'newest');
+    const { ids } = await listTaskIds(t.deps.db, { publicOnly: false, now, q: 'kedi' }, 'newest');
     expect(ids).toEqual(['t0001', 't0002']);
   });
 });

@@ -293,7 +293,7 @@ const SORT_ORDER: Record<TaskSort, string> = {
  * folded text beside them) and each matching row, any other search starts from the full-text
  * index's matches; both sort what they found.
  */
-export function taskIdsQuery(db: Conn, filter: TaskFilter, sort: TaskSort): CompiledQuery<{ _id: string }> {
+export function taskIdsQuery(db: Conn, filter: TaskFilter, sort: TaskSort): CompiledQuery<TaskIdRow> {
   return filter.category ? byShape(db, filter, sort) : buildTaskIdsQuery(db, filter, sort);
 }
 
@@ -301,10 +301,7 @@ export function taskIdsQuery(db: Conn, filter: TaskFilter, sort: TaskSort): Comp
 const standIn = (n: number) => `\u0000task-filter-${n}\u0000`;
 
 /** Compiled statements per engine and shape of filter (which conditions, which sort). */
-const shapes = new Map<
-  string,
-  { query: CompiledQuery<{ _id: string }>; slots: ((args: string[]) => unknown)[] }
->();
+const shapes = new Map<string, { query: CompiledQuery<TaskIdRow>; slots: ((args: string[]) => unknown)[] }>();
 
 /**
  * taskIdsQuery of a filter with a category, compiled once per shape: a search that misses the
@@ -315,7 +312,7 @@ const shapes = new Map<
  * search without a category: whether it goes through the full-text index depends on the length
  * of its words.
  */
-function byShape(db: Conn, filter: TaskFilter, sort: TaskSort): CompiledQuery<{ _id: string }> {
+function byShape(db: Conn, filter: TaskFilter, sort: TaskSort): CompiledQuery<TaskIdRow> {
   const shape = JSON.stringify([
     dialectOf(db),
     filter.publicOnly,
@@ -357,19 +354,41 @@ function byShape(db: Conn, filter: TaskFilter, sort: TaskSort): CompiledQuery<{ 
   return { ...held.query, parameters: held.slots.map((slot) => slot(args)) };
 }
 
-function buildTaskIdsQuery(db: Conn, filter: TaskFilter, sort: TaskSort): CompiledQuery<{ _id: string }> {
+function buildTaskIdsQuery(db: Conn, filter: TaskFilter, sort: TaskSort): CompiledQuery<TaskIdRow> {
   const source = filter.q && !filter.category ? tasksContainingSource(db, filter.q) : null;
   const where = whereFilter(db, filter, source === null)(expressionBuilder<DB, 'tasks'>());
   const order = [sql.raw(`tasks.is_featured DESC, ${SORT_ORDER[sort]}`)];
   if (filter.q) order.unshift(sql`${likeFolded(sql.ref('tasks.search_title'), filter.q)} DESC`);
-  return sql<{ _id: string }>`SELECT tasks._id FROM ${source ?? sql.ref('tasks')} WHERE ${where}
+  return sql<TaskIdRow>`SELECT tasks._id, tasks.deadline FROM ${source ?? sql.ref('tasks')} WHERE ${where}
     ORDER BY ${sql.join(order)}`.compile(db);
 }
 
-/** The ids of taskIdsQuery, in order. */
-export async function listTaskIds(db: Conn, filter: TaskFilter, sort: TaskSort): Promise<string[]> {
+/** A row of taskIdsQuery: the id, and the deadline that will take it out of a public list. */
+export interface TaskIdRow {
+  _id: string;
+  deadline: string | null;
+}
+
+/**
+ * The ids of taskIdsQuery, in order, and for a public list the earliest deadline among them:
+ * the moment the first of them leaves the list by time alone (null: none ever does). The
+ * deadline is in every index the statement walks, so reading it costs no row.
+ */
+export async function listTaskIds(
+  db: Conn,
+  filter: TaskFilter,
+  sort: TaskSort,
+): Promise<{ ids: string[]; nextDeadline: string | null }> {
   const { rows } = await db.executeQuery(taskIdsQuery(db, filter, sort));
-  return rows.map((r) => r._id);
+  const ids = new Array<string>(rows.length);
+  let nextDeadline: string | null = null;
+  for (let i = 0; i < rows.length; i++) {
+    const { _id, deadline } = rows[i];
+    ids[i] = _id;
+    if (filter.publicOnly && deadline !== null && (nextDeadline === null || deadline < nextDeadline))
+      nextDeadline = deadline;
+  }
+  return { ids, nextDeadline };
 }
 
 /** A task row of the list, with its comment pool's counts. */

@@ -20,6 +20,7 @@ import type { UserRow } from '../users/users.repository';
 import { taskAuditView, taskChanges } from './task-audit';
 import { countComments, listComments, replaceUnusedComments } from './task-comments.repository';
 import { endRecordsOfTask } from './task-expiry';
+import { TASK_LIST_HELD_MS, TASK_LIST_MAX_AGE_MS } from './task-list-cache';
 import { bumpTaskListVersion, readTaskListVersion } from './task-list-version';
 import { taskFixedFields, taskLiveFields, toTaskDto, toUserTaskDto } from './tasks.mapper';
 import {
@@ -126,9 +127,9 @@ export interface TaskReads {
   detailTasks: StampedReads<Omit<ViewerReads, 'record'> | null>;
   detailRecords: StampedReads<ViewerReads['record']>;
   /**
-   * The task list's version (task-list-version.ts) on PostgreSQL, under the stamp a signed-in
-   * request's session read brought: while no transaction committed anywhere the version is the
-   * same, and the list costs no round trip of its own.
+   * The task list's version (task-list-version.ts), under the request's stamp: while no
+   * transaction committed anywhere the version is the same, and the list costs no statement
+   * (no round trip on PostgreSQL) of its own.
    */
   listVersion: StampedReads<number>;
 }
@@ -185,17 +186,16 @@ export async function listTasksJson(
     !adminView && viewer ? await doneTaskIds(deps.db, deps.taskReads.done, readStamp, viewer._id) : [];
   const cache = deps.taskList;
   const searching = q !== '';
-  // nodes sharing the database keep a list only while no node has written a task;
-  // one node's own writes clear its cache
-  let version = 0;
-  if (deps.config.cluster) {
-    // an unchanged stamp means nothing committed, the version included
-    version = await deps.taskReads.listVersion.get('task_list', readStamp, () =>
-      readTaskListVersion(deps.db),
-    );
-  }
+  // a list is kept while the task list's version holds: any change to which tasks it holds,
+  // through any node or path, moves it (an unchanged stamp means nothing committed, the version
+  // included); this node's own task writes also clear its cache
+  const version = await deps.taskReads.listVersion.get('task_list', readStamp, () =>
+    readTaskListVersion(deps.db),
+  );
+  // the completion counts order the most popular, and every approval moves them
+  const maxAge = query.sort === 'most_popular' ? TASK_LIST_MAX_AGE_MS : TASK_LIST_HELD_MS;
   const read = async () => {
-    const list = await cache.list(key, searching, clock.getTime(), version, () =>
+    const list = await cache.list(key, searching, clock.getTime(), version, maxAge, () =>
       listTaskIds(deps.db, filter, query.sort),
     );
     const page = list.page((query.page - 1) * query.limit, query.limit, hidden);

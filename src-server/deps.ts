@@ -35,7 +35,7 @@ export interface AppDeps {
   /** Where uploaded proofs and images are kept (the data folder, a shared folder or a bucket). */
   files: FileStore;
   /**
-   * The task list's ids and rows held for up to 2 s. One per opened database: apps built over
+   * The task list's ids and rows, held while they may be served (task-list-cache.ts). One per opened database: apps built over
    * the same opening share it, so a task write through any of them is seen by all at once.
    */
   taskList: TaskListCache;

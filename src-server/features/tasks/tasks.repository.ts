@@ -428,7 +428,7 @@ export function taskMatches(
  * the public list checks: a page reads these fresh every time. Every other column changes
  * only through the task service, which empties the list cache, so a page may take them from
  * rows read in the last 2 s (task-list-cache.ts TaskRowCache); so does the creator's name (an
- * admin renaming themselves shows on the list within 2 s, like the count).
+ * admin renaming themselves shows on the list within 2 s).
  */
 export type TaskLiveRow = Pick<
   TaskListRow,

@@ -144,7 +144,7 @@ export const taskReads = (): TaskReads => ({
 /**
  * The task list. Admins with `all=1` or a status filter see every live task; everyone else
  * sees active tasks within their deadline, minus the ones they are done with (paid, or a proof pending). The ids of
- * a filter and sort come from the list cache (up to 2 s old, task-list-cache.ts); the page's
+ * a filter and sort come from the list cache (kept while nothing changed them, task-list-cache.ts); the page's
  * rows are read by id, only their live columns when the rows were read in the last 2 s. A
  * page that finds one of its tasks no longer matching reads the list again, so the count never
  * promises tasks that the pages no longer hold. The reply is JSON as UTF-8 bytes: each row's

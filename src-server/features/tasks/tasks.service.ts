@@ -151,7 +151,7 @@ export const taskReads = (): TaskReads => ({
  * fixed part (tasks.mapper.ts taskFixedFields) is serialized and encoded once while the row is held.
  */
 export async function listTasksJson(
-  deps: Deps & Pick<AppDeps, 'config' | 'taskReads'>,
+  deps: Deps & Pick<AppDeps, 'taskReads'>,
   viewer: UserRow | undefined,
   query: TaskListQuery,
   stamp?: string | null,

@@ -15,6 +15,7 @@ import * as tar from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApp } from '../bootstrap';
 import { readConfig } from '../config';
+import { readTaskListVersion } from '../features/tasks/task-list-version';
 import { makeUser } from '../testing/factories';
 import { createBackup } from './backup';
 import { folderDigest, seed } from './backup-test-helpers';
@@ -236,6 +237,15 @@ describe('restore and the server lock', () => {
       const emails = await opened.deps.db.selectFrom('users').select('email').execute();
       expect(emails.map((u) => u.email)).not.toContain('only-here@example.test');
       expect(emails).toHaveLength(3);
+      // the restored file keeps the task list's triggers: a task filled moves every list
+      const before = await readTaskListVersion(opened.deps.db);
+      const filled = await opened.deps.db
+        .updateTable('tasks')
+        .set({ status: 'completed' })
+        .where('status', '<>', 'completed')
+        .executeTakeFirst();
+      expect(Number(filled.numUpdatedRows)).toBeGreaterThan(0);
+      expect(await readTaskListVersion(opened.deps.db)).toBe(before + Number(filled.numUpdatedRows));
     } finally {
       await opened.close();
     }

@@ -190,6 +190,28 @@ describe.skipIf(!testsOnPostgres)('move-to-postgres', () => {
     expect(said.join('\n')).toContain('doctor on the target: all checks passed');
   });
 
+  it("carries the task list's version, and the twin's triggers move it again after the copy", async () => {
+    let version = 0;
+    const data = await makeFolder(async ({ sqlite }) => {
+      version = (
+        sqlite.prepare("SELECT value FROM change_counters WHERE name = 'task_list'").get() as {
+          value: number;
+        }
+      ).value;
+    });
+    expect(version).toBeGreaterThan(0); // the folder's task was counted by its own trigger
+    await moveToPostgres(config(data), quiet);
+    const read = async () =>
+      Number(
+        (await query<{ value: string }>("SELECT value FROM change_counters WHERE name = 'task_list'"))[0]
+          .value,
+      );
+    expect(await read()).toBe(version);
+    // turned back on after the copy: a task filled on the target moves every node's lists
+    await query("UPDATE tasks SET status = 'completed'");
+    expect(await read()).toBe(version + 1);
+  });
+
   it('carries hostile text, empty against NULL, json, bytes, flags and big numbers exactly through COPY', async () => {
     // every character COPY's text format gives a meaning to, its end-of-data line, quotes of
     // every kind, text outside the Basic Multilingual Plane, and the empty string beside NULL
